@@ -1,0 +1,150 @@
+/** Chains the service accepts payments on, with their stablecoin contracts. */
+import { keccak256, toHex } from 'viem';
+
+/** Blockchain names as they appear on the wire. */
+export const blockchains = ['ethereum', 'binance-smart-chain', 'polygon'] as const;
+export type Blockchain = (typeof blockchains)[number];
+
+export const networks = ['mainnet', 'testnet'] as const;
+export type Network = (typeof networks)[number];
+
+export const tokenSymbols = ['USDC', 'DAI', 'USDT', 'BUSD'] as const;
+export type TokenSymbol = (typeof tokenSymbols)[number];
+
+/** A token contract on one chain. `address` is the checksummed contract address. */
+export interface TokenInfo {
+  symbol: TokenSymbol;
+  name: string;
+  address: `0x${string}`;
+  decimals: number;
+  blockchain: Blockchain;
+  network: Network;
+  chainId: number;
+  /** USDT-style tokens whose `transfer` returns no bool. */
+  noReturnTransfer?: boolean;
+}
+
+/** One chain: its id, wire name and accepted stablecoins. */
+export interface ChainInfo {
+  chainId: number;
+  blockchain: Blockchain;
+  network: Network;
+  name: string;
+  tokens: TokenInfo[];
+}
+
+function token(
+  chainId: number,
+  blockchain: Blockchain,
+  network: Network,
+  symbol: TokenSymbol,
+  name: string,
+  address: `0x${string}`,
+  decimals: number,
+  noReturnTransfer = false,
+): TokenInfo {
+  return {
+    symbol,
+    name,
+    address,
+    decimals,
+    blockchain,
+    network,
+    chainId,
+    ...(noReturnTransfer ? { noReturnTransfer } : {}),
+  };
+}
+
+/** Mainnet stablecoin contracts (addresses exactly as published, EIP-55 checksummed). */
+export const mainnetChains: readonly ChainInfo[] = [
+  {
+    chainId: 1,
+    blockchain: 'ethereum',
+    network: 'mainnet',
+    name: 'Ethereum',
+    tokens: [
+      token(1, 'ethereum', 'mainnet', 'USDC', 'USD Coin', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 6),
+      token(1, 'ethereum', 'mainnet', 'USDT', 'Tether USD', '0xdAC17F958D2ee523a2206206994597C13D831ec7', 6, true),
+      token(1, 'ethereum', 'mainnet', 'DAI', 'Dai Stablecoin', '0x6B175474E89094C44Da98b954EedeAC495271d0F', 18),
+      token(1, 'ethereum', 'mainnet', 'BUSD', 'Binance USD', '0x4Fabb145d64652a948d72533023f6E7A623C7C53', 18),
+    ],
+  },
+  {
+    chainId: 56,
+    blockchain: 'binance-smart-chain',
+    network: 'mainnet',
+    name: 'BNB Smart Chain',
+    tokens: [
+      token(56, 'binance-smart-chain', 'mainnet', 'USDC', 'USD Coin', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', 18),
+      token(56, 'binance-smart-chain', 'mainnet', 'USDT', 'Tether USD', '0x55d398326f99059fF775485246999027B3197955', 18),
+      token(56, 'binance-smart-chain', 'mainnet', 'DAI', 'Dai Token', '0x1AF3F329e8BE154074D8769D1FFa4eE058B1DBc3', 18),
+      token(56, 'binance-smart-chain', 'mainnet', 'BUSD', 'BUSD Token', '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56', 18),
+    ],
+  },
+  {
+    chainId: 137,
+    blockchain: 'polygon',
+    network: 'mainnet',
+    name: 'Polygon',
+    tokens: [
+      token(137, 'polygon', 'mainnet', 'USDC', 'USD Coin', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 6),
+      token(137, 'polygon', 'mainnet', 'USDC', 'USD Coin (PoS)', '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', 6),
+      token(137, 'polygon', 'mainnet', 'USDT', 'Tether USD (PoS)', '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', 6),
+      token(137, 'polygon', 'mainnet', 'DAI', 'Dai Stablecoin (PoS)', '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063', 18),
+      token(137, 'polygon', 'mainnet', 'BUSD', 'BUSD Token', '0xdAb529f40E671A1D4bF91361c21bf9f0C9712ab7', 18),
+    ],
+  },
+];
+
+/** Settings for the BNB Smart Chain test network: its chain id and the designated test BUSD contract. */
+export interface TestnetConfig {
+  chainId: number;
+  testTokenAddress: `0x${string}`;
+}
+
+/** The token registry: mainnet contracts plus the configured test BUSD on binance-smart-chain testnet. */
+export interface TokenRegistry {
+  chains: readonly ChainInfo[];
+  /** Exact, case-sensitive lookup of an accepted token contract. */
+  find(blockchain: string, network: string, address: string): TokenInfo | undefined;
+  /** Tokens accepted on one chain. */
+  tokensOf(blockchain: string, network: string): TokenInfo[];
+}
+
+/** Builds the registry for a deployment. */
+export function createTokenRegistry(testnet: TestnetConfig): TokenRegistry {
+  const chains: ChainInfo[] = [
+    ...mainnetChains,
+    {
+      chainId: testnet.chainId,
+      blockchain: 'binance-smart-chain',
+      network: 'testnet',
+      name: 'BNB Smart Chain Testnet',
+      tokens: [
+        token(testnet.chainId, 'binance-smart-chain', 'testnet', 'BUSD', 'BUSD Token', testnet.testTokenAddress, 18),
+      ],
+    },
+  ];
+  const tokensOf = (blockchain: string, network: string): TokenInfo[] =>
+    chains.find((c) => c.blockchain === blockchain && c.network === network)?.tokens ?? [];
+  return {
+    chains,
+    tokensOf,
+    find: (blockchain, network, address) => tokensOf(blockchain, network).find((t) => t.address === address),
+  };
+}
+
+/**
+ * Stable UUID of a token (the same on every deployment and database): a UUIDv8 built from the
+ * keccak-256 of `blockchain:network:address`.
+ */
+export function tokenId(t: Pick<TokenInfo, 'blockchain' | 'network' | 'address'>): string {
+  const hex = keccak256(toHex(`${t.blockchain}:${t.network}:${t.address.toLowerCase()}`)).slice(2, 34);
+  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** True when payments in this token are test payments (`is_test`). */
+export function isTestToken(t: Pick<TokenInfo, 'network'>): boolean {
+  return t.network === 'testnet';
+}

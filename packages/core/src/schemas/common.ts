@@ -1,0 +1,52 @@
+/** Building blocks shared by the wire schemas. */
+import { isAddress } from 'viem';
+import { z } from 'zod';
+import { fractionDigits, isDecimalString } from '../amount.ts';
+
+/** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T06:25:57.123Z`. */
+export const Timestamp = z.iso.datetime({ precision: 3 }).meta({ example: '2026-11-22T06:25:57.123Z' });
+
+export const Uuid = z.uuid();
+
+/** An EVM address in any letter case; stored and returned checksummed. */
+export const EvmAddress = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), { message: 'is not a valid EVM address' })
+  .meta({ example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
+
+/** An absolute http(s) URL. */
+export const HttpUrl = z
+  .string()
+  .max(2048)
+  .refine(
+    (v) => {
+      try {
+        const url = new URL(v);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an absolute http(s) URL' },
+  );
+
+/**
+ * A non-negative decimal given as a JSON number or a decimal string, with at most `maxFraction`
+ * places; parsed to its canonical decimal string so no float arithmetic happens afterwards.
+ */
+export function decimalInput(maxFraction: number) {
+  return z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v.trim();
+      if (!isDecimalString(text)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a non-negative decimal number' });
+        return z.NEVER;
+      }
+      if (fractionDigits(text) > maxFraction) {
+        ctx.addIssue({ code: 'custom', message: `must have at most ${maxFraction} decimal places` });
+        return z.NEVER;
+      }
+      return text;
+    });
+}

@@ -1,0 +1,121 @@
+/** Product: a merchant's checkout configuration (spec 2.1, 4.1-4.3). */
+import { z } from 'zod';
+import { blockchains, networks } from '../chains.ts';
+import { decimalInput, HttpUrl, Timestamp, Uuid } from './common.ts';
+
+/** Custom fields a product may ask the shopper for. */
+export const customFieldNames = ['full_name', 'reference', 'referrer', 'company', 'job_title'] as const;
+export type CustomFieldName = (typeof customFieldNames)[number];
+
+/** Token of a product (2.2). */
+export const Token = z
+  .object({
+    id: Uuid,
+    symbol: z.string(),
+    address: z.string(),
+    name: z.string(),
+    decimal_count: z.number().int(),
+    blockchain: z.string(),
+    network: z.string(),
+  })
+  .strict()
+  .meta({ id: 'Token' });
+export type Token = z.infer<typeof Token>;
+
+/** Token inside a Resolved Payment: the Token without its id. */
+export const PaymentToken = Token.omit({ id: true }).meta({ id: 'PaymentToken' });
+export type PaymentToken = z.infer<typeof PaymentToken>;
+
+const TokenInput = z
+  .object({
+    blockchain: z.enum(blockchains),
+    network: z.enum(networks),
+    address: z.string().min(1).max(64),
+  })
+  .strict();
+
+/** Upper bound of `expires_in_minutes` (one year); the spec sets only the minimum of 5. */
+export const maxExpiresInMinutes = 525_600;
+
+/** `product` of POST /api/v1/products. Cross-field rules are checked in `superRefine`. */
+export const ProductCreateInput = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    email: z.email().max(254),
+    send_webhook: z.boolean().default(false),
+    webhook_url: z.union([HttpUrl, z.literal(''), z.null()]).optional(),
+    send_email: z.boolean().default(false),
+    email_body: z.union([z.string().max(10_000), z.null()]).optional(),
+    success_url: z.union([HttpUrl, z.literal(''), z.null()]).optional(),
+    failure_url: z.union([HttpUrl, z.literal(''), z.null()]).optional(),
+    custom_fields: z
+      .array(z.enum(customFieldNames))
+      .max(customFieldNames.length)
+      .refine((a) => new Set(a).size === a.length, { message: 'must not repeat a field' })
+      .default([]),
+    active: z.boolean().default(false),
+    expires_in_minutes: z.union([z.number().int().min(5).max(maxExpiresInMinutes), z.null()]).optional(),
+    tax_rate: decimalInput(4)
+      .refine((v) => Number(v) <= 100, { message: 'must be a percentage between 0 and 100' })
+      .default('0'),
+    swappable: z.boolean().default(true),
+    open_amount: z.boolean().default(false),
+    token: TokenInput,
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.send_webhook && !p.webhook_url) {
+      ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'is required when send_webhook is true' });
+    }
+    if (p.send_email && !p.email_body?.trim()) {
+      ctx.addIssue({ code: 'custom', path: ['email_body'], message: 'is required when send_email is true' });
+    }
+  });
+export type ProductCreateInput = z.infer<typeof ProductCreateInput>;
+
+export const ProductCreateBody = z.object({ product: ProductCreateInput }).strict().meta({ id: 'ProductCreateBody' });
+
+/** `product` of PATCH /api/v1/products/:id: only `active`, and it is required. */
+export const ProductUpdateBody = z
+  .object({ product: z.object({ active: z.boolean() }).strict() })
+  .strict()
+  .meta({ id: 'ProductUpdateBody' });
+
+const productFields = {
+  id: Uuid,
+  address_id: Uuid,
+  slug: z.string(),
+  email: z.string(),
+  address: z.string(),
+  name: z.string(),
+  send_email: z.boolean(),
+  email_body: z.string(),
+  send_webhook: z.boolean(),
+  webhook_url: z.string().nullable(),
+  success_url: z.string(),
+  failure_url: z.string(),
+  active: z.boolean(),
+  verified_address: z.boolean(),
+  tax_rate: z.number(),
+  swappable: z.boolean(),
+  open_amount: z.boolean(),
+  tokens: z.array(Token),
+  custom_fields: z.array(z.string()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+/** Product as returned by create and list (2.1). */
+export const Product = z.object(productFields).strict().meta({ id: 'Product' });
+export type Product = z.infer<typeof Product>;
+
+/** Product as returned by PATCH: without `verified_address` (2.1). */
+export const UpdatedProduct = Product.omit({ verified_address: true }).meta({ id: 'UpdatedProduct' });
+export type UpdatedProduct = z.infer<typeof UpdatedProduct>;
+
+export const ProductResponse = z.object({ product: Product }).strict().meta({ id: 'ProductResponse' });
+export const UpdatedProductResponse = z
+  .object({ product: UpdatedProduct })
+  .strict()
+  .meta({ id: 'UpdatedProductResponse' });
+export const ProductListResponse = z.object({ products: z.array(Product) }).strict().meta({ id: 'ProductList' });

@@ -1,0 +1,48 @@
+/** Resolved Payment: one completed checkout, successful or failed (spec 2.3). */
+import { z } from 'zod';
+import { PaymentToken } from './product.ts';
+
+/** Decimal amounts are strings on the wire. */
+const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+export const ResolvedPayment = z
+  .object({
+    is_test: z.boolean(),
+    id: z.string(),
+    product_id: z.string(),
+    expected_payment_id: z.string(),
+    product_secret: z.string(),
+    slug: z.string(),
+    dollar_amount: DecimalString,
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    user: z
+      .object({
+        email: z.string(),
+        custom_fields: z.record(z.string(), z.string()),
+      })
+      .strict(),
+    payment: z
+      .object({
+        expected_token: PaymentToken,
+        received_token: PaymentToken,
+        expected_token_amount: DecimalString,
+        received_token_amount: DecimalString,
+        amount_difference: DecimalString,
+        receiving_address: z.string(),
+        sender_address: z.string(),
+        tx_id: z.string(),
+        tx_success: z.boolean(),
+        tx_failure: z.boolean(),
+        swapped: z.boolean(),
+        created_at: z.iso.datetime({ precision: 3 }),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'ResolvedPayment' });
+export type ResolvedPayment = z.infer<typeof ResolvedPayment>;
+
+export const ResolvedPaymentListResponse = z
+  .object({ resolved_payments: z.array(ResolvedPayment) })
+  .strict()
+  .meta({ id: 'ResolvedPaymentList' });

@@ -1,0 +1,51 @@
+import { defineConfig } from 'vitest/config';
+
+// Native addons (Temporal core bridge, PGlite's wasm) want process isolation: forks, never threads.
+const shared = {
+  environment: 'node' as const,
+  pool: 'forks' as const,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  teardownTimeout: 30_000,
+};
+
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['packages/**/src/**/*.test.ts', 'server/src/**/*.test.ts', 'widget/src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'workflows',
+          include: ['workflows/src/**/*.test.ts'],
+          globalSetup: ['test/setup/temporal.ts'],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'integration-pglite',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/setup/temporal.ts', 'test/setup/database.ts'],
+          env: { TEST_DATABASE: 'pglite' },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'integration-postgres',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/setup/temporal.ts', 'test/setup/database.ts'],
+          env: { TEST_DATABASE: 'postgres' },
+        },
+      },
+    ],
+  },
+});
