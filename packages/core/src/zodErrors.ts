@@ -44,3 +44,8 @@ function describe(issue: z.core.$ZodIssue): string {
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
+
+/** Parses with the offending inputs recorded, so a missing field reads "is required" and a wrong one its type. */
+export function safeParseReporting<T extends z.ZodType>(schema: T, data: unknown): z.ZodSafeParseResult<z.output<T>> {
+  return schema.safeParse(data, { reportInput: true });
+}

@@ -50,7 +50,6 @@ export const ProductCreateInput = z
     failure_url: z.union([HttpUrl, z.literal(''), z.null()]).optional(),
     custom_fields: z
       .array(z.enum(customFieldNames))
-      .max(customFieldNames.length)
       .refine((a) => new Set(a).size === a.length, { message: 'must not repeat a field' })
       .default([]),
     active: z.boolean().default(false),

@@ -1,0 +1,24 @@
+import { electronicFormatIBAN, getCountrySpecifications, ValidationErrorsIBAN, validateIBAN } from 'ibantools';
+
+/**
+ * Why `value` is not a valid IBAN (country, length for that country, national format, mod-97 check digits),
+ * or undefined when it is. Spaces and dashes between groups are accepted, as IBANs are printed that way.
+ */
+export function checkIban(value: string): string | undefined {
+  const iban = electronicFormatIBAN(value) ?? '';
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) {
+    return 'must be an IBAN: a country code, two check digits, then the account in letters and digits';
+  }
+  const country = iban.slice(0, 2);
+  const { errorCodes } = validateIBAN(iban);
+  if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `uses ${country}, which has no IBANs`;
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) {
+    return `must be ${getCountrySpecifications()[country]?.chars} characters long for ${country}`;
+  }
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)) return `does not match the account format of ${country}`;
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) {
+    return `has a wrong national check digit for ${country}`;
+  }
+  if (errorCodes.length > 0) return 'has wrong check digits';
+  return undefined;
+}

@@ -1,0 +1,74 @@
+/** Every field a payment detail may carry: the API's input fields plus those the payout partners ask for per currency. */
+export const paymentDetailFields = [
+  'account_name',
+  'account_number',
+  'currency',
+  'address_line1',
+  'address_line2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'beneficiary_type',
+  'routing_number',
+  'bank_name',
+  'sort_code',
+  'iban',
+  'swift_bic',
+  'document_number',
+  'document_type',
+  'account_type',
+  'rib_number',
+  'purpose_of_transfer',
+  'purpose_of_payment_code',
+  'bsb_number',
+  'rails',
+  'company_number',
+  'bank_code',
+  'branch_code',
+  'ncc',
+  'ifsc',
+  'phone',
+  'neighbourhood',
+  'date_of_birth',
+  'activity',
+  'nationality',
+  'gender',
+] as const;
+
+/** Name of one payment detail field. */
+export type PaymentDetailField = (typeof paymentDetailFields)[number];
+
+/** A payment detail as submitted: every field optional; null and blank count as absent. */
+export type PaymentDetailInput = { [K in PaymentDetailField]?: string | null | undefined };
+
+/** The payout networks a payment detail can be paid over. */
+export const paymentRails = ['local', 'swift', 'wire', 'koywe'] as const;
+
+/** One payout network: `local` (SEPA, ACH, SPEI…), `swift`, `wire` (USD Fedwire) or `koywe` (COP). */
+export type PaymentRail = (typeof paymentRails)[number];
+
+/** One problem with one field; `message` reads after the field name ("iban has wrong check digits"). */
+export interface PaymentDetailFieldError {
+  field: string;
+  message: string;
+}
+
+/** Outcome of a format check: `valid` is true exactly when `errors` is empty. */
+export interface PaymentDetailValidation {
+  valid: boolean;
+  errors: PaymentDetailFieldError[];
+}
+
+/** Countries with a curated bank name list. */
+export const latamCountryCodes = ['AR', 'CO', 'MX', 'CL', 'PE'] as const;
+
+/** Country code of a Latam bank name list. */
+export type LatamCountryCode = (typeof latamCountryCodes)[number];
+
+/** One bank of a Latam list; `accountPrefix` is how its CBU/CVU, CLABE or CCI numbers start, where known. */
+export interface LatamBank {
+  name: string;
+  code?: string;
+  accountPrefix?: string;
+}

@@ -1,0 +1,70 @@
+/**
+ * Offline compilation of the dev chain's token contracts with the `solc` npm package, whose
+ * compiler is WebAssembly inside the package: nothing is downloaded.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Abi, Hex } from 'viem';
+import solc from 'solc';
+
+/** The contracts compiled from `src/contracts/*.sol`; each file holds the contract of the same name. */
+export const contractNames = ['TestToken', 'NoReturnToken'] as const;
+
+/** Name of a contract compiled from this package's sources. */
+export type ContractName = (typeof contractNames)[number];
+
+/** Compiler release the committed artifacts are built with; another release would change the bytecode. */
+export const solcVersion = '0.8.37';
+
+/**
+ * Compiler settings. `cancun` runs on every current node; dropping the metadata hash keeps the
+ * bytecode independent of comments and file paths, so only code changes alter it.
+ */
+export const compilerSettings = {
+  optimizer: { enabled: true, runs: 200 },
+  evmVersion: 'cancun',
+  metadata: { bytecodeHash: 'none' },
+  outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+} as const;
+
+/** A compiled contract as committed under `src/artifacts/`. */
+export interface CompiledContract {
+  contractName: ContractName;
+  sourceName: string;
+  compiler: { version: string; settings: typeof compilerSettings };
+  abi: Abi;
+  bytecode: Hex;
+}
+
+interface SolcOutput {
+  errors?: { severity: string; formattedMessage: string }[];
+  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+}
+
+/** Compiles every contract in `contractNames` from its `.sol` file; throws on any compiler error. */
+export async function compileContracts(): Promise<CompiledContract[]> {
+  const version: string = solc.version();
+  if (!version.startsWith(`${solcVersion}+`)) {
+    throw new Error(`solc ${solcVersion} is required, found ${version}`);
+  }
+  const sources: Record<string, { content: string }> = {};
+  for (const name of contractNames) {
+    sources[`${name}.sol`] = { content: await readFile(new URL(`./${name}.sol`, import.meta.url), 'utf8') };
+  }
+  const input = { language: 'Solidity', sources, settings: compilerSettings };
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+
+  return contractNames.map((contractName) => {
+    const sourceName = `${contractName}.sol`;
+    const compiled = output.contracts?.[sourceName]?.[contractName];
+    if (compiled === undefined) throw new Error(`solc produced no ${contractName} in ${sourceName}`);
+    return {
+      contractName,
+      sourceName,
+      compiler: { version, settings: compilerSettings },
+      abi: compiled.abi,
+      bytecode: `0x${compiled.evm.bytecode.object}`,
+    };
+  });
+}

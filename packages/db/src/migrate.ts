@@ -1,0 +1,17 @@
+/** Runs the schema migrations, in order, once each (the same list for PGlite and PostgreSQL). */
+import type { Kysely } from 'kysely';
+import { type Migration, Migrator } from 'kysely/migration';
+import * as init from './migrations/0001_init.ts';
+
+/** Every migration, keyed by its sortable name. */
+export const migrations: Record<string, Migration> = {
+  '0001_init': init,
+};
+
+/** Brings the schema to the newest version; throws on the first failing migration. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

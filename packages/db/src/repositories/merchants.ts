@@ -1,0 +1,134 @@
+/** Merchants, their receiving wallets and API keys. */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { getAddress } from 'viem';
+import type { Database, MerchantAddressRow } from '../schema.ts';
+
+/** SHA-256 of an API key, hex: keys are 256-bit random secrets, so a fast hash is enough. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A new random API key: `ck_` and 43 base64url characters (256 bits). */
+export function generateApiKey(): string {
+  return `ck_${randomBytes(32).toString('base64url')}`;
+}
+
+/** What creating a key returns; `key` is shown once and never stored. */
+export interface CreatedApiKey {
+  key: string;
+  apiKeyId: string;
+  merchantId: string;
+  addressId: string;
+  address: string;
+}
+
+/**
+ * Creates an API key bound to the merchant owning `address`, creating the merchant and its wallet
+ * record when the address is new. `key` may be given (development seeding); else one is generated.
+ */
+export async function createApiKey(
+  db: Kysely<Database>,
+  input: { address: string; key?: string; label?: string | null },
+): Promise<CreatedApiKey> {
+  const address = getAddress(input.address);
+  const key = input.key ?? generateApiKey();
+  return db.transaction().execute(async (trx) => {
+    const now = new Date();
+    let wallet = await trx.selectFrom('merchant_addresses').selectAll().where('address', '=', address).executeTakeFirst();
+    if (!wallet) {
+      const merchantId = randomUUID();
+      await trx.insertInto('merchants').values({ id: merchantId, name: null, created_at: now }).execute();
+      wallet = await trx
+        .insertInto('merchant_addresses')
+        .values({ id: randomUUID(), merchant_id: merchantId, address, created_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    const apiKeyId = randomUUID();
+    await trx
+      .insertInto('api_keys')
+      .values({
+        id: apiKeyId,
+        merchant_id: wallet.merchant_id,
+        key_hash: hashApiKey(key),
+        prefix: key.slice(0, 10),
+        label: input.label ?? null,
+        created_at: now,
+      })
+      .execute();
+    return { key, apiKeyId, merchantId: wallet.merchant_id, addressId: wallet.id, address };
+  });
+}
+
+/** Ensures a known key exists for `address` (idempotent development seeding). */
+export async function ensureApiKey(
+  db: Kysely<Database>,
+  input: { address: string; key: string },
+): Promise<{ created: boolean; merchantId: string }> {
+  const existing = await db
+    .selectFrom('api_keys')
+    .select(['merchant_id'])
+    .where('key_hash', '=', hashApiKey(input.key))
+    .executeTakeFirst();
+  if (existing) return { created: false, merchantId: existing.merchant_id };
+  const created = await createApiKey(db, { address: input.address, key: input.key, label: 'development' });
+  return { created: true, merchantId: created.merchantId };
+}
+
+/** The merchant of a live (not revoked) key, or undefined. */
+export async function findMerchantByApiKey(
+  db: Kysely<Database>,
+  key: string,
+): Promise<{ merchantId: string; apiKeyId: string } | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'merchant_id'])
+    .where('key_hash', '=', hashApiKey(key))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { merchantId: row.merchant_id, apiKeyId: row.id } : undefined;
+}
+
+/** The merchant's wallet record for an address (any letter case), or undefined. */
+export async function findMerchantAddress(
+  db: Kysely<Database>,
+  merchantId: string,
+  address: string,
+): Promise<MerchantAddressRow | undefined> {
+  return db
+    .selectFrom('merchant_addresses')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .where('address', '=', getAddress(address))
+    .executeTakeFirst();
+}
+
+/** Keys of every merchant, newest first, without secrets. */
+export async function listApiKeys(db: Kysely<Database>) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('merchant_addresses', 'merchant_addresses.merchant_id', 'api_keys.merchant_id')
+    .select([
+      'api_keys.id',
+      'api_keys.prefix',
+      'api_keys.label',
+      'api_keys.merchant_id',
+      'api_keys.created_at',
+      'api_keys.revoked_at',
+      'merchant_addresses.address',
+    ])
+    .orderBy('api_keys.created_at', 'desc')
+    .execute();
+}
+
+/** Revokes a key by id; returns whether a live key was revoked. */
+export async function revokeApiKey(db: Kysely<Database>, apiKeyId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', apiKeyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,86 @@
+/** Products: a merchant's checkout configurations. */
+import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, NewProductRow, ProductRow } from '../schema.ts';
+
+const slugAlphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A short URL-safe code: 10 base62 characters (~59 bits). */
+export function generateSlug(length = 10): string {
+  let slug = '';
+  for (let i = 0; i < length; i++) slug += slugAlphabet[randomInt(slugAlphabet.length)];
+  return slug;
+}
+
+/** A product row joined with its wallet. */
+export type ProductWithAddress = ProductRow & { address: string; verified_address: boolean };
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
+}
+
+/** Inserts a product, drawing a fresh slug if the first one is taken. */
+export async function insertProduct(
+  db: Kysely<Database>,
+  row: Omit<NewProductRow, 'slug'>,
+): Promise<ProductRow> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db
+        .insertInto('products')
+        .values({ ...row, slug: generateSlug() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 4) throw error;
+    }
+  }
+}
+
+function productsWithAddress(db: Kysely<Database>) {
+  return db
+    .selectFrom('products')
+    .innerJoin('merchant_addresses', 'merchant_addresses.id', 'products.address_id')
+    .selectAll('products')
+    .select(['merchant_addresses.address as address', 'merchant_addresses.verified as verified_address']);
+}
+
+/** Products of one merchant wallet, oldest first. */
+export async function listProducts(db: Kysely<Database>, addressId: string): Promise<ProductWithAddress[]> {
+  return productsWithAddress(db)
+    .where('products.address_id', '=', addressId)
+    .orderBy('products.created_at')
+    .orderBy('products.id')
+    .execute();
+}
+
+/** One product, only if it belongs to the merchant wallet. */
+export async function findProduct(
+  db: Kysely<Database>,
+  scope: { merchantId: string; addressId: string },
+  id: string,
+): Promise<ProductWithAddress | undefined> {
+  return productsWithAddress(db)
+    .where('products.id', '=', id)
+    .where('products.merchant_id', '=', scope.merchantId)
+    .where('products.address_id', '=', scope.addressId)
+    .executeTakeFirst();
+}
+
+/** Sets `active`; returns the updated product, or undefined when it is not the merchant wallet's. */
+export async function setProductActive(
+  db: Kysely<Database>,
+  scope: { merchantId: string; addressId: string },
+  id: string,
+  active: boolean,
+): Promise<ProductWithAddress | undefined> {
+  const updated = await db
+    .updateTable('products')
+    .set({ active, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('merchant_id', '=', scope.merchantId)
+    .where('address_id', '=', scope.addressId)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) return undefined;
+  return findProduct(db, scope, id);
+}

@@ -1,0 +1,14 @@
+/** Resolved payments: one row per on-chain transfer into a merchant wallet. */
+import type { Kysely } from 'kysely';
+import type { Database, ResolvedPaymentRow } from '../schema.ts';
+
+/** Resolved payments of a product, oldest first. */
+export async function listResolvedPayments(db: Kysely<Database>, productId: string): Promise<ResolvedPaymentRow[]> {
+  return db
+    .selectFrom('resolved_payments')
+    .selectAll()
+    .where('product_id', '=', productId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,31 @@
+/** Administrative commands, run by the CLI directly or through a running server's admin socket. */
+import { createApiKey, type Db, listApiKeys, revokeApiKey } from '@checkout/db';
+import { isAddress } from 'viem';
+
+/** One administrative command. */
+export type AdminCommand =
+  | { command: 'api-keys.create'; address: string; label?: string }
+  | { command: 'api-keys.list' }
+  | { command: 'api-keys.revoke'; id: string };
+
+/** Runs a command against an open database. */
+export async function runAdminCommand(db: Db, cmd: AdminCommand): Promise<unknown> {
+  switch (cmd.command) {
+    case 'api-keys.create': {
+      if (typeof cmd.address !== 'string' || !isAddress(cmd.address, { strict: false })) {
+        throw new Error('--address must be a valid EVM address');
+      }
+      return createApiKey(db.kysely, { address: cmd.address, label: cmd.label ?? null });
+    }
+    case 'api-keys.list':
+      return (await listApiKeys(db.kysely)).map((k) => ({
+        ...k,
+        created_at: k.created_at.toISOString(),
+        revoked_at: k.revoked_at?.toISOString() ?? null,
+      }));
+    case 'api-keys.revoke':
+      return { revoked: await revokeApiKey(db.kysely, cmd.id) };
+    default:
+      throw new Error(`unknown command ${(cmd as { command?: unknown }).command}`);
+  }
+}

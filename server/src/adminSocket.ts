@@ -1,0 +1,70 @@
+/**
+ * A Unix socket in the data directory through which the CLI manages keys while the server holds the
+ * embedded database (PGlite allows one process). Access is the file system's: owner only.
+ */
+import { chmodSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import type { Db } from '@checkout/db';
+import type { Logger } from './logger.ts';
+import { runAdminCommand, type AdminCommand } from './adminCommands.ts';
+
+/** Serves one JSON command per connection: `{"command": …}` in, `{"ok": true, "result": …}` out. */
+export async function startAdminSocket(path: string, db: Db, logger: Logger): Promise<{ close(): Promise<void> }> {
+  const server = createServer((socket) => {
+    let input = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      input += chunk;
+      if (input.length > 65_536) socket.destroy();
+      if (!input.includes('\n')) return;
+      const line = input.slice(0, input.indexOf('\n'));
+      void (async () => {
+        try {
+          const result = await runAdminCommand(db, JSON.parse(line) as AdminCommand);
+          socket.end(`${JSON.stringify({ ok: true, result })}\n`);
+        } catch (error) {
+          logger.warn({ err: error }, 'admin command failed');
+          socket.end(`${JSON.stringify({ ok: false, error: (error as Error).message })}\n`);
+        }
+      })();
+    });
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  chmodSync(path, 0o600);
+  return { close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Sends one command to a running server's admin socket. */
+export function sendAdminCommand(path: string, command: AdminCommand, timeoutMs = 10_000): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path);
+    let output = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('the running server did not answer on its admin socket'));
+    }, timeoutMs);
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${JSON.stringify(command)}\n`));
+    socket.on('data', (chunk: string) => {
+      output += chunk;
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('end', () => {
+      clearTimeout(timer);
+      try {
+        const reply = JSON.parse(output) as { ok: boolean; result?: unknown; error?: string };
+        if (reply.ok) resolve(reply.result);
+        else reject(new Error(reply.error ?? 'admin command failed'));
+      } catch {
+        reject(new Error('the running server sent an unreadable reply'));
+      }
+    });
+  });
+}

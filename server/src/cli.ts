@@ -1,0 +1,73 @@
+/**
+ * Command line: `api-keys create --address 0x… [--label …]`, `api-keys list`, `api-keys revoke <id>`.
+ * With the embedded database held by a running server, commands go through its admin socket.
+ */
+import { parseArgs } from 'node:util';
+import { DataDirLockedError, readLock } from '@checkout/db';
+import { type AdminCommand, runAdminCommand } from './adminCommands.ts';
+import { sendAdminCommand } from './adminSocket.ts';
+import { loadConfig } from './config.ts';
+import { openConfiguredDatabase } from './service.ts';
+
+const usage = `usage:
+  npm run cli -- api-keys create --address 0x… [--label text]   prints the new key on the last line
+  npm run cli -- api-keys list
+  npm run cli -- api-keys revoke <api-key-id>`;
+
+function parseCommand(argv: string[]): AdminCommand {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { address: { type: 'string' }, label: { type: 'string' } },
+  });
+  const [group, action, arg] = positionals;
+  if (group === 'api-keys' && action === 'create') {
+    if (!values.address) throw new Error('--address is required');
+    return { command: 'api-keys.create', address: values.address, ...(values.label ? { label: values.label } : {}) };
+  }
+  if (group === 'api-keys' && action === 'list') return { command: 'api-keys.list' };
+  if (group === 'api-keys' && action === 'revoke' && arg) return { command: 'api-keys.revoke', id: arg };
+  throw new Error(usage);
+}
+
+async function execute(cmd: AdminCommand): Promise<unknown> {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    const holder = readLock(config.dataDir);
+    if (holder?.adminSocket) return sendAdminCommand(holder.adminSocket, cmd);
+  }
+  let db: Awaited<ReturnType<typeof openConfiguredDatabase>>;
+  try {
+    db = await openConfiguredDatabase(config);
+  } catch (error) {
+    if (error instanceof DataDirLockedError && error.holder.adminSocket) {
+      return sendAdminCommand(error.holder.adminSocket, cmd);
+    }
+    throw error;
+  }
+  try {
+    return await runAdminCommand(db, cmd);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const cmd = parseCommand(process.argv.slice(2));
+  const result = await execute(cmd);
+  if (cmd.command === 'api-keys.create') {
+    const created = result as { key: string; apiKeyId: string; merchantId: string; address: string };
+    console.log(`api key id: ${created.apiKeyId}`);
+    console.log(`merchant id: ${created.merchantId}`);
+    console.log(`wallet: ${created.address}`);
+    console.log('The key is shown once; store it now:');
+    console.log(created.key);
+  } else {
+    console.log(JSON.stringify(result, null, 2));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+});

@@ -1,0 +1,34 @@
+/** What every handler can reach through `ctx.state` and the app's dependencies. */
+import type { TokenRegistry } from '@checkout/core';
+import type { Database, Db, SecretBox } from '@checkout/db';
+import type { Client } from '@temporalio/client';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
+
+/** Long-lived collaborators the app is built with. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  metrics: Metrics;
+  tokens: TokenRegistry;
+  secrets: SecretBox;
+  /** Absent when the service runs without Temporal (health reports it). */
+  temporal?: { client: Client; check(): Promise<void> };
+}
+
+/** Per-request state. */
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  /** The database handle of this request: a transaction when an Idempotency-Key is used. */
+  db: Kysely<Database>;
+  merchant?: { merchantId: string; apiKeyId: string };
+  address?: { id: string; address: string; verified: boolean };
+  /** The raw request body, when one was read. */
+  rawBody?: Buffer;
+  body?: unknown;
+  route?: string;
+}

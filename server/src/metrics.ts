@@ -1,0 +1,29 @@
+/** Prometheus metrics of the HTTP API and the process. */
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** The metric registry and the HTTP series. */
+export interface Metrics {
+  registry: Registry;
+  requests: Counter<'method' | 'route' | 'status'>;
+  duration: Histogram<'method' | 'route' | 'status'>;
+}
+
+/** A fresh registry (one per app, so tests can build many apps). */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  return { registry, requests, duration };
+}

@@ -1,0 +1,70 @@
+/**
+ * `Idempotency-Key` on POSTs: the key is claimed inside the same transaction as the handler's
+ * writes, so a retry either replays the stored response or runs once; never twice, never lost.
+ */
+import { createHash } from 'node:crypto';
+import { ApiError } from '@checkout/core';
+import { claimIdempotencyKey, completeIdempotencyKey } from '@checkout/db';
+import type { Middleware } from 'koa';
+import type { AppState } from '../context.ts';
+
+const keyPattern = /^[\x21-\x7e]{1,255}$/;
+
+class Replay {
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string) {
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** Handles the header for the route it wraps; `scope` separates tenants. */
+export function idempotency(scope: (state: AppState) => string): Middleware<AppState> {
+  return async (ctx, next) => {
+    const key = ctx.get('idempotency-key');
+    if (ctx.method !== 'POST' || key === '') return next();
+    if (!keyPattern.test(key)) {
+      throw new ApiError('invalid_header', 'Idempotency-Key must be 1 to 255 visible ASCII characters', {
+        errors: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+      });
+    }
+    const requestHash = createHash('sha256')
+      .update(ctx.state.rawBody ?? Buffer.alloc(0))
+      .digest('hex');
+    const id = { scope: scope(ctx.state), key };
+    const root = ctx.state.db;
+    try {
+      await root.transaction().execute(async (trx) => {
+        const claim = await claimIdempotencyKey(trx, { ...id, method: ctx.method, path: ctx.path, requestHash });
+        if (claim.state === 'replay') throw new Replay(claim.status, claim.body);
+        if (claim.state === 'mismatch') {
+          throw new ApiError('idempotency_key_mismatch', 'This Idempotency-Key was used with a different request', {
+            errors: [{ path: 'Idempotency-Key', message: 'was used with a different request' }],
+          });
+        }
+        if (claim.state === 'in_progress') {
+          throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
+        }
+        ctx.state.db = trx;
+        await next();
+        // Only successes are kept: a failed request leaves nothing, so the client may fix and retry it.
+        if (ctx.status < 200 || ctx.status >= 300) throw new Rollback();
+        await completeIdempotencyKey(trx, { ...id, status: ctx.status, body: JSON.stringify(ctx.body) });
+      });
+    } catch (error) {
+      if (error instanceof Replay) {
+        ctx.status = error.status;
+        ctx.type = 'application/json';
+        ctx.set('Idempotent-Replayed', 'true');
+        ctx.body = error.body;
+        return;
+      }
+      if (!(error instanceof Rollback)) throw error;
+    } finally {
+      ctx.state.db = root;
+    }
+  };
+}
+
+class Rollback {}

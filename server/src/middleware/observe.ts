@@ -1,0 +1,40 @@
+/** Request id, one structured log line per request and the HTTP metrics. */
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { AppState } from '../context.ts';
+import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics.ts';
+
+const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** Assigns `X-Request-Id` (the caller's when well-formed), logs and measures the request. */
+export function observe(logger: Logger, metrics: Metrics): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    const requestId = requestIdPattern.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ req_id: requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = ctx.state.route ?? (ctx.status === 404 ? 'unmatched' : ctx.path);
+      const labels = { method: ctx.method, route, status: String(ctx.status) };
+      metrics.requests.inc(labels);
+      metrics.duration.observe(labels, seconds);
+      ctx.state.log.info(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          route,
+          status: ctx.status,
+          ms: Math.round(seconds * 10_000) / 10,
+          merchant_id: ctx.state.merchant?.merchantId,
+        },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,124 @@
+/** Area A products (spec 4.1-4.4): create, list, update, and their resolved payments. */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  notFound,
+  ProductCreateBody,
+  type ProductCreateInput,
+  ProductUpdateBody,
+  recordInvalid,
+  type TokenRegistry,
+  type TokenInfo,
+  Uuid,
+} from '@checkout/core';
+import { findProduct, insertProduct, listProducts, listResolvedPayments, setProductActive } from '@checkout/db';
+import type { Router, RouterMiddleware } from '@koa/router';
+import type { AppDeps, AppState } from '../context.ts';
+import { parseBody } from '../parseBody.ts';
+import { presentProduct, presentUpdatedProduct } from '../presenters/product.ts';
+import { presentResolvedPayment } from '../presenters/resolvedPayment.ts';
+
+/** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
+export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
+  if (input.network === 'testnet' && input.blockchain !== 'binance-smart-chain') {
+    throw recordInvalid([
+      { path: 'product.token.network', message: 'testnet is only allowed on binance-smart-chain with the test BUSD contract' },
+    ]);
+  }
+  const token = tokens.find(input.blockchain, input.network, input.address);
+  if (!token) {
+    const accepted = tokens
+      .tokensOf(input.blockchain, input.network)
+      .map((t) => `${t.symbol} ${t.address}`)
+      .join(', ');
+    throw recordInvalid([
+      {
+        path: 'product.token.address',
+        message:
+          input.network === 'testnet'
+            ? `must be the test BUSD contract (${accepted})`
+            : `must be exactly (case-sensitive) one of the USDC, DAI, USDT or BUSD contracts on ${input.blockchain}: ${accepted}`,
+      },
+    ]);
+  }
+  return token;
+}
+
+function scopeOf(state: AppState): { merchantId: string; addressId: string } {
+  return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
+}
+
+function productIdParam(id: string | undefined): string {
+  if (!id || !Uuid.safeParse(id).success) throw notFound('Product');
+  return id;
+}
+
+/** Registers the product routes on a router whose middleware has authenticated the merchant and wallet. */
+export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.post('/products', async (ctx) => {
+    ctx.state.route = '/api/v1/products';
+    const { product: input } = parseBody(ProductCreateBody, ctx.state.body, 'product');
+    const token = resolveProductToken(deps.tokens, input.token);
+    const wallet = ctx.state.address!;
+    const now = new Date();
+    const row = await insertProduct(ctx.state.db, {
+      id: randomUUID(),
+      merchant_id: ctx.state.merchant!.merchantId,
+      address_id: wallet.id,
+      name: input.name,
+      email: input.email,
+      send_email: input.send_email,
+      email_body: input.email_body ?? '',
+      send_webhook: input.send_webhook,
+      webhook_url: input.webhook_url || null,
+      success_url: input.success_url ?? '',
+      failure_url: input.failure_url ?? '',
+      active: input.active,
+      tax_rate: input.tax_rate,
+      swappable: input.swappable,
+      open_amount: input.open_amount,
+      expires_in_minutes: input.expires_in_minutes ?? null,
+      custom_fields: JSON.stringify(input.custom_fields),
+      token_blockchain: token.blockchain,
+      token_network: token.network,
+      token_address: token.address,
+      token_symbol: token.symbol,
+      token_name: token.name,
+      token_decimals: token.decimals,
+      chain_id: token.chainId,
+      secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
+      created_at: now,
+      updated_at: now,
+    });
+    ctx.body = {
+      product: presentProduct({ ...row, address: wallet.address, verified_address: wallet.verified }),
+    };
+  });
+
+  router.get('/products', async (ctx) => {
+    ctx.state.route = '/api/v1/products';
+    const rows = await listProducts(ctx.state.db, ctx.state.address!.id);
+    ctx.body = { products: rows.map(presentProduct) };
+  });
+
+  const update: RouterMiddleware<AppState> = async (ctx) => {
+    ctx.state.route = '/api/v1/products/:id';
+    const id = productIdParam(ctx.params.id);
+    const existing = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
+    if (!existing) throw notFound('Product');
+    const { product } = parseBody(ProductUpdateBody, ctx.state.body, 'product');
+    const row = await setProductActive(ctx.state.db, scopeOf(ctx.state), id, product.active);
+    if (!row) throw notFound('Product');
+    ctx.body = { product: presentUpdatedProduct(row) };
+  };
+  router.patch('/products/:id', update);
+  router.patch('/product/:id', update);
+
+  router.get('/products/:id/resolved_payments', async (ctx) => {
+    ctx.state.route = '/api/v1/products/:id/resolved_payments';
+    const id = productIdParam(ctx.params.id);
+    const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
+    if (!product) throw notFound('Product');
+    const rows = await listResolvedPayments(ctx.state.db, id);
+    ctx.body = { resolved_payments: rows.map((r) => presentResolvedPayment(r, product, deps.secrets)) };
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * The service process: database, Temporal client and worker, HTTP API and the admin socket,
+ * started and stopped as one unit.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createTokenRegistry } from '@checkout/core';
+import {
+  createApiKey,
+  createSecretBox,
+  type Db,
+  ensureApiKey,
+  openDatabase,
+  purgeIdempotencyKeys,
+  revokeApiKey,
+} from '@checkout/db';
+import { createActivities, createWorker, installRuntime } from '@checkout/workflows';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { startAdminSocket } from './adminSocket.ts';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { AppDeps } from './context.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createMetrics } from './metrics.ts';
+
+/** A running service. */
+export interface RunningService {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  /** The key `npm start` printed (development only). */
+  devApiKey?: { key: string; address: string };
+  stop(): Promise<void>;
+}
+
+/** Default receiving wallet of the development merchant (dev chain account #9). */
+export const devWalletAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+
+/** Opens the database the configuration names. */
+export async function openConfiguredDatabase(config: Config, adminSocket?: string): Promise<Db> {
+  return config.databaseUrl
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize })
+    : openDatabase({ kind: 'pglite', dataDir: config.dataDir, ...(adminSocket ? { adminSocket } : {}) });
+}
+
+async function connectTemporal(address: string, logger: Logger, deadlineMs = 30_000): Promise<Connection> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await Connection.connect({ address, connectTimeout: 2_000 });
+    } catch (error) {
+      if (Date.now() - started > deadlineMs) throw error;
+      logger.warn({ address, attempt }, 'Temporal not reachable yet; retrying');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/** Starts everything; `temporalAddress` overrides the configured one (the dev server picks its own). */
+export async function startService(
+  config: Config,
+  options: { temporalAddress?: string; logger?: Logger; workflowBundlePath?: string } = {},
+): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const adminSocketPath = config.databaseUrl ? undefined : join(config.dataDir, 'admin.sock');
+  const db = await openConfiguredDatabase(config, adminSocketPath);
+  const cleanups: Array<() => Promise<void>> = [() => db.close()];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.error({ err: error }, 'shutdown step failed');
+      }
+    }
+    cleanups.length = 0;
+  };
+
+  try {
+    let devApiKey: RunningService['devApiKey'];
+    if (config.dev) {
+      await ensureApiKey(db.kysely, { key: config.dev.apiKey, address: config.dev.walletAddress });
+      devApiKey = { key: config.dev.apiKey, address: config.dev.walletAddress };
+    } else if (config.env === 'development') {
+      // One printed key at a time: the key of the previous start is revoked.
+      const previous = await db.kysely
+        .selectFrom('api_keys')
+        .select('id')
+        .where('label', '=', 'npm start')
+        .where('revoked_at', 'is', null)
+        .execute();
+      for (const p of previous) await revokeApiKey(db.kysely, p.id);
+      const created = await createApiKey(db.kysely, { address: devWalletAddress, label: 'npm start' });
+      devApiKey = { key: created.key, address: created.address };
+    }
+
+    const temporalAddress = options.temporalAddress ?? config.temporal.address;
+    let temporal: AppDeps['temporal'];
+    let worker: Worker | undefined;
+    let workerRun: Promise<void> | undefined;
+    if (temporalAddress) {
+      installRuntime();
+      const connection = await connectTemporal(temporalAddress, logger);
+      cleanups.push(() => connection.close());
+      const client = new Client({ connection, namespace: config.temporal.namespace });
+      temporal = {
+        client,
+        check: async () => {
+          await connection.workflowService.getSystemInfo({});
+        },
+      };
+      if (config.runWorker) {
+        const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+        cleanups.push(() => nativeConnection.close());
+        worker = await createWorker({
+          connection: nativeConnection,
+          namespace: config.temporal.namespace,
+          taskQueue: config.temporal.taskQueue,
+          activities: createActivities({}),
+          ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
+        });
+        const running = worker;
+        workerRun = running.run().catch((error: unknown) => {
+          logger.error({ err: error }, 'Temporal worker stopped with an error');
+        });
+        cleanups.push(async () => {
+          if (running.getState() === 'RUNNING') running.shutdown();
+          await workerRun;
+        });
+      }
+    } else {
+      logger.warn('TEMPORAL_ADDRESS is not set: workflows are disabled');
+    }
+
+    const deps: AppDeps = {
+      config,
+      db,
+      logger,
+      metrics: createMetrics(),
+      tokens: createTokenRegistry(config.testnet),
+      secrets: createSecretBox(config.secretKey),
+      ...(temporal ? { temporal } : {}),
+    };
+    const app = createApp(deps);
+    const server: Server = createServer(app.callback());
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+
+    if (adminSocketPath) {
+      if (existsSync(adminSocketPath)) rmSync(adminSocketPath);
+      const admin = await startAdminSocket(adminSocketPath, db, logger);
+      cleanups.push(() => admin.close());
+    }
+
+    const purge = setInterval(() => {
+      purgeIdempotencyKeys(db.kysely).catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+    }, 3_600_000);
+    purge.unref();
+    cleanups.push(async () => clearInterval(purge));
+
+    const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    logger.info({ url, database: db.kind, temporal: temporalAddress ?? null }, 'service started');
+    return { url, port, deps, ...(devApiKey ? { devApiKey } : {}), stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Names shared by workflow code, activities, the worker and the API: the task queue and the search
+ * attributes the Temporal UI filters on. Safe to import inside the workflow sandbox.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** Task queue every checkout workflow and activity is polled from. */
+export const taskQueue = 'checkout';
+
+/** Merchant that owns the workflow's entity. */
+export const MerchantId = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
+/** Product a checkout sells. */
+export const ProductId = defineSearchAttributeKey('ProductId', SearchAttributeType.KEYWORD);
+/** Lifecycle state of a checkout session. */
+export const CheckoutStatus = defineSearchAttributeKey('CheckoutStatus', SearchAttributeType.KEYWORD);
+/** Bank or ledger account a ramp moves money for. */
+export const AccountId = defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD);
+/** End user behind a KYC case or ramp. */
+export const UserId = defineSearchAttributeKey('UserId', SearchAttributeType.KEYWORD);
+/** Lifecycle state of a KYC case. */
+export const KycStatus = defineSearchAttributeKey('KycStatus', SearchAttributeType.KEYWORD);
+/** Lifecycle state of a fiat-to-stablecoin onramp. */
+export const OnrampStatus = defineSearchAttributeKey('OnrampStatus', SearchAttributeType.KEYWORD);
+/** Lifecycle state of a price quote. */
+export const QuoteStatus = defineSearchAttributeKey('QuoteStatus', SearchAttributeType.KEYWORD);
+/** Lifecycle state of a stablecoin-to-fiat offramp. */
+export const OfframpStatus = defineSearchAttributeKey('OfframpStatus', SearchAttributeType.KEYWORD);
+
+/** Every search attribute the workflows set; the dev server registers these at startup. */
+export const searchAttributeKeys = [
+  MerchantId,
+  ProductId,
+  CheckoutStatus,
+  AccountId,
+  UserId,
+  KycStatus,
+  OnrampStatus,
+  QuoteStatus,
+  OfframpStatus,
+] as const;

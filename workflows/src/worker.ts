@@ -1,0 +1,79 @@
+/** Worker construction, workflow bundling and the process-wide Temporal runtime. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  type Logger,
+  type LogLevel,
+  type NativeConnection,
+  Runtime,
+  Worker,
+} from '@temporalio/worker';
+import { taskQueue as defaultTaskQueue } from './shared.ts';
+
+/** Absolute path of the module that exports every workflow. */
+export const workflowsPath: string = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+
+let installedRuntime: Runtime | undefined;
+
+/** Options of {@link installRuntime}. */
+export interface InstallRuntimeOptions {
+  logger?: Logger;
+  logLevel?: LogLevel;
+}
+
+/**
+ * Installs the Temporal runtime without signal handlers, because the hosting process (Koa) owns
+ * SIGINT/SIGTERM and stops workers itself. Call before the first NativeConnection or Worker; repeat calls
+ * return the live runtime, and a runtime the SDK shut down after its last worker is installed anew.
+ */
+export function installRuntime(options: InstallRuntimeOptions = {}): Runtime {
+  if (installedRuntime !== undefined && Runtime._instance === installedRuntime) return installedRuntime;
+  const logger = options.logger ?? new DefaultLogger(options.logLevel ?? 'INFO');
+  installedRuntime = Runtime.install({ shutdownSignals: [], logger });
+  return installedRuntime;
+}
+
+/** Options of {@link createWorker}. */
+export interface CreateWorkerOptions {
+  connection: NativeConnection;
+  activities: object;
+  namespace?: string;
+  taskQueue?: string;
+  workflowBundle?: { codePath: string };
+  identity?: string;
+}
+
+/** Creates a worker for the checkout workflows; uses a prebuilt bundle when given, else bundles on start. */
+export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
+  const code = options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath };
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue ?? defaultTaskQueue,
+    activities: options.activities,
+    ...code,
+    ...(options.identity === undefined ? {} : { identity: options.identity }),
+    // In-flight activities get 30 s to finish on shutdown before they are cancelled.
+    shutdownGraceTime: '30s',
+  });
+}
+
+/** Result of {@link bundleWorkflows}. */
+export interface WorkflowBundleFile {
+  codePath: string;
+  bytes: number;
+}
+
+/** Bundles every workflow into one file that workers load with `workflowBundle: { codePath }`. */
+export async function bundleWorkflows(outFile: string, logger?: Logger): Promise<WorkflowBundleFile> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    ...(logger === undefined ? {} : { logger }),
+  });
+  await mkdir(dirname(outFile), { recursive: true });
+  await writeFile(outFile, code);
+  return { codePath: outFile, bytes: Buffer.byteLength(code) };
+}
