@@ -1,5 +1,4 @@
 /** Builds the Koa application (no listen: tests and main.ts both use it). */
-import { ApiError } from '@checkout/core';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context.ts';
@@ -26,11 +25,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   app.use(jsonBody(deps.config.bodyLimitBytes));
 
-  const allowed = {
-    throw: true,
-    methodNotAllowed: () => new ApiError('method_not_allowed', 'Method not allowed on this route'),
-    notImplemented: () => new ApiError('method_not_allowed', 'Method not implemented'),
-  };
 
   const open = new Router<AppState>();
   healthRoutes(open, deps);
@@ -40,13 +34,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.body = openapi;
   });
   app.use(open.routes());
-  app.use(open.allowedMethods(allowed));
+  // The router answers 405/501 with an Allow header and no body; errorHandler writes the error body.
+  app.use(open.allowedMethods());
 
   const areaA = new Router<AppState>({ prefix: '/api/v1' });
   areaA.use(requireApiKey(), requireMerchantAddress(), idempotency((s) => `merchant:${s.merchant!.merchantId}`));
   productRoutes(areaA, deps);
   app.use(areaA.routes());
-  app.use(areaA.allowedMethods(allowed));
+  app.use(areaA.allowedMethods());
 
   return app;
 }

@@ -62,11 +62,11 @@ async function connectTemporal(address: string, logger: Logger, deadlineMs = 30_
 /** Starts everything; `temporalAddress` overrides the configured one (the dev server picks its own). */
 export async function startService(
   config: Config,
-  options: { temporalAddress?: string; logger?: Logger; workflowBundlePath?: string } = {},
+  options: { temporalAddress?: string; logger?: Logger; workflowBundlePath?: string; db?: Db } = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const adminSocketPath = config.databaseUrl ? undefined : join(config.dataDir, 'admin.sock');
-  const db = await openConfiguredDatabase(config, adminSocketPath);
+  const adminSocketPath = config.databaseUrl || options.db ? undefined : join(config.dataDir, 'admin.sock');
+  const db = options.db ?? (await openConfiguredDatabase(config, adminSocketPath));
   const cleanups: Array<() => Promise<void>> = [() => db.close()];
   const stopAll = async () => {
     for (const cleanup of cleanups.reverse()) {

@@ -53,7 +53,10 @@ async function readArtifact(name: DevContractName): Promise<ContractArtifact> {
   }
   // Waffle-format build output: the creation code sits in `evm.bytecode.object` without a 0x prefix.
   const file = createRequire(import.meta.url).resolve(npmPath);
-  const json = JSON.parse(await readFile(file, 'utf8')) as { abi: Abi; evm: { bytecode: { object: string } } };
+  const json = JSON.parse(await readFile(file, 'utf8')) as {
+    abi: Abi;
+    evm: { bytecode: { object: string } };
+  };
   const object = json.evm.bytecode.object;
   if (object.length === 0) throw new Error(`${npmPath} holds no bytecode`);
   return { abi: json.abi, bytecode: object.startsWith('0x') ? (object as Hex) : `0x${object}` };

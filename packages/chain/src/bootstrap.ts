@@ -261,7 +261,16 @@ export async function bootstrapDevChain(options: { rpcUrl: string }): Promise<De
       address: deployment.router,
       abi: uniswapV2RouterAbi,
       functionName: 'addLiquidity',
-      args: [tokenA.address, tokenB.address, amountA, amountB, amountA, amountB, devDeployer.address, maxUint256],
+      args: [
+        tokenA.address,
+        tokenB.address,
+        amountA,
+        amountB,
+        amountA,
+        amountB,
+        devDeployer.address,
+        maxUint256,
+      ],
     });
     await confirm(client, hash, `${a}/${b} liquidity`);
   }
@@ -310,7 +319,12 @@ async function mint(client: SigningClient, token: DevToken, to: Address, wholeTo
   await confirm(client, hash, `${token.symbol} mint`);
 }
 
-async function approve(client: SigningClient, token: DevToken, spender: Address, amount: bigint): Promise<void> {
+async function approve(
+  client: SigningClient,
+  token: DevToken,
+  spender: Address,
+  amount: bigint,
+): Promise<void> {
   const hash = await writeContract(client, {
     address: token.address,
     abi: token.noReturnTransfer ? erc20NoReturnAbi : erc20Abi,
@@ -321,7 +335,12 @@ async function approve(client: SigningClient, token: DevToken, spender: Address,
 }
 
 /** Mints `amount` base units of a dev token to `to`, signed by the deployer (the tokens' owner). */
-export async function mintTo(params: { rpcUrl: string; token: Address; to: Address; amount: bigint }): Promise<Hash> {
+export async function mintTo(params: {
+  rpcUrl: string;
+  token: Address;
+  to: Address;
+  amount: bigint;
+}): Promise<Hash> {
   const client = await signingClient(params.rpcUrl);
   const hash = await writeContract(client, {
     address: params.token,

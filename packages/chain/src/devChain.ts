@@ -131,9 +131,14 @@ async function writeHardhatProject(dir: string, chainId: number): Promise<string
 
   const network = { type: 'edr-simulated', chainId, accounts: { mnemonic: devMnemonic } };
   const config = [
+    `import { rmSync } from 'node:fs';`,
     `// The node exits on its own when the process that started it is gone, so crashed runs leave no node behind.`,
     `const parentPid = ${process.pid};`,
-    `setInterval(() => { if (process.ppid !== parentPid) process.exit(0); }, 1000).unref();`,
+    `setInterval(() => {`,
+    `  if (process.ppid === parentPid) return;`,
+    `  rmSync(${JSON.stringify(dir)}, { recursive: true, force: true });`,
+    `  process.exit(0);`,
+    `}, 1000).unref();`,
     // No solidity section: the node never compiles, so Hardhat never fetches a compiler.
     `export default { networks: { node: ${JSON.stringify(network)} } };`,
     '',
@@ -142,7 +147,7 @@ async function writeHardhatProject(dir: string, chainId: number): Promise<string
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
   await writeFile(join(dir, 'hardhat.config.js'), config);
   await mkdir(join(dir, 'node_modules'));
-  await symlink(hardhatDir, join(dir, 'node_modules', 'hardhat'), 'dir');
+  await symlink(hardhatDir, join(dir, 'node_modules', 'hardhat'), 'junction');
   return join(hardhatDir, bin);
 }
 

@@ -132,7 +132,8 @@ export const uniswapV2PairAbi = [
  * keccak-256 of the published Uniswap V2 pair creation code; Uniswap's Router02 derives pool
  * addresses from it. Forks (PancakeSwap, QuickSwap) use their own value.
  */
-export const uniswapV2InitCodeHash: Hex = '0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f';
+export const uniswapV2InitCodeHash: Hex =
+  '0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f';
 
 /** Address of the pool of two tokens, derived as the factory's CREATE2 would (no RPC call). */
 export function pairAddress(
@@ -215,7 +216,13 @@ export async function swapTokensForExactTokens(
     address: params.router,
     abi: uniswapV2RouterAbi,
     functionName: 'swapTokensForExactTokens',
-    args: [params.amountOut, params.amountInMax, params.path, params.to, params.deadline ?? deadlineIn(20 * 60)],
+    args: [
+      params.amountOut,
+      params.amountInMax,
+      params.path,
+      params.to,
+      params.deadline ?? deadlineIn(20 * 60),
+    ],
     account: client.account,
     chain: client.chain ?? null,
   });

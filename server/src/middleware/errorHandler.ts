@@ -30,8 +30,13 @@ export function errorHandler(): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ApiError('route_not_found', `No route for ${ctx.method} ${ctx.path}`);
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) throw new ApiError('route_not_found', `No route for ${ctx.method} ${ctx.path}`);
+        if (ctx.status === 405 || ctx.status === 501) {
+          throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
+            headers: { Allow: String(ctx.response.get('Allow')) },
+          });
+        }
       }
     } catch (error) {
       const apiError = toApiError(error);

@@ -16,9 +16,13 @@ export function checkIban(value: string): string | undefined {
     return `must be ${getCountrySpecifications()[country]?.chars} characters long for ${country}`;
   }
   if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)) return `does not match the account format of ${country}`;
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) {
-    return `has a wrong national check digit for ${country}`;
+  if (
+    errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) ||
+    errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)
+  ) {
+    return 'has wrong check digits';
   }
-  if (errorCodes.length > 0) return 'has wrong check digits';
+  // Some countries (FR, ES, IT, BE…) carry their own check digit inside the account part.
+  if (errorCodes.length > 0) return `has a wrong national check digit for ${country}`;
   return undefined;
 }

@@ -3,8 +3,8 @@
  * compiler is WebAssembly inside the package: nothing is downloaded.
  */
 import { readFile } from 'node:fs/promises';
-import type { Abi, Hex } from 'viem';
 import solc from 'solc';
+import type { Abi, Hex } from 'viem';
 
 /** The contracts compiled from `src/contracts/*.sol`; each file holds the contract of the same name. */
 export const contractNames = ['TestToken', 'NoReturnToken'] as const;
