@@ -304,21 +304,25 @@ describe('stop', () => {
       const { startDevChain } = await import(${JSON.stringify(devChainModule)});
       const chain = await startDevChain();
       console.log(chain.pid);
-      setInterval(() => {}, 1000);
+      setTimeout(() => {}, 60_000);
     `;
     const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const pid = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no dev chain started')), 30_000);
-      parent.stdout.once('data', (data: Buffer) => {
-        clearTimeout(timer);
-        resolve(Number(data.toString().trim()));
+    try {
+      const pid = await new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no dev chain started')), 30_000);
+        parent.stdout.once('data', (data: Buffer) => {
+          clearTimeout(timer);
+          resolve(Number(data.toString().trim()));
+        });
       });
-    });
-    expect(isAlive(pid)).toBe(true);
-    parent.kill('SIGKILL');
-    expect(await waitUntilGone(pid, 5_000)).toBe(true);
+      expect(isAlive(pid)).toBe(true);
+      parent.kill('SIGKILL');
+      expect(await waitUntilGone(pid, 5_000)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('stop() ends the node process', async () => {

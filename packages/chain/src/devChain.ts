@@ -56,7 +56,10 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
   const deadline = Date.now() + timeoutMs;
 
   const dir = await mkdtemp(join(tmpdir(), 'checkout-devchain-'));
-  const cli = await writeHardhatProject(dir, chainId);
+  const cli = await writeHardhatProject(dir, chainId).catch(async (error: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
 
   const child = spawn(process.execPath, [cli, 'node', '--hostname', host, '--port', String(port)], {
     cwd: dir,
@@ -87,7 +90,7 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
         clearTimeout(timer);
         reject(error);
       });
-      child.once('exit', (code, signal) => {
+      child.once('close', (code, signal) => {
         clearTimeout(timer);
         reject(startError(`exited during start (code ${code}, signal ${signal})`, output));
       });
@@ -176,18 +179,22 @@ async function waitForChainId(rpcUrl: string, deadline: number, hasExited: () =>
 
 /** Asks the node to exit, and kills it if it has not gone after a grace period. */
 async function terminate(child: ChildProcess, exit: Promise<void>, hasExited: () => boolean): Promise<void> {
-  if (hasExited() || child.exitCode !== null || child.signalCode !== null) return;
+  // A process that never spawned (no pid) emits no exit event to wait for.
+  if (child.pid === undefined || hasExited() || child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
+  if (await exitsWithin(exit, stopGraceMs)) return;
+  child.kill('SIGKILL');
+  if (!(await exitsWithin(exit, stopGraceMs))) throw new Error(`dev chain process ${child.pid} did not exit`);
+}
+
+async function exitsWithin(exit: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const graceOver = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(true), stopGraceMs);
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
   });
-  const timedOut = await Promise.race([exit.then(() => false), graceOver]);
+  const exited = await Promise.race([exit.then(() => true), timeout]);
   clearTimeout(timer);
-  if (timedOut) {
-    child.kill('SIGKILL');
-    await exit;
-  }
+  return exited;
 }
 
 function startError(reason: string, output: readonly string[]): Error {
