@@ -2,12 +2,25 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-types/**', '.data/**', '.tools/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/dist-types/**',
+      '.data/**',
+      '.tools/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {
       parser: tseslint.parser,
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {
@@ -24,8 +37,22 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'child_process'], message: 'Workflow code is deterministic: do I/O in activities.' },
-            { group: ['@checkout/db', 'koa', 'pg', '@electric-sql/*', 'viem', '@temporalio/client', '@temporalio/worker'], message: 'Workflow code imports no I/O modules.' },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'child_process'],
+              message: 'Workflow code is deterministic: do I/O in activities.',
+            },
+            {
+              group: [
+                '@checkout/db',
+                'koa',
+                'pg',
+                '@electric-sql/*',
+                'viem',
+                '@temporalio/client',
+                '@temporalio/worker',
+              ],
+              message: 'Workflow code imports no I/O modules.',
+            },
           ],
         },
       ],

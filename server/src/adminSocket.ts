@@ -5,11 +5,15 @@
 import { chmodSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import type { Db } from '@checkout/db';
+import { type AdminCommand, runAdminCommand } from './adminCommands.ts';
 import type { Logger } from './logger.ts';
-import { runAdminCommand, type AdminCommand } from './adminCommands.ts';
 
 /** Serves one JSON command per connection: `{"command": …}` in, `{"ok": true, "result": …}` out. */
-export async function startAdminSocket(path: string, db: Db, logger: Logger): Promise<{ close(): Promise<void> }> {
+export async function startAdminSocket(
+  path: string,
+  db: Db,
+  logger: Logger,
+): Promise<{ close(): Promise<void> }> {
   const server = createServer((socket) => {
     let input = '';
     socket.setEncoding('utf8');

@@ -25,7 +25,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   app.use(jsonBody(deps.config.bodyLimitBytes));
 
-
   const open = new Router<AppState>();
   healthRoutes(open, deps);
   const openapi = buildOpenApiDocument(deps);
@@ -38,7 +37,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(open.allowedMethods());
 
   const areaA = new Router<AppState>({ prefix: '/api/v1' });
-  areaA.use(requireApiKey(), requireMerchantAddress(), idempotency((s) => `merchant:${s.merchant!.merchantId}`));
+  areaA.use(
+    requireApiKey(),
+    requireMerchantAddress(),
+    idempotency((s) => `merchant:${s.merchant!.merchantId}`),
+  );
   productRoutes(areaA, deps);
   app.use(areaA.routes());
   app.use(areaA.allowedMethods());

@@ -23,7 +23,11 @@ function parseCommand(argv: string[]): AdminCommand {
   const [group, action, arg] = positionals;
   if (group === 'api-keys' && action === 'create') {
     if (!values.address) throw new Error('--address is required');
-    return { command: 'api-keys.create', address: values.address, ...(values.label ? { label: values.label } : {}) };
+    return {
+      command: 'api-keys.create',
+      address: values.address,
+      ...(values.label ? { label: values.label } : {}),
+    };
   }
   if (group === 'api-keys' && action === 'list') return { command: 'api-keys.list' };
   if (group === 'api-keys' && action === 'revoke' && arg) return { command: 'api-keys.revoke', id: arg };

@@ -4,9 +4,9 @@ import { pino } from 'pino';
 /** The service logger. */
 export type Logger = pino.Logger;
 
-/** A JSON logger at `level`. */
-export function createLogger(level: string): Logger {
-  return pino({
+/** A JSON logger at `level`, writing to stdout or to `destination`. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'checkout' },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -25,5 +25,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -16,7 +16,10 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
 const errors = (...statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((s) => [String(s), { description: errorDescriptions[s] ?? 'Error', content: json(ErrorResponse) }]),
+    statuses.map((s) => [
+      String(s),
+      { description: errorDescriptions[s] ?? 'Error', content: json(ErrorResponse) },
+    ]),
   );
 
 const errorDescriptions: Record<number, string> = {
@@ -32,7 +35,10 @@ const errorDescriptions: Record<number, string> = {
 
 const merchantHeaders = z.object({
   'X-ADDRESS': z.string().meta({ description: "The merchant's receiving wallet address" }),
-  'Idempotency-Key': z.string().optional().meta({ description: 'Replays the stored response of a retried POST' }),
+  'Idempotency-Key': z
+    .string()
+    .optional()
+    .meta({ description: 'Replays the stored response of a retried POST' }),
 });
 
 const productId = z.object({ product_id: z.uuid() });
@@ -48,7 +54,10 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
     summary: 'Enable or disable a product',
     requestParams: { header: merchantHeaders, path: productId },
     requestBody: { content: json(ProductUpdateBody) },
-    responses: { '200': { description: 'The updated product', content: json(UpdatedProductResponse) }, ...errors(400, 401, 403, 404, 415, 422) },
+    responses: {
+      '200': { description: 'The updated product', content: json(UpdatedProductResponse) },
+      ...errors(400, 401, 403, 404, 415, 422),
+    },
   });
   return createDocument({
     openapi: '3.1.0',
@@ -75,11 +84,16 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
         get: areaA({
           summary: "List the wallet's products",
           requestParams: { header: merchantHeaders.pick({ 'X-ADDRESS': true }) },
-          responses: { '200': { description: 'Products', content: json(ProductListResponse) }, ...errors(400, 401, 403) },
+          responses: {
+            '200': { description: 'Products', content: json(ProductListResponse) },
+            ...errors(400, 401, 403),
+          },
         }),
       },
       '/api/v1/products/{product_id}': { patch: update },
-      '/api/v1/product/{product_id}': { patch: { ...update, summary: 'Enable or disable a product (alias)' } },
+      '/api/v1/product/{product_id}': {
+        patch: { ...update, summary: 'Enable or disable a product (alias)' },
+      },
       '/api/v1/products/{product_id}/resolved_payments': {
         get: areaA({
           summary: "List a product's resolved payments",

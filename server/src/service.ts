@@ -144,8 +144,8 @@ export async function startService(
       secrets: createSecretBox(config.secretKey),
       ...(temporal ? { temporal } : {}),
     };
-    const app = createApp(deps);
-    const server: Server = createServer(app.callback());
+    const handle = createApp(deps).callback();
+    const server: Server = createServer((req, res) => void handle(req, res));
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -167,7 +167,9 @@ export async function startService(
     }
 
     const purge = setInterval(() => {
-      purgeIdempotencyKeys(db.kysely).catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+      purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
+        logger.warn({ err: error }, 'idempotency purge failed'),
+      );
     }, 3_600_000);
     purge.unref();
     cleanups.push(async () => clearInterval(purge));

@@ -1,9 +1,19 @@
 /** Every bad request gets its documented status and the one error shape; none is a 5xx. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
-import { randomAddress, startTestService, type TestMerchant, type TestResponse, type TestService } from '../support/service.ts';
+import {
+  randomAddress,
+  startTestService,
+  type TestMerchant,
+  type TestResponse,
+  type TestService,
+} from '../support/service.ts';
 
-const usdc = { blockchain: 'ethereum', network: 'mainnet', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' };
+const usdc = {
+  blockchain: 'ethereum',
+  network: 'mainnet',
+  address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+};
 const validProduct = { product: { name: 'Shop', email: 'a@example.com', token: usdc } };
 
 function expectError(res: TestResponse, status: number, code: string) {
@@ -28,9 +38,15 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
     service = await startTestService({ temporal: false, env: { BODY_LIMIT_BYTES: '4096' } });
     merchant = await service.createMerchant();
     other = await service.createMerchant();
-    const mine = await service.request('POST', '/api/v1/products', { headers: merchant.headers, json: validProduct });
+    const mine = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: validProduct,
+    });
     productId = mine.body.product.id;
-    const theirs = await service.request('POST', '/api/v1/products', { headers: other.headers, json: validProduct });
+    const theirs = await service.request('POST', '/api/v1/products', {
+      headers: other.headers,
+      json: validProduct,
+    });
     otherProductId = theirs.body.product.id;
   });
   afterAll(async () => {
@@ -47,7 +63,10 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
 
   it('refuses a missing API key with 401 on every endpoint', async () => {
     for (const e of endpoints()) {
-      const res = await service.request(e.method, e.path, { headers: { 'x-address': merchant.address }, json: e.json });
+      const res = await service.request(e.method, e.path, {
+        headers: { 'x-address': merchant.address },
+        json: e.json,
+      });
       expectError(res, 401, 'unauthorized');
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     }
@@ -70,7 +89,11 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
     const victim = await service.createMerchant();
     const found = await findMerchantByApiKey(service.deps.db.kysely, victim.key);
     await revokeApiKey(service.deps.db.kysely, found!.apiKeyId);
-    expectError(await service.request('GET', '/api/v1/products', { headers: victim.headers }), 401, 'unauthorized');
+    expectError(
+      await service.request('GET', '/api/v1/products', { headers: victim.headers }),
+      401,
+      'unauthorized',
+    );
   });
 
   it('requires X-ADDRESS, well-formed, and of the key’s merchant', async () => {
@@ -79,11 +102,20 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
       const missing = await service.request(e.method, e.path, { headers: auth, json: e.json });
       expectError(missing, 400, 'parameter_missing');
       expect(missing.body.errors).toEqual([{ path: 'X-ADDRESS', message: 'is required' }]);
-      const malformed = await service.request(e.method, e.path, { headers: { ...auth, 'x-address': '0x1234' }, json: e.json });
+      const malformed = await service.request(e.method, e.path, {
+        headers: { ...auth, 'x-address': '0x1234' },
+        json: e.json,
+      });
       expectError(malformed, 400, 'invalid_header');
-      const foreign = await service.request(e.method, e.path, { headers: { ...auth, 'x-address': other.address }, json: e.json });
+      const foreign = await service.request(e.method, e.path, {
+        headers: { ...auth, 'x-address': other.address },
+        json: e.json,
+      });
       expectError(foreign, 403, 'forbidden');
-      const unknown = await service.request(e.method, e.path, { headers: { ...auth, 'x-address': randomAddress() }, json: e.json });
+      const unknown = await service.request(e.method, e.path, {
+        headers: { ...auth, 'x-address': randomAddress() },
+        json: e.json,
+      });
       expectError(unknown, 403, 'forbidden');
     }
   });
@@ -113,7 +145,11 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
   it('answers an oversized body with 413', async () => {
     const big = { product: { ...validProduct.product, email_body: 'x'.repeat(10_000) } };
     for (const e of endpoints().filter((x) => x.json)) {
-      expectError(await service.request(e.method, e.path, { headers: merchant.headers, json: big }), 413, 'payload_too_large');
+      expectError(
+        await service.request(e.method, e.path, { headers: merchant.headers, json: big }),
+        413,
+        'payload_too_large',
+      );
       // Chunked, without a declared length.
       const chunked = await fetch(`${service.url}${e.path}`, {
         method: e.method,
@@ -127,14 +163,17 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
         duplex: 'half',
       } as RequestInit);
       expect(chunked.status).toBe(413);
-      expect((await chunked.json()).error_code).toBe('payload_too_large');
+      expect(((await chunked.json()) as { error_code: string }).error_code).toBe('payload_too_large');
     }
   });
 
   it('answers a missing body or root key with 400 parameter_missing', async () => {
     for (const e of endpoints().filter((x) => x.json)) {
       for (const json of [undefined, {}, [], 'text', 42, null, { products: {} }]) {
-        const res = await service.request(e.method, e.path, { headers: merchant.headers, ...(json === undefined ? {} : { json }) });
+        const res = await service.request(e.method, e.path, {
+          headers: merchant.headers,
+          ...(json === undefined ? {} : { json }),
+        });
         expectError(res, 400, 'parameter_missing');
         expect(res.body.errors).toEqual([{ path: 'product', message: 'is required' }]);
       }
@@ -144,7 +183,16 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
   it('answers wrong types and unknown fields with 422 naming each field', async () => {
     const wrong = await service.request('POST', '/api/v1/products', {
       headers: merchant.headers,
-      json: { product: { ...validProduct.product, name: 42, active: 'yes', tax_rate: {}, custom_fields: 'company', token: 'USDC' } },
+      json: {
+        product: {
+          ...validProduct.product,
+          name: 42,
+          active: 'yes',
+          tax_rate: {},
+          custom_fields: 'company',
+          token: 'USDC',
+        },
+      },
     });
     expectError(wrong, 422, 'record_invalid');
     expect(wrong.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(
@@ -166,18 +214,26 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
       json: { product: { active: 'true', name: 'x' } },
     });
     expectError(patch, 422, 'record_invalid');
-    expect(patch.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['product.active', 'product.name']);
+    expect(patch.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'product.active',
+      'product.name',
+    ]);
   });
 
   it('answers another merchant’s or an unknown id with 404', async () => {
     for (const id of [otherProductId, crypto.randomUUID(), 'not-a-uuid', '1']) {
       expectError(
-        await service.request('PATCH', `/api/v1/products/${id}`, { headers: merchant.headers, json: { product: { active: true } } }),
+        await service.request('PATCH', `/api/v1/products/${id}`, {
+          headers: merchant.headers,
+          json: { product: { active: true } },
+        }),
         404,
         'record_not_found',
       );
       expectError(
-        await service.request('GET', `/api/v1/products/${id}/resolved_payments`, { headers: merchant.headers }),
+        await service.request('GET', `/api/v1/products/${id}/resolved_payments`, {
+          headers: merchant.headers,
+        }),
         404,
         'record_not_found',
       );
@@ -186,25 +242,56 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
 
   it('answers unknown routes with 404 and wrong methods with 405', async () => {
     expectError(await service.request('GET', '/nope'), 404, 'route_not_found');
-    expectError(await service.request('GET', '/api/v1/nope', { headers: merchant.headers }), 404, 'route_not_found');
+    expectError(
+      await service.request('GET', '/api/v1/nope', { headers: merchant.headers }),
+      404,
+      'route_not_found',
+    );
     const del = await service.request('DELETE', '/api/v1/products', { headers: merchant.headers });
     expectError(del, 405, 'method_not_allowed');
     expect(del.headers.get('allow')).toMatch(/GET/);
-    expectError(await service.request('PUT', `/api/v1/products/${productId}`, { headers: merchant.headers, json: {} }), 405, 'method_not_allowed');
+    expectError(
+      await service.request('PUT', `/api/v1/products/${productId}`, { headers: merchant.headers, json: {} }),
+      405,
+      'method_not_allowed',
+    );
     expectError(await service.request('POST', '/health'), 405, 'method_not_allowed');
   });
 
   it('never answers 5xx to odd requests', async () => {
     const odd: Array<[string, string, Record<string, string>, string | undefined]> = [
-      ['POST', '/api/v1/products', { ...merchant.headers, 'content-type': 'application/json; charset=latin1' }, '{}'],
-      ['POST', '/api/v1/products', { ...merchant.headers, 'content-type': 'application/json' }, '\u0000\u0001'],
-      ['POST', '/api/v1/products', { ...merchant.headers, 'content-type': 'application/json' }, '{"product":{"name":"\ud800"}}'],
+      [
+        'POST',
+        '/api/v1/products',
+        { ...merchant.headers, 'content-type': 'application/json; charset=latin1' },
+        '{}',
+      ],
+      [
+        'POST',
+        '/api/v1/products',
+        { ...merchant.headers, 'content-type': 'application/json' },
+        '\u0000\u0001',
+      ],
+      [
+        'POST',
+        '/api/v1/products',
+        { ...merchant.headers, 'content-type': 'application/json' },
+        '{"product":{"name":"\ud800"}}',
+      ],
       ['GET', `/api/v1/products/${'%'}`, merchant.headers, undefined],
       ['GET', `/api/v1/products/${'a'.repeat(5000)}/resolved_payments`, merchant.headers, undefined],
-      ['POST', '/api/v1/products', { ...merchant.headers, 'idempotency-key': 'x'.repeat(300) }, JSON.stringify(validProduct)],
+      [
+        'POST',
+        '/api/v1/products',
+        { ...merchant.headers, 'idempotency-key': 'x'.repeat(300) },
+        JSON.stringify(validProduct),
+      ],
     ];
     for (const [method, path, headers, body] of odd) {
-      const res = await service.request(method, path, { headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
+      const res = await service.request(method, path, {
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body }),
+      });
       expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(500);
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.body?.error_code, res.text).toBeTypeOf('string');

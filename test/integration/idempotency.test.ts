@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 
-const token = { blockchain: 'ethereum', network: 'mainnet', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' };
+const token = {
+  blockchain: 'ethereum',
+  network: 'mainnet',
+  address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+};
 
 describe.skipIf(databaseUnavailable())('idempotency', () => {
   let service: TestService;

@@ -4,11 +4,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 
-const usdc = { blockchain: 'ethereum', network: 'mainnet', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' };
+const usdc = {
+  blockchain: 'ethereum',
+  network: 'mainnet',
+  address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+};
 const productFields = [
-  'id', 'address_id', 'slug', 'email', 'address', 'name', 'send_email', 'email_body', 'send_webhook', 'webhook_url',
-  'success_url', 'failure_url', 'active', 'verified_address', 'tax_rate', 'swappable', 'open_amount', 'tokens',
-  'custom_fields', 'created_at', 'updated_at',
+  'id',
+  'address_id',
+  'slug',
+  'email',
+  'address',
+  'name',
+  'send_email',
+  'email_body',
+  'send_webhook',
+  'webhook_url',
+  'success_url',
+  'failure_url',
+  'active',
+  'verified_address',
+  'tax_rate',
+  'swappable',
+  'open_amount',
+  'tokens',
+  'custom_fields',
+  'created_at',
+  'updated_at',
 ].sort();
 const isoMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -85,7 +107,11 @@ describe.skipIf(databaseUnavailable())('products', () => {
       tax_rate: 8.25,
       swappable: false,
       open_amount: true,
-      token: { blockchain: 'polygon', network: 'mainnet', address: '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063' },
+      token: {
+        blockchain: 'polygon',
+        network: 'mainnet',
+        address: '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.product).toMatchObject({
@@ -101,7 +127,11 @@ describe.skipIf(databaseUnavailable())('products', () => {
       swappable: false,
       open_amount: true,
     });
-    expect(res.body.product.tokens[0]).toMatchObject({ symbol: 'DAI', decimal_count: 18, blockchain: 'polygon' });
+    expect(res.body.product.tokens[0]).toMatchObject({
+      symbol: 'DAI',
+      decimal_count: 18,
+      blockchain: 'polygon',
+    });
   });
 
   it('accepts X-ADDRESS in any letter case and returns it checksummed', async () => {
@@ -114,38 +144,66 @@ describe.skipIf(databaseUnavailable())('products', () => {
   });
 
   it('enforces the token contract rules', async () => {
-    const lower = await create({ name: 'x', email: 'a@example.com', token: { ...usdc, address: usdc.address.toLowerCase() } });
+    const lower = await create({
+      name: 'x',
+      email: 'a@example.com',
+      token: { ...usdc, address: usdc.address.toLowerCase() },
+    });
     expect(lower.status).toBe(422);
     expect(lower.body.errors.map((e: { path: string }) => e.path)).toEqual(['product.token.address']);
 
-    const wrongChain = await create({ name: 'x', email: 'a@example.com', token: { ...usdc, blockchain: 'polygon' } });
+    const wrongChain = await create({
+      name: 'x',
+      email: 'a@example.com',
+      token: { ...usdc, blockchain: 'polygon' },
+    });
     expect(wrongChain.status).toBe(422);
 
-    const ethTestnet = await create({ name: 'x', email: 'a@example.com', token: { ...usdc, network: 'testnet' } });
+    const ethTestnet = await create({
+      name: 'x',
+      email: 'a@example.com',
+      token: { ...usdc, network: 'testnet' },
+    });
     expect(ethTestnet.status).toBe(422);
     expect(ethTestnet.body.errors[0].path).toBe('product.token.network');
 
     const bscTestnetMainToken = await create({
       name: 'x',
       email: 'a@example.com',
-      token: { blockchain: 'binance-smart-chain', network: 'testnet', address: '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56' },
+      token: {
+        blockchain: 'binance-smart-chain',
+        network: 'testnet',
+        address: '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56',
+      },
     });
     expect(bscTestnetMainToken.status).toBe(422);
 
     const testBusd = await create({
       name: 'Test',
       email: 'a@example.com',
-      token: { blockchain: 'binance-smart-chain', network: 'testnet', address: service.deps.config.testnet.testTokenAddress },
+      token: {
+        blockchain: 'binance-smart-chain',
+        network: 'testnet',
+        address: service.deps.config.testnet.testTokenAddress,
+      },
     });
     expect(testBusd.status).toBe(200);
-    expect(testBusd.body.product.tokens[0]).toMatchObject({ symbol: 'BUSD', network: 'testnet', decimal_count: 18 });
+    expect(testBusd.body.product.tokens[0]).toMatchObject({
+      symbol: 'BUSD',
+      network: 'testnet',
+      decimal_count: 18,
+    });
 
     for (const [blockchain, address] of [
       ['ethereum', '0xdAC17F958D2ee523a2206206994597C13D831ec7'],
       ['binance-smart-chain', '0x55d398326f99059fF775485246999027B3197955'],
       ['polygon', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'],
     ]) {
-      const ok = await create({ name: 'x', email: 'a@example.com', token: { blockchain, network: 'mainnet', address } });
+      const ok = await create({
+        name: 'x',
+        email: 'a@example.com',
+        token: { blockchain, network: 'mainnet', address },
+      });
       expect(ok.status, `${blockchain} ${address}`).toBe(200);
     }
   });
@@ -176,7 +234,9 @@ describe.skipIf(databaseUnavailable())('products', () => {
     expect(on.status).toBe(200);
     expect(on.body.product.active).toBe(true);
     expect(on.body.product).not.toHaveProperty('verified_address');
-    expect(Object.keys(on.body.product).sort()).toEqual(productFields.filter((f) => f !== 'verified_address'));
+    expect(Object.keys(on.body.product).sort()).toEqual(
+      productFields.filter((f) => f !== 'verified_address'),
+    );
     expect(UpdatedProduct.safeParse(on.body.product).success).toBe(true);
     expect(Date.parse(on.body.product.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
     expect(on.body.product.created_at).toBe(created.created_at);
@@ -200,7 +260,10 @@ describe.skipIf(databaseUnavailable())('products', () => {
     });
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual([{ path: 'product.active', message: 'is required' }]);
-    const noRoot = await service.request('PATCH', `/api/v1/products/${created.id}`, { headers: merchant.headers, json: {} });
+    const noRoot = await service.request('PATCH', `/api/v1/products/${created.id}`, {
+      headers: merchant.headers,
+      json: {},
+    });
     expect(noRoot.status).toBe(400);
     expect(noRoot.body.error_code).toBe('parameter_missing');
   });
@@ -223,12 +286,23 @@ describe.skipIf(databaseUnavailable())('products', () => {
   });
 
   it('lists resolved payments in the full 2.3 shape', async () => {
-    const created = (await create({ name: 'Paid', email: 'a@example.com', token: usdc, custom_fields: ['reference'] })).body.product;
-    const empty = await service.request('GET', `/api/v1/products/${created.id}/resolved_payments`, { headers: merchant.headers });
+    const created = (
+      await create({ name: 'Paid', email: 'a@example.com', token: usdc, custom_fields: ['reference'] })
+    ).body.product;
+    const empty = await service.request('GET', `/api/v1/products/${created.id}/resolved_payments`, {
+      headers: merchant.headers,
+    });
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ resolved_payments: [] });
 
-    const token = { symbol: 'USDC', address: usdc.address, name: 'USD Coin', decimal_count: 6, blockchain: 'ethereum', network: 'mainnet' };
+    const token = {
+      symbol: 'USDC',
+      address: usdc.address,
+      name: 'USD Coin',
+      decimal_count: 6,
+      blockchain: 'ethereum',
+      network: 'mainnet',
+    };
     const id = crypto.randomUUID();
     await service.deps.db.kysely
       .insertInto('resolved_payments')
@@ -258,7 +332,9 @@ describe.skipIf(databaseUnavailable())('products', () => {
         created_at: new Date('2026-11-22T06:00:00.123Z'),
       })
       .execute();
-    const res = await service.request('GET', `/api/v1/products/${created.id}/resolved_payments`, { headers: merchant.headers });
+    const res = await service.request('GET', `/api/v1/products/${created.id}/resolved_payments`, {
+      headers: merchant.headers,
+    });
     expect(res.status).toBe(200);
     const [payment] = res.body.resolved_payments;
     expect(ResolvedPayment.safeParse(payment).success).toBe(true);
@@ -288,7 +364,11 @@ describe.skipIf(databaseUnavailable())('products', () => {
       },
     });
     // The secret is stored encrypted, never in the clear.
-    const stored = await service.deps.db.kysely.selectFrom('products').select('secret_ciphertext').where('id', '=', created.id).executeTakeFirstOrThrow();
+    const stored = await service.deps.db.kysely
+      .selectFrom('products')
+      .select('secret_ciphertext')
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     expect(stored.secret_ciphertext).not.toContain(payment.product_secret);
   });
 });

@@ -20,7 +20,8 @@ declare module 'vitest' {
 }
 
 /** Admin URL of the PostgreSQL server the suite creates its databases on. */
-export const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const postgresAdminUrl =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export default async function setup(project: TestProject): Promise<void> {
   const kind = project.config.env?.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';

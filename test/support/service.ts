@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiKey } from '@checkout/db';
-import { createLogger, loadConfig, type Logger, type RunningService, startService } from '@checkout/server';
+import { createLogger, type Logger, loadConfig, type RunningService, startService } from '@checkout/server';
 import { privateKeyToAddress } from 'viem/accounts';
 import { inject } from 'vitest';
 import { createTestDatabase } from './database.ts';
@@ -62,7 +62,9 @@ export async function startTestService(
   const service = await startService(config, {
     db,
     logger: options.logger ?? createLogger('silent'),
-    ...(options.temporal === false ? {} : { temporalAddress: inject('temporalAddress'), workflowBundlePath: inject('workflowBundlePath') }),
+    ...(options.temporal === false
+      ? {}
+      : { temporalAddress: inject('temporalAddress'), workflowBundlePath: inject('workflowBundlePath') }),
   });
   const request = async (method: string, path: string, init: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...init.headers };

@@ -13,13 +13,19 @@ export function requireApiKey(): Middleware<AppState> {
     const header = ctx.get('authorization');
     const match = bearer.exec(header);
     if (!match?.[1]) {
-      throw new ApiError('unauthorized', header ? 'The Authorization header must be "Bearer <API key>"' : 'An API key is required', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      });
+      throw new ApiError(
+        'unauthorized',
+        header ? 'The Authorization header must be "Bearer <API key>"' : 'An API key is required',
+        {
+          headers: { 'WWW-Authenticate': 'Bearer' },
+        },
+      );
     }
     const merchant = await findMerchantByApiKey(ctx.state.db, match[1]);
     if (!merchant) {
-      throw new ApiError('unauthorized', 'The API key is not valid', { headers: { 'WWW-Authenticate': 'Bearer' } });
+      throw new ApiError('unauthorized', 'The API key is not valid', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
     }
     ctx.state.merchant = merchant;
     return next();

@@ -6,7 +6,13 @@ import type { AppState } from '../context.ts';
 /** Turns any thrown value into an ApiError (the one mapping from failures to HTTP statuses). */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  const e = error as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
+  const e = error as {
+    status?: number;
+    statusCode?: number;
+    type?: string;
+    expose?: boolean;
+    message?: string;
+  };
   const status = e?.status ?? e?.statusCode;
   if (e?.type === 'entity.too.large' || status === 413) {
     return new ApiError('payload_too_large', 'The request body is too large');
@@ -31,7 +37,8 @@ export function errorHandler(): Middleware<AppState> {
     try {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
-        if (ctx.status === 404) throw new ApiError('route_not_found', `No route for ${ctx.method} ${ctx.path}`);
+        if (ctx.status === 404)
+          throw new ApiError('route_not_found', `No route for ${ctx.method} ${ctx.path}`);
         if (ctx.status === 405 || ctx.status === 501) {
           throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`, {
             headers: { Allow: String(ctx.response.get('Allow')) },

@@ -36,15 +36,27 @@ export function idempotency(scope: (state: AppState) => string): Middleware<AppS
     const root = ctx.state.db;
     try {
       await root.transaction().execute(async (trx) => {
-        const claim = await claimIdempotencyKey(trx, { ...id, method: ctx.method, path: ctx.path, requestHash });
+        const claim = await claimIdempotencyKey(trx, {
+          ...id,
+          method: ctx.method,
+          path: ctx.path,
+          requestHash,
+        });
         if (claim.state === 'replay') throw new Replay(claim.status, claim.body);
         if (claim.state === 'mismatch') {
-          throw new ApiError('idempotency_key_mismatch', 'This Idempotency-Key was used with a different request', {
-            errors: [{ path: 'Idempotency-Key', message: 'was used with a different request' }],
-          });
+          throw new ApiError(
+            'idempotency_key_mismatch',
+            'This Idempotency-Key was used with a different request',
+            {
+              errors: [{ path: 'Idempotency-Key', message: 'was used with a different request' }],
+            },
+          );
         }
         if (claim.state === 'in_progress') {
-          throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
+          throw new ApiError(
+            'idempotency_key_in_use',
+            'A request with this Idempotency-Key is still in progress',
+          );
         }
         ctx.state.db = trx;
         await next();

@@ -17,15 +17,22 @@ export function jsonBody(limitBytes: number): Middleware<AppState> {
       return next();
     }
     if (!ctx.is('application/json', '+json')) {
-      throw new ApiError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json)');
+      throw new ApiError(
+        'unsupported_media_type',
+        'Request bodies must be JSON (Content-Type: application/json)',
+      );
     }
     const declared = ctx.request.length;
-    if (declared > limitBytes) throw new ApiError('payload_too_large', `The request body exceeds ${limitBytes} bytes`);
+    if (declared > limitBytes)
+      throw new ApiError('payload_too_large', `The request body exceeds ${limitBytes} bytes`);
     const charset = (ctx.request.charset || 'utf-8').toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') {
       throw new ApiError('unsupported_media_type', 'JSON bodies must be UTF-8');
     }
-    const raw = await getRawBody(ctx.req, { limit: limitBytes, ...(declared > 0 ? { length: declared } : {}) });
+    const raw = await getRawBody(ctx.req, {
+      limit: limitBytes,
+      ...(declared > 0 ? { length: declared } : {}),
+    });
     ctx.state.rawBody = raw;
     const text = raw.toString('utf8');
     if (text.trim() === '') {

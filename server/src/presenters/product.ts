@@ -25,7 +25,11 @@ export function presentProduct(row: ProductWithAddress): Product {
     open_amount: row.open_amount,
     tokens: [
       {
-        id: tokenId({ blockchain: row.token_blockchain, network: row.token_network, address: row.token_address }),
+        id: tokenId({
+          blockchain: row.token_blockchain,
+          network: row.token_network,
+          address: row.token_address,
+        }),
         symbol: row.token_symbol,
         address: row.token_address,
         name: row.token_name,

@@ -6,11 +6,17 @@ import {
   type ProductCreateInput,
   ProductUpdateBody,
   recordInvalid,
-  type TokenRegistry,
   type TokenInfo,
+  type TokenRegistry,
   Uuid,
 } from '@checkout/core';
-import { findProduct, insertProduct, listProducts, listResolvedPayments, setProductActive } from '@checkout/db';
+import {
+  findProduct,
+  insertProduct,
+  listProducts,
+  listResolvedPayments,
+  setProductActive,
+} from '@checkout/db';
 import type { Router, RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
@@ -21,7 +27,10 @@ import { presentResolvedPayment } from '../presenters/resolvedPayment.ts';
 export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
   if (input.network === 'testnet' && input.blockchain !== 'binance-smart-chain') {
     throw recordInvalid([
-      { path: 'product.token.network', message: 'testnet is only allowed on binance-smart-chain with the test BUSD contract' },
+      {
+        path: 'product.token.network',
+        message: 'testnet is only allowed on binance-smart-chain with the test BUSD contract',
+      },
     ]);
   }
   const token = tokens.find(input.blockchain, input.network, input.address);
