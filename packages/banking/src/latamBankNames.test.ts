@@ -59,7 +59,11 @@ describe('latamBankNames', () => {
 
   it.each([undefined, null, ''])('requires country_code (%s)', (country) => {
     const error = thrown(() => latamBankNames(country));
-    expect(error).toMatchObject({ name: 'LatamBankNamesError', field: 'country_code', message: 'is required' });
+    expect(error).toMatchObject({
+      name: 'LatamBankNamesError',
+      field: 'country_code',
+      message: 'is required',
+    });
   });
 
   it.each(['BR', 'mx', 'MEX', 'US'])('rejects country_code %s', (country) => {
@@ -70,6 +74,9 @@ describe('latamBankNames', () => {
   });
 
   it.each([undefined, null, 'local', 'KOYWE'])('rejects CO without rails koywe (%s)', (rails) => {
-    expect(thrown(() => latamBankNames('CO', rails))).toMatchObject({ field: 'rails', message: 'must be koywe for CO' });
+    expect(thrown(() => latamBankNames('CO', rails))).toMatchObject({
+      field: 'rails',
+      message: 'must be koywe for CO',
+    });
   });
 });

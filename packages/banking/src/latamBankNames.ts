@@ -7,19 +7,20 @@ export interface LatamBankNamesResult {
   bank_names: string[];
 }
 
-/**
- * The bank names accepted as `bank_name` for a Latam payout in `countryCode` (AR, CO, MX, CL, PE).
- * Colombia's list is that of the koywe rail, so CO needs `rails` koywe; other countries ignore `rails`.
- * Throws LatamBankNamesError naming the query parameter at fault.
- */
-export function latamBankNames(countryCode: string | null | undefined, rails?: string | null): LatamBankNamesResult {
+// Colombia's list is that of the koywe rail, so CO needs rails koywe; other countries ignore rails.
+/** The bank names accepted as `bank_name` for a Latam payout in `countryCode`; throws LatamBankNamesError. */
+export function latamBankNames(
+  countryCode: string | null | undefined,
+  rails?: string | null,
+): LatamBankNamesResult {
   if (countryCode === undefined || countryCode === null || countryCode === '') {
     throw new LatamBankNamesError('country_code', 'is required');
   }
   if (!isLatamCountryCode(countryCode)) {
     throw new LatamBankNamesError('country_code', `must be one of: ${latamCountryCodes.join(', ')}`);
   }
-  if (countryCode === 'CO' && rails !== 'koywe') throw new LatamBankNamesError('rails', 'must be koywe for CO');
+  if (countryCode === 'CO' && rails !== 'koywe')
+    throw new LatamBankNamesError('rails', 'must be koywe for CO');
   return { bank_names: latamBanks[countryCode].map((bank) => bank.name) };
 }
 

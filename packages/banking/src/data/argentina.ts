@@ -1,12 +1,10 @@
 import type { LatamBank } from '../types.ts';
 
-/**
- * Argentine banks and wallets for ARS payouts. `code` is the BCRA entity code (CBU digits 1–3 for banks) or,
- * for CVU wallets, the 5-digit provider id that follows 000 in every CVU.
- * Sources (shared/data/latam-bank-names.md): talo-pay/entidades-financieras-logos-arg entidades-financieras.json
- * (BCRA codes, legal names), dotaZealot/pagsmile payout/bank-code/bank-in-argentina.md (3-digit CBU codes),
- * fmazzoli-dlocal/documentation payouts/argentina.md (older names), blog.naranjax.com on CVU prefixes.
- */
+// Sources (shared/data/latam-bank-names.md): talo-pay/entidades-financieras-logos-arg entidades-financieras.json
+// (BCRA codes, legal names), dotaZealot/pagsmile payout/bank-code/bank-in-argentina.md (3-digit CBU codes),
+// fmazzoli-dlocal/documentation payouts/argentina.md (older names), blog.naranjax.com (CVU: 000 + provider id).
+// `code` is the BCRA entity code, CBU digits 1–3 for banks; for CVU wallets, the 5-digit provider id after 000.
+/** Argentine banks and wallets for ARS payouts, with the prefix of their CBUs or CVUs where known. */
 export const argentinaBanks: readonly LatamBank[] = [
   { name: 'Banco de Galicia y Buenos Aires S.A.U.', code: '007', accountPrefix: '007' },
   { name: 'Banco de la Nación Argentina', code: '011', accountPrefix: '011' },

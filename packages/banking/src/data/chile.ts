@@ -1,13 +1,11 @@
 import type { LatamBank } from '../types.ts';
 
-/**
- * Chilean banks and wallets for CLP payouts. `code` is the SBIF/CMF institution code used in TEF transfers;
- * Chilean account numbers do not carry it, so it is not checked against them.
- * Sources (shared/data/latam-bank-names.md): odoo/odoo addons/l10n_cl/data/res.bank.csv (SBIF codes),
- * junngla-tech/junngla-redpay-sdk-nodejs SbifCode.ts, Axomic-dev/Report-Builder boufin.ts,
- * fmazzoli-dlocal/documentation payouts/chile.md, dotaZealot/pagsmile bank-in-chile.md,
- * docs.fintoc.com chile-institution-codes (names only).
- */
+// Sources (shared/data/latam-bank-names.md): odoo/odoo addons/l10n_cl/data/res.bank.csv (SBIF codes),
+// junngla-tech/junngla-redpay-sdk-nodejs SbifCode.ts, Axomic-dev/Report-Builder boufin.ts,
+// fmazzoli-dlocal/documentation payouts/chile.md, dotaZealot/pagsmile bank-in-chile.md,
+// docs.fintoc.com chile-institution-codes (names only).
+// Chilean account numbers do not carry the institution code, so it is not checked against them.
+/** Chilean banks and wallets for CLP payouts, with their SBIF/CMF institution codes. */
 export const chileBanks: readonly LatamBank[] = [
   { name: 'Banco de Chile', code: '001' },
   { name: 'Banco Internacional', code: '009' },

@@ -1,11 +1,9 @@
 import type { LatamBank } from '../types.ts';
 
-/**
- * Colombian banks and wallets for COP payouts over koywe. `code` is the 4-digit ACH Colombia code; Colombian
- * account numbers do not carry it, so it is not checked against them.
- * Sources (shared/data/latam-bank-names.md): teemopay/ttpaydoc colombia/payout/bank.md (4-digit codes),
- * fmazzoli-dlocal/documentation payouts/colombia.md and dotaZealot/pagsmile bank-in-colombia.md (3-digit codes).
- */
+// Sources (shared/data/latam-bank-names.md): teemopay/ttpaydoc colombia/payout/bank.md (4-digit ACH codes),
+// fmazzoli-dlocal/documentation payouts/colombia.md and dotaZealot/pagsmile bank-in-colombia.md (3-digit codes).
+// Colombian account numbers do not carry the ACH code, so it is not checked against them.
+/** Colombian banks and wallets for COP payouts over koywe, with their ACH Colombia codes. */
 export const colombiaBanks: readonly LatamBank[] = [
   { name: 'Banco de Bogotá', code: '1001' },
   { name: 'Banco Popular', code: '1002' },

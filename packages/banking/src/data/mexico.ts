@@ -1,14 +1,12 @@
 import type { LatamBank } from '../types.ts';
 
-/**
- * Mexican banks for MXN payouts: the payout partner's own list, verbatim (trailing spaces included, as
- * `bank_name` must match it exactly). `code` is the SPEI participant code, CLABE digits 1–3.
- * Names: shared/research/area-b-offramps.md §8, the example response of the partner's latam_bank_names page.
- * Codes: shared/data/latam-bank-names.md, from cuenca-mx/clabe-python clabe/banks.py (Banxico's list),
- * dotaZealot/pagsmile bank-in-mexico.md, docs.payermax.com mexico, developers.belvo.com; matched to the
- * partner's short names (BAJIO = Banco del Bajío, BABIEN = Banco del Bienestar, ABC CAPITAL = 138, now Ualá).
- * Names whose code the sources do not give carry none and are not checked against the CLABE.
- */
+// Names: the payout partner's own list, verbatim, trailing spaces included, as bank_name must match it exactly
+// (shared/research/area-b-offramps.md §8, the example response of its latam_bank_names page).
+// Codes: shared/data/latam-bank-names.md, from cuenca-mx/clabe-python clabe/banks.py (Banxico's list),
+// dotaZealot/pagsmile bank-in-mexico.md, docs.payermax.com mexico, developers.belvo.com; matched to the
+// partner's short names (BAJIO = Banco del Bajío, BABIEN = Banco del Bienestar, ABC CAPITAL = 138, now Ualá).
+// Names whose code the sources do not give carry none and are not checked against the CLABE.
+/** Mexican banks for MXN payouts, with their SPEI codes (CLABE digits 1–3) where known. */
 export const mexicoBanks: readonly LatamBank[] = [
   { name: 'BANAMEX', code: '002', accountPrefix: '002' },
   { name: 'BBVA BANCOMER', code: '012', accountPrefix: '012' },

@@ -1,12 +1,8 @@
 import type { LatamBank } from '../types.ts';
 
-/**
- * Peruvian banks, cajas and wallets for PEN payouts. `code` is the CCI entity code, the first 3 of the
- * 20 CCI digits.
- * Sources (shared/data/latam-bank-names.md): fmazzoli-dlocal/documentation payouts/peru.md (CCI codes),
- * teemopay/ttpaydoc peru/payout/bank.md, dotaZealot/pagsmile bank-in-peru.md and docs.payermax.com
- * latin-america/peru.md (names).
- */
+// Sources (shared/data/latam-bank-names.md): fmazzoli-dlocal/documentation payouts/peru.md (CCI codes),
+// teemopay/ttpaydoc peru/payout/bank.md, dotaZealot/pagsmile bank-in-peru.md, docs.payermax.com peru (names).
+/** Peruvian banks, cajas and wallets for PEN payouts, with their CCI entity codes (CCI digits 1–3). */
 export const peruBanks: readonly LatamBank[] = [
   { name: 'Banco de Crédito del Perú', code: '002', accountPrefix: '002' },
   { name: 'Interbank', code: '003', accountPrefix: '003' },

@@ -3,9 +3,12 @@ import { checkAbaRoutingNumber } from './checkAbaRoutingNumber.ts';
 
 describe('checkAbaRoutingNumber', () => {
   // JPMorgan Chase NY, Federal Reserve Boston, Bank of America (NY, CA), Chase CA, Wells Fargo MN.
-  it.each(['021000021', '011000015', '026009593', '121000358', '322271627', '091000019'])('accepts %s', (aba) => {
-    expect(checkAbaRoutingNumber(aba)).toBeUndefined();
-  });
+  it.each(['021000021', '011000015', '026009593', '121000358', '322271627', '091000019'])(
+    'accepts %s',
+    (aba) => {
+      expect(checkAbaRoutingNumber(aba)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['02100002', 'must be 9 digits'],

@@ -3,12 +3,14 @@ import { checkCbu } from './checkCbu.ts';
 
 describe('checkCbu', () => {
   // Banco Macro, Banco Galicia, Banco BBVA, and Mercado Pago CVUs (000 bank code).
-  it.each(['2850590940090418135201', '0070081830004110591451', '0110599520000001235579', '0000003100028605363193'])(
-    'accepts %s',
-    (cbu) => {
-      expect(checkCbu(cbu)).toBeUndefined();
-    },
-  );
+  it.each([
+    '2850590940090418135201',
+    '0070081830004110591451',
+    '0110599520000001235579',
+    '0000003100028605363193',
+  ])('accepts %s', (cbu) => {
+    expect(checkCbu(cbu)).toBeUndefined();
+  });
 
   it.each([
     ['285059094009041813520', 'must be a 22-digit CBU or CVU'],

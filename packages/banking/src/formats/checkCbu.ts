@@ -4,10 +4,8 @@ function checkDigit(digits: string, weights: readonly number[]): number {
   return (10 - (sum % 10)) % 10;
 }
 
-/**
- * Why `value` is not an Argentine CBU or CVU (22 digits: bank and branch with a check digit, then the account
- * with a check digit), or undefined when it is. CVUs (wallets) follow the same layout with a 000 bank code.
- */
+// CVUs (wallet accounts) share the CBU layout, with 000 as bank code.
+/** Why `value` is not an Argentine CBU or CVU (22 digits, two check digits), or undefined. */
 export function checkCbu(value: string): string | undefined {
   if (!/^\d{22}$/.test(value)) return 'must be a 22-digit CBU or CVU';
   if (checkDigit(value.slice(0, 7), [7, 1, 3, 9, 7, 1, 3]) !== Number(value[7])) {

@@ -3,12 +3,15 @@ import { checkCci } from './checkCci.ts';
 
 describe('checkCci', () => {
   // CCIs published by Peruvian businesses: BCP, Interbank, BBVA, Scotiabank, Banco de la Nación.
-  it.each(['00219412967922501399', '00320001312661595237', '01140200490000002359', '00931000000322882746', '01826100026102241984'])(
-    'accepts %s',
-    (cci) => {
-      expect(checkCci(cci)).toBeUndefined();
-    },
-  );
+  it.each([
+    '00219412967922501399',
+    '00320001312661595237',
+    '01140200490000002359',
+    '00931000000322882746',
+    '01826100026102241984',
+  ])('accepts %s', (cci) => {
+    expect(checkCci(cci)).toBeUndefined();
+  });
 
   it.each([
     ['0021941296792250139', 'must be a 20-digit CCI'],

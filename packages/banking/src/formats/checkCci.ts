@@ -9,13 +9,13 @@ function checkDigit(digits: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
-/**
- * Why `value` is not a Peruvian CCI (20 digits: 3 bank, 3 branch, 12 account, then one check digit for the bank
- * and branch and one for the account), or undefined when it is.
- */
+/** Why `value` is not a Peruvian CCI (3 bank, 3 branch, 12 account digits, 2 check digits), or undefined. */
 export function checkCci(value: string): string | undefined {
   if (!/^\d{20}$/.test(value)) return 'must be a 20-digit CCI';
-  if (checkDigit(value.slice(0, 6)) !== Number(value[18]) || checkDigit(value.slice(6, 18)) !== Number(value[19])) {
+  if (
+    checkDigit(value.slice(0, 6)) !== Number(value[18]) ||
+    checkDigit(value.slice(6, 18)) !== Number(value[19])
+  ) {
     return 'has wrong check digits';
   }
   return undefined;

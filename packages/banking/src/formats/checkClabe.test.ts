@@ -3,12 +3,15 @@ import { checkClabe } from './checkClabe.ts';
 
 describe('checkClabe', () => {
   // Published CLABEs of Mexican businesses and the textbook example.
-  it.each(['032180000118359719', '002010077777777771', '012180004424133881', '002164460100681188', '646180157000000004'])(
-    'accepts %s',
-    (clabe) => {
-      expect(checkClabe(clabe)).toBeUndefined();
-    },
-  );
+  it.each([
+    '032180000118359719',
+    '002010077777777771',
+    '012180004424133881',
+    '002164460100681188',
+    '646180157000000004',
+  ])('accepts %s', (clabe) => {
+    expect(checkClabe(clabe)).toBeUndefined();
+  });
 
   it.each([
     ['03218000011835971', 'must be an 18-digit CLABE'],

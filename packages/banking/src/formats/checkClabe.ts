@@ -1,9 +1,6 @@
 const weights = [3, 7, 1];
 
-/**
- * Why `value` is not a Mexican CLABE (18 digits; the last is a check digit over the first 17 with weights 3, 7, 1),
- * or undefined when it is.
- */
+/** Why `value` is not a Mexican CLABE (18 digits, check digit weighted 3, 7, 1), or undefined. */
 export function checkClabe(value: string): string | undefined {
   if (!/^\d{18}$/.test(value)) return 'must be an 18-digit CLABE';
   let sum = 0;

@@ -3,9 +3,12 @@ import { checkCuit } from './checkCuit.ts';
 
 describe('checkCuit', () => {
   // AFIP, Banco de la Nación, MercadoLibre S.R.L., two individual CUILs.
-  it.each(['33693450239', '30500010912', '30703088534', '20267565393', '20055361682'])('accepts %s', (cuit) => {
-    expect(checkCuit(cuit)).toBeUndefined();
-  });
+  it.each(['33693450239', '30500010912', '30703088534', '20267565393', '20055361682'])(
+    'accepts %s',
+    (cuit) => {
+      expect(checkCuit(cuit)).toBeUndefined();
+    },
+  );
 
   it('accepts 9 where the formula gives 10, as AFIP has issued such numbers', () => {
     // 2000000001x: weighted sum 10 + 2 = 12, remainder 1, formula gives 10.

@@ -2,10 +2,8 @@ const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 // 20, 23, 24, 25, 26, 27 are people (CUIL); 30, 33, 34 are companies.
 const prefixes = ['20', '23', '24', '25', '26', '27', '30', '33', '34'];
 
-/**
- * Why `value` is not an Argentine CUIT/CUIL (11 digits without dashes, a known type prefix, mod-11 check digit),
- * or undefined when it is. Digits only, as the payout partner's pattern accepts no dashes.
- */
+// Digits only: the payout partner's own pattern accepts no dashes.
+/** Why `value` is not an Argentine CUIT/CUIL (11 digits, type prefix, mod-11 check digit), or undefined. */
 export function checkCuit(value: string): string | undefined {
   if (!/^\d{11}$/.test(value)) return 'must be an 11-digit CUIT/CUIL without dashes';
   if (!prefixes.includes(value.slice(0, 2))) return `must start with one of: ${prefixes.join(', ')}`;

@@ -1,9 +1,12 @@
-import { electronicFormatIBAN, getCountrySpecifications, ValidationErrorsIBAN, validateIBAN } from 'ibantools';
+import {
+  electronicFormatIBAN,
+  getCountrySpecifications,
+  ValidationErrorsIBAN,
+  validateIBAN,
+} from 'ibantools';
 
-/**
- * Why `value` is not a valid IBAN (country, length for that country, national format, mod-97 check digits),
- * or undefined when it is. Spaces and dashes between groups are accepted, as IBANs are printed that way.
- */
+// Spaces and dashes between groups are accepted: IBANs are printed that way.
+/** Why `value` is not an IBAN (country, its length and format, mod-97 check digits), or undefined. */
 export function checkIban(value: string): string | undefined {
   const iban = electronicFormatIBAN(value) ?? '';
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) {
@@ -15,7 +18,8 @@ export function checkIban(value: string): string | undefined {
   if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) {
     return `must be ${getCountrySpecifications()[country]?.chars} characters long for ${country}`;
   }
-  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat)) return `does not match the account format of ${country}`;
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat))
+    return `does not match the account format of ${country}`;
   if (
     errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) ||
     errorCodes.includes(ValidationErrorsIBAN.ChecksumNotNumber)

@@ -7,7 +7,12 @@ describe('checkIfsc', () => {
     expect(checkIfsc(ifsc)).toBeUndefined();
   });
 
-  it.each(['SBIN1000300', 'SBIN000030', 'SBIN00003000', 'sbin0000300', 'SB1N0000300', 'SBIN0-00300'])('rejects %s', (ifsc) => {
-    expect(checkIfsc(ifsc)).toBe('must be 11 characters: a 4-letter bank code, 0, then 6 letters or digits');
-  });
+  it.each(['SBIN1000300', 'SBIN000030', 'SBIN00003000', 'sbin0000300', 'SB1N0000300', 'SBIN0-00300'])(
+    'rejects %s',
+    (ifsc) => {
+      expect(checkIfsc(ifsc)).toBe(
+        'must be 11 characters: a 4-letter bank code, 0, then 6 letters or digits',
+      );
+    },
+  );
 });

@@ -15,14 +15,22 @@ describe('checkPhone', () => {
   });
 
   it('reads a number without + as national to the country', () => {
-    expect(checkPhone('55 5140 4000')).toBe('must be a valid phone number in international form (+ and the country calling code)');
-    expect(checkPhone('55 5140 4000', 'AR')).toBe('must be a valid phone number of AR, or in international form (+54…)');
+    expect(checkPhone('55 5140 4000')).toBe(
+      'must be a valid phone number in international form (+ and the country calling code)',
+    );
+    expect(checkPhone('55 5140 4000', 'AR')).toBe(
+      'must be a valid phone number of AR, or in international form (+54…)',
+    );
   });
 
   it.each([
     ['12345', 'MX', 'must be a valid phone number of MX, or in international form (+52…)'],
     ['+52 12', 'MX', 'must be a valid phone number of MX, or in international form (+52…)'],
-    ['phone', undefined, 'must be a valid phone number in international form (+ and the country calling code)'],
+    [
+      'phone',
+      undefined,
+      'must be a valid phone number in international form (+ and the country calling code)',
+    ],
     ['12', 'AQ', 'must be a valid phone number in international form (+ and the country calling code)'],
   ])('rejects %s (country %s)', (phone, country, message) => {
     expect(checkPhone(phone, country)).toBe(message);

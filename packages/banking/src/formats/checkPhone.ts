@@ -1,9 +1,7 @@
 import { getCountryCallingCode, isSupportedCountry, isValidPhoneNumber } from 'libphonenumber-js/max';
 
-/**
- * Why `value` is not a phone number that exists in its country's numbering plan, or undefined when it is.
- * A number without a leading + is read as a national number of `country`.
- */
+// A number without a leading + is read as national to `country`.
+/** Why `value` is not a phone number in use in its country's numbering plan, or undefined. */
 export function checkPhone(value: string, country?: string): string | undefined {
   const region = country !== undefined && isSupportedCountry(country) ? country : undefined;
   if (isValidPhoneNumber(value, region)) return undefined;

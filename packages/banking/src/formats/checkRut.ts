@@ -1,7 +1,4 @@
-/**
- * Why `value` is not a Chilean RUT/RUN (up to 8 digits, optionally grouped with dots, then a mod-11 check
- * digit 0–9 or K after an optional dash), or undefined when it is.
- */
+/** Why `value` is not a Chilean RUT (dots and dash optional, mod-11 check digit 0–9 or K), or undefined. */
 export function checkRut(value: string): string | undefined {
   const match = /^(\d{1,8}|\d{1,2}\.\d{3}\.\d{3}|\d{1,3}\.\d{3})-?([0-9kK])$/.exec(value);
   if (!match?.[1] || !match[2]) return 'must be a RUT such as 12.345.678-5';
