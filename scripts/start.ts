@@ -43,10 +43,7 @@ async function main(): Promise<void> {
       });
       stops.push(() => temporal!.stop());
     }
-    const service = await startService(
-      config,
-      temporal ? { temporalAddress: temporal.address } : {},
-    );
+    const service = await startService(config, temporal ? { temporalAddress: temporal.address } : {});
     stops.push(() => service.stop());
 
     const lines = [

@@ -8,7 +8,8 @@ export function fieldErrors(error: z.ZodError, prefix: string[] = []): FieldErro
   for (const issue of error.issues) {
     const base = [...prefix, ...issue.path.map(String)];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: [...base, key].join('.'), message: 'is not a known field' });
+      for (const key of issue.keys)
+        out.push({ path: [...base, key].join('.'), message: 'is not a known field' });
       continue;
     }
     out.push({ path: base.join('.') || '(body)', message: describe(issue) });
@@ -23,7 +24,10 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? "can't be blank" : `must have at least ${issue.minimum} characters`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1
+          ? "can't be blank"
+          : `must have at least ${issue.minimum} characters`;
       if (issue.origin === 'array') return `must have at least ${issue.minimum} items`;
       return `must be greater than or equal to ${issue.minimum}`;
     case 'too_big':
@@ -46,6 +50,9 @@ function article(type: string): string {
 }
 
 /** Parses with the offending inputs recorded, so a missing field reads "is required" and a wrong one its type. */
-export function safeParseReporting<T extends z.ZodType>(schema: T, data: unknown): z.ZodSafeParseResult<z.output<T>> {
+export function safeParseReporting<T extends z.ZodType>(
+  schema: T,
+  data: unknown,
+): z.ZodSafeParseResult<z.output<T>> {
   return schema.safeParse(data, { reportInput: true });
 }

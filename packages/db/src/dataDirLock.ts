@@ -40,7 +40,7 @@ export function lockPath(dir: string): string {
 export function readLock(dir: string): LockInfo | undefined {
   try {
     const info = JSON.parse(readFileSync(lockPath(dir), 'utf8')) as LockInfo;
-    return alive(info.pid) && info.pid !== process.pid ? info : undefined;
+    return alive(info.pid) ? info : undefined;
   } catch {
     return undefined;
   }

@@ -35,18 +35,16 @@ export const HttpUrl = z
  * places; parsed to its canonical decimal string so no float arithmetic happens afterwards.
  */
 export function decimalInput(maxFraction: number) {
-  return z
-    .union([z.number(), z.string()])
-    .transform((v, ctx) => {
-      const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v.trim();
-      if (!isDecimalString(text)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a non-negative decimal number' });
-        return z.NEVER;
-      }
-      if (fractionDigits(text) > maxFraction) {
-        ctx.addIssue({ code: 'custom', message: `must have at most ${maxFraction} decimal places` });
-        return z.NEVER;
-      }
-      return text;
-    });
+  return z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v.trim();
+    if (!isDecimalString(text)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a non-negative decimal number' });
+      return z.NEVER;
+    }
+    if (fractionDigits(text) > maxFraction) {
+      ctx.addIssue({ code: 'custom', message: `must have at most ${maxFraction} decimal places` });
+      return z.NEVER;
+    }
+    return text;
+  });
 }

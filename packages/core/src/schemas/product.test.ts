@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { fieldErrors, safeParseReporting } from '../zodErrors.ts';
 import { ProductCreateBody, ProductUpdateBody } from './product.ts';
 
-const token = { blockchain: 'ethereum', network: 'mainnet', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' };
+const token = {
+  blockchain: 'ethereum',
+  network: 'mainnet',
+  address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+};
 const minimal = { name: 'Shop', email: 'owner@example.com', token };
 
 function errorsOf(product: unknown) {
@@ -49,8 +53,12 @@ describe('ProductCreateBody', () => {
     expect(errorsOf({ ...minimal, send_webhook: true })).toEqual([
       { path: 'product.webhook_url', message: 'is required when send_webhook is true' },
     ]);
-    expect(paths({ ...minimal, send_webhook: true, webhook_url: 'ftp://x.example/hook' })).toEqual(['product.webhook_url']);
-    expect(paths({ ...minimal, send_webhook: true, webhook_url: 'not a url' })).toEqual(['product.webhook_url']);
+    expect(paths({ ...minimal, send_webhook: true, webhook_url: 'ftp://x.example/hook' })).toEqual([
+      'product.webhook_url',
+    ]);
+    expect(paths({ ...minimal, send_webhook: true, webhook_url: 'not a url' })).toEqual([
+      'product.webhook_url',
+    ]);
     expect(paths({ ...minimal, send_webhook: true, webhook_url: 'https://shop.example/hook' })).toEqual([]);
     expect(paths({ ...minimal, send_webhook: false, webhook_url: 'https://shop.example/hook' })).toEqual([]);
   });
@@ -64,14 +72,16 @@ describe('ProductCreateBody', () => {
   });
 
   it('checks success_url and failure_url are http(s) URLs when given', () => {
-    expect(paths({ ...minimal, success_url: 'javascript:alert(1)', failure_url: 'https://ok.example' })).toEqual([
-      'product.success_url',
-    ]);
+    expect(
+      paths({ ...minimal, success_url: 'javascript:alert(1)', failure_url: 'https://ok.example' }),
+    ).toEqual(['product.success_url']);
     expect(paths({ ...minimal, success_url: '' })).toEqual([]);
   });
 
   it('accepts only the five custom field names, each once', () => {
-    expect(paths({ ...minimal, custom_fields: ['full_name', 'reference', 'referrer', 'company', 'job_title'] })).toEqual([]);
+    expect(
+      paths({ ...minimal, custom_fields: ['full_name', 'reference', 'referrer', 'company', 'job_title'] }),
+    ).toEqual([]);
     expect(paths({ ...minimal, custom_fields: ['phone'] })).toEqual(['product.custom_fields.0']);
     expect(errorsOf({ ...minimal, custom_fields: ['company', 'company'] })).toEqual([
       { path: 'product.custom_fields', message: 'must not repeat a field' },
@@ -89,8 +99,12 @@ describe('ProductCreateBody', () => {
   });
 
   it('takes tax_rate as a non-negative decimal, kept exact', () => {
-    expect(ProductCreateBody.parse({ product: { ...minimal, tax_rate: 0.07 } }).product.tax_rate).toBe('0.07');
-    expect(ProductCreateBody.parse({ product: { ...minimal, tax_rate: '8.25' } }).product.tax_rate).toBe('8.25');
+    expect(ProductCreateBody.parse({ product: { ...minimal, tax_rate: 0.07 } }).product.tax_rate).toBe(
+      '0.07',
+    );
+    expect(ProductCreateBody.parse({ product: { ...minimal, tax_rate: '8.25' } }).product.tax_rate).toBe(
+      '8.25',
+    );
     expect(paths({ ...minimal, tax_rate: -1 })).toEqual(['product.tax_rate']);
     expect(paths({ ...minimal, tax_rate: 'ten' })).toEqual(['product.tax_rate']);
     expect(paths({ ...minimal, tax_rate: 100.5 })).toEqual(['product.tax_rate']);
@@ -98,18 +112,24 @@ describe('ProductCreateBody', () => {
   });
 
   it('limits token.blockchain and token.network to the allowed values', () => {
-    expect(paths({ ...minimal, token: { ...token, blockchain: 'solana' } })).toEqual(['product.token.blockchain']);
+    expect(paths({ ...minimal, token: { ...token, blockchain: 'solana' } })).toEqual([
+      'product.token.blockchain',
+    ]);
     expect(paths({ ...minimal, token: { ...token, network: 'goerli' } })).toEqual(['product.token.network']);
   });
 
   it('refuses wrong types for booleans', () => {
     for (const field of ['active', 'send_webhook', 'send_email', 'swappable', 'open_amount']) {
-      expect(errorsOf({ ...minimal, [field]: 'true' })).toEqual([{ path: `product.${field}`, message: 'must be a boolean' }]);
+      expect(errorsOf({ ...minimal, [field]: 'true' })).toEqual([
+        { path: `product.${field}`, message: 'must be a boolean' },
+      ]);
     }
   });
 
   it('names unknown fields, at every level', () => {
-    expect(errorsOf({ ...minimal, price: 10 })).toEqual([{ path: 'product.price', message: 'is not a known field' }]);
+    expect(errorsOf({ ...minimal, price: 10 })).toEqual([
+      { path: 'product.price', message: 'is not a known field' },
+    ]);
     expect(paths({ ...minimal, token: { ...token, symbol: 'USDC' } })).toEqual(['product.token.symbol']);
     expect(ProductCreateBody.safeParse({ product: minimal, extra: 1 }).success).toBe(false);
   });

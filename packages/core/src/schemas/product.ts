@@ -64,7 +64,11 @@ export const ProductCreateInput = z
   .strict()
   .superRefine((p, ctx) => {
     if (p.send_webhook && !p.webhook_url) {
-      ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'is required when send_webhook is true' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webhook_url'],
+        message: 'is required when send_webhook is true',
+      });
     }
     if (p.send_email && !p.email_body?.trim()) {
       ctx.addIssue({ code: 'custom', path: ['email_body'], message: 'is required when send_email is true' });
@@ -72,7 +76,10 @@ export const ProductCreateInput = z
   });
 export type ProductCreateInput = z.infer<typeof ProductCreateInput>;
 
-export const ProductCreateBody = z.object({ product: ProductCreateInput }).strict().meta({ id: 'ProductCreateBody' });
+export const ProductCreateBody = z
+  .object({ product: ProductCreateInput })
+  .strict()
+  .meta({ id: 'ProductCreateBody' });
 
 /** `product` of PATCH /api/v1/products/:id: only `active`, and it is required. */
 export const ProductUpdateBody = z
@@ -117,4 +124,7 @@ export const UpdatedProductResponse = z
   .object({ product: UpdatedProduct })
   .strict()
   .meta({ id: 'UpdatedProductResponse' });
-export const ProductListResponse = z.object({ products: z.array(Product) }).strict().meta({ id: 'ProductList' });
+export const ProductListResponse = z
+  .object({ products: z.array(Product) })
+  .strict()
+  .meta({ id: 'ProductList' });

@@ -36,7 +36,11 @@ export async function claimIdempotencyKey(
     .where('key', '=', input.key)
     .executeTakeFirst();
   if (!existing) return claimIdempotencyKey(db, input);
-  if (existing.method !== input.method || existing.path !== input.path || existing.request_hash !== input.requestHash) {
+  if (
+    existing.method !== input.method ||
+    existing.path !== input.path ||
+    existing.request_hash !== input.requestHash
+  ) {
     return { state: 'mismatch' };
   }
   if (existing.response_status === null || existing.response_body === null) return { state: 'in_progress' };

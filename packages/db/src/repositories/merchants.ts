@@ -35,7 +35,11 @@ export async function createApiKey(
   const key = input.key ?? generateApiKey();
   return db.transaction().execute(async (trx) => {
     const now = new Date();
-    let wallet = await trx.selectFrom('merchant_addresses').selectAll().where('address', '=', address).executeTakeFirst();
+    let wallet = await trx
+      .selectFrom('merchant_addresses')
+      .selectAll()
+      .where('address', '=', address)
+      .executeTakeFirst();
     if (!wallet) {
       const merchantId = randomUUID();
       await trx.insertInto('merchants').values({ id: merchantId, name: null, created_at: now }).execute();

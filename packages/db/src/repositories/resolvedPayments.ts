@@ -3,7 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database, ResolvedPaymentRow } from '../schema.ts';
 
 /** Resolved payments of a product, oldest first. */
-export async function listResolvedPayments(db: Kysely<Database>, productId: string): Promise<ResolvedPaymentRow[]> {
+export async function listResolvedPayments(
+  db: Kysely<Database>,
+  productId: string,
+): Promise<ResolvedPaymentRow[]> {
   return db
     .selectFrom('resolved_payments')
     .selectAll()
