@@ -53,7 +53,9 @@ describe.skipIf(databaseUnavailable())('operations', () => {
     const res = await service.request('GET', '/metrics');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/plain/);
-    expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/products",status="200"\} \d+/);
+    expect(res.text).toMatch(
+      /http_requests_total\{method="GET",route="\/api\/v1\/products",status="200"\} \d+/,
+    );
     expect(res.text).toContain('http_request_duration_seconds_bucket');
     expect(res.text).toContain('process_cpu_user_seconds_total');
   });
@@ -72,25 +74,43 @@ describe.skipIf(databaseUnavailable())('operations', () => {
     );
     const product = res.body.components.schemas.Product;
     expect(Object.keys(product.properties)).toContain('verified_address');
-    expect(Object.keys(res.body.components.schemas.UpdatedProduct.properties)).not.toContain('verified_address');
+    expect(Object.keys(res.body.components.schemas.UpdatedProduct.properties)).not.toContain(
+      'verified_address',
+    );
     expect(product.required).toContain('webhook_url');
     const create = res.body.paths['/api/v1/products'].post;
-    expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(create.responses['422'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/Error',
+    );
   });
 
   it('gives every response a request id, echoing a well-formed one', async () => {
     const own = await service.request('GET', '/health', { headers: { 'x-request-id': 'trace-123' } });
     expect(own.headers.get('x-request-id')).toBe('trace-123');
-    const generated = await service.request('GET', '/health', { headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const generated = await service.request('GET', '/health', {
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('logs one JSON line per request with its request id, and never the API key', async () => {
     await service.request('POST', '/api/v1/products', {
       headers: { ...merchant.headers, 'x-request-id': 'log-check-1' },
-      json: { product: { name: 'Logged', email: 'a@example.com', token: { blockchain: 'ethereum', network: 'mainnet', address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' } } },
+      json: {
+        product: {
+          name: 'Logged',
+          email: 'a@example.com',
+          token: {
+            blockchain: 'ethereum',
+            network: 'mainnet',
+            address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+          },
+        },
+      },
     });
-    await service.request('GET', '/api/v1/products', { headers: { authorization: 'Bearer ck_wrong_key_that_is_long_enough' } });
+    await service.request('GET', '/api/v1/products', {
+      headers: { authorization: 'Bearer ck_wrong_key_that_is_long_enough' },
+    });
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const entry = entries.find((e) => e.req_id === 'log-check-1');
     expect(entry).toMatchObject({ msg: 'request', method: 'POST', route: '/api/v1/products', status: 200 });
@@ -101,4 +121,3 @@ describe.skipIf(databaseUnavailable())('operations', () => {
     expect(all).not.toMatch(/ps_[\w-]{32}/);
   });
 });
-

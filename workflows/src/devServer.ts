@@ -1,9 +1,16 @@
 /** Runs `temporal server start-dev` as a child process for development and tests. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
-import { type SearchAttributeKey, type SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { Connection } from '@temporalio/client';
+import {
+  type defineSearchAttributeKey,
+  type SearchAttributeType,
+  TypedSearchAttributes,
+} from '@temporalio/common';
 import { searchAttributeKeys } from './shared.ts';
+
+/** A search attribute key of any type; the SDK's package root does not export this type by name. */
+export type AnySearchAttributeKey = ReturnType<typeof defineSearchAttributeKey<SearchAttributeType>>;
 
 /** Log levels the Temporal CLI accepts. */
 export type DevServerLogLevel = 'debug' | 'info' | 'warn' | 'error' | 'never';
@@ -20,7 +27,7 @@ export interface DevServerOptions {
   /** Web UI port; a free port when absent, no UI when false. */
   uiPort?: number | false;
   namespace?: string;
-  searchAttributes?: readonly SearchAttributeKey<SearchAttributeType>[];
+  searchAttributes?: readonly AnySearchAttributeKey[];
   logLevel?: DevServerLogLevel;
   /** How long to wait for the frontend to answer, in ms. */
   startTimeoutMs?: number;
@@ -55,10 +62,24 @@ export async function findFreePort(ip = '127.0.0.1'): Promise<number> {
   });
 }
 
+async function portIsFree(ip: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, ip, () => server.close(() => resolve(true)));
+  });
+}
+
 /** Starts a dev server with the checkout search attributes and waits until its frontend is usable. */
 export async function startTemporalDevServer(options: DevServerOptions): Promise<TemporalDevServer> {
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
+  // A taken port would let the readiness probe reach some other server and report success.
+  for (const wanted of [options.port, options.uiPort]) {
+    if (typeof wanted === 'number' && !(await portIsFree(ip, wanted))) {
+      throw new Error(`Temporal dev server cannot start: ${ip}:${wanted} is already in use`);
+    }
+  }
   const port = options.port ?? (await findFreePort(ip));
   const uiPort = options.uiPort === false ? false : (options.uiPort ?? (await findFreePort(ip)));
   const searchAttributes = options.searchAttributes ?? searchAttributeKeys;
@@ -152,7 +173,7 @@ async function stopChild(child: ChildProcess, exited: Promise<string>): Promise<
 async function waitUntilReady(
   address: string,
   namespace: string,
-  searchAttributes: readonly SearchAttributeKey<SearchAttributeType>[],
+  searchAttributes: readonly AnySearchAttributeKey[],
   deadline: number,
   signal: AbortSignal,
 ): Promise<Error | undefined> {
@@ -166,7 +187,9 @@ async function waitUntilReady(
         const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
         const missing = searchAttributes.filter((key) => customAttributes[key.name] === undefined);
         if (missing.length === 0) return undefined;
-        lastError = new Error(`search attributes not registered yet: ${missing.map((k) => k.name).join(', ')}`);
+        lastError = new Error(
+          `search attributes not registered yet: ${missing.map((k) => k.name).join(', ')}`,
+        );
       } catch (error) {
         lastError = error instanceof Error ? error : new Error(String(error));
       } finally {

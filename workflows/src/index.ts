@@ -1,4 +1,20 @@
-export * from './activities.ts';
-export * from './devServer.ts';
+/** Public surface of the workflows package for the server, scripts and tests. */
+export { type Activities, type ActivityDeps, createActivities } from './activities.ts';
+export {
+  type AnySearchAttributeKey,
+  type DevServerLogLevel,
+  type DevServerOptions,
+  findFreePort,
+  startTemporalDevServer,
+  type TemporalDevServer,
+} from './devServer.ts';
 export * from './shared.ts';
-export * from './worker.ts';
+export {
+  bundleWorkflows,
+  type CreateWorkerOptions,
+  createWorker,
+  type InstallRuntimeOptions,
+  installRuntime,
+  type WorkflowBundleFile,
+  workflowsPath,
+} from './worker.ts';

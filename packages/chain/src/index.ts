@@ -1,6 +1,11 @@
-/** The chain layer: dev chain process and bootstrap, token ABIs, swap quotes and calls. */
+/** The chain layer: dev chain, token ABIs, swaps, payment verification, deposit addresses and treasury sends. */
 export * from './artifacts.ts';
 export * from './bootstrap.ts';
+export * from './confirmations.ts';
+export * from './depositAddress.ts';
 export * from './devChain.ts';
 export * from './erc20.ts';
+export * from './findIncomingTransfer.ts';
+export * from './sendToken.ts';
 export * from './swap.ts';
+export * from './verifyPayment.ts';

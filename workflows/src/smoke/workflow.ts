@@ -12,7 +12,12 @@ import {
 
 const { echo } = proxyActivities<SmokeActivities>({
   startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '10 seconds',
+    maximumAttempts: 5,
+  },
 });
 
 /** Echoes a message through an activity; with `waitForSignal`, first waits for `pingContinue`. */

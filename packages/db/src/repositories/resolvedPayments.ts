@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ResolvedPaymentRow } from '../schema.ts';
 
-/** Resolved payments of a product, oldest first. */
+/** Resolved payments of a product, newest first. */
 export async function listResolvedPayments(
   db: Kysely<Database>,
   productId: string,
@@ -11,7 +11,7 @@ export async function listResolvedPayments(
     .selectFrom('resolved_payments')
     .selectAll()
     .where('product_id', '=', productId)
-    .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .execute();
 }

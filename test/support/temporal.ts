@@ -1,0 +1,75 @@
+/** Helpers for tests that run workflows against the shared dev server or a time-skipping server. */
+import { randomUUID } from 'node:crypto';
+import { createActivities, createWorker, installRuntime } from '@checkout/workflows';
+import type { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+
+/** Connection to the dev server started by the global setup. */
+export interface TestTemporal {
+  env: TestWorkflowEnvironment;
+  client: Client;
+  nativeConnection: NativeConnection;
+  address: string;
+  /** Closes the connections; the server keeps running for other files. */
+  teardown(): Promise<void>;
+}
+
+/** Installs the runtime the way the service does, with quiet logs for test output. */
+function installTestRuntime(): void {
+  installRuntime({ logLevel: 'WARN' });
+}
+
+/** Connects to the shared dev server. */
+export async function connectTestTemporal(): Promise<TestTemporal> {
+  installTestRuntime();
+  const address = inject('temporalAddress');
+  const env = await TestWorkflowEnvironment.createFromExistingServer({ address });
+  return {
+    env,
+    client: env.client,
+    nativeConnection: env.nativeConnection,
+    address,
+    teardown: () => env.teardown(),
+  };
+}
+
+/** Options of {@link startTestWorker}. */
+export interface TestWorkerOptions {
+  connection: NativeConnection;
+  /** Activities to serve; the real ones built without dependencies when absent. */
+  activities?: object;
+  /** Task queue name; a unique one when absent so test files never steal each other's tasks. */
+  taskQueue?: string;
+  namespace?: string;
+}
+
+/** A worker on its own task queue. */
+export interface TestWorker {
+  worker: Worker;
+  taskQueue: string;
+  /** Runs the worker while `fn` runs, then shuts it down and returns what `fn` returned. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** Creates a worker from the prebuilt bundle. */
+export async function startTestWorker(options: TestWorkerOptions): Promise<TestWorker> {
+  const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
+  const worker = await createWorker({
+    connection: options.connection,
+    activities: options.activities ?? createActivities(),
+    taskQueue,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+  });
+  return { worker, taskQueue, run: (fn) => worker.runUntil(fn) };
+}
+
+/** Starts a private time-skipping test server from the fetched binary; call `teardown()` when done. */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  installTestRuntime();
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
+  });
+}
