@@ -1,7 +1,10 @@
-/** Activity registry: merges every workflow family's activities into the object a worker serves. */
+/**
+ * Activity registry: merges every workflow family's activities into the object a worker serves.
+ * Each family exports `create<Family>Activities(deps)` and its deps type; the worker's deps are their union.
+ */
 import { createSmokeActivities } from './smoke/activities.ts';
 
-/** Resources activities need; each workflow family adds the dependencies it uses. */
+/** Resources every activity family may use; each family declares the part it needs. */
 export type ActivityDeps = Record<never, never>;
 
 /** Every activity the checkout workers serve. */

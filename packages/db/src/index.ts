@@ -1,6 +1,7 @@
 export * from './dataDirLock.ts';
 export * from './migrate.ts';
 export * from './openDatabase.ts';
+export * from './presenters/resolvedPayment.ts';
 export * from './repositories/idempotency.ts';
 export * from './repositories/merchants.ts';
 export * from './repositories/products.ts';

@@ -15,13 +15,13 @@ import {
   insertProduct,
   listProducts,
   listResolvedPayments,
+  presentResolvedPayment,
   setProductActive,
 } from '@checkout/db';
 import type { Router, RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
 import { presentProduct, presentUpdatedProduct } from '../presenters/product.ts';
-import { presentResolvedPayment } from '../presenters/resolvedPayment.ts';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
 export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {

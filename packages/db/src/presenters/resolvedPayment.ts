@@ -1,6 +1,7 @@
 /** Resolved payment rows as the wire shape of spec 2.3. */
 import { formatUnits, normalizeDecimal, type ResolvedPayment } from '@checkout/core';
-import type { ProductRow, ResolvedPaymentRow, SecretBox } from '@checkout/db';
+import type { ProductRow, ResolvedPaymentRow } from '../schema.ts';
+import type { SecretBox } from '../secretBox.ts';
 
 /** One resolved payment, with its product's secret and slug. */
 export function presentResolvedPayment(
