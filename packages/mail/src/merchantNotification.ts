@@ -1,0 +1,91 @@
+/** The plain-text notification a merchant gets at the product's `email` for every resolved payment (spec §6.3). */
+import type { PaymentToken, ResolvedPayment } from '@checkout/core';
+import type { MailContent } from './customerReceipt.ts';
+import { testPaymentFlag } from './customerReceipt.ts';
+import { formatFields } from './formatFields.ts';
+import { formatTimestamp } from './formatTimestamp.ts';
+import { formatUsd } from './formatUsd.ts';
+import { oneLine } from './oneLine.ts';
+import { paymentDeviation } from './paymentDeviation.ts';
+
+/** Input of merchantNotification. */
+export interface MerchantNotificationInput {
+  payment: ResolvedPayment;
+  product: { name: string };
+  /** Display name of the chain, e.g. `Ethereum`. */
+  chainName: string;
+}
+
+/** Subject and text telling the merchant every key fact of a resolved payment, successful or failed. */
+export function merchantNotification(input: MerchantNotificationInput): MailContent {
+  const { payment: resolved, chainName } = input;
+  const { payment } = resolved;
+  const name = oneLine(input.product.name);
+  const usd = formatUsd(resolved.dollar_amount);
+  const failed = payment.tx_failure;
+  const deviation = paymentDeviation(payment.amount_difference);
+  const status = failed
+    ? 'Payment failed'
+    : deviation === 'under'
+      ? 'Underpayment'
+      : deviation === 'over'
+        ? 'Overpayment'
+        : 'Payment received';
+  const subject = `${resolved.is_test ? '[TEST] ' : ''}${status}: ${name} — ${usd} USD`;
+
+  const percent = payment.amount_difference.replace(/^[+-]/, '');
+  const flags: string[] = [];
+  if (resolved.is_test)
+    flags.push(`*** ${testPaymentFlag}. is_test is true: this was not a real purchase. ***`);
+  if (failed) flags.push('*** FAILED TRANSACTION: no funds were received. Do not fulfil. ***');
+  if (!failed && deviation === 'under') {
+    flags.push(
+      `*** UNDERPAYMENT: received ${percent} % less than expected. ` +
+        'You may ask the customer to send the difference before fulfilment. ***',
+    );
+  }
+  if (!failed && deviation === 'over') {
+    flags.push(
+      `*** OVERPAYMENT: received ${percent} % more than expected. You may arrange a partial refund. ***`,
+    );
+  }
+
+  const facts = formatFields([
+    ['Product', `${name} (slug ${oneLine(resolved.slug)})`],
+    ['Status', failed ? 'FAILED' : payment.tx_success ? 'succeeded' : 'unknown'],
+    ['Test payment', resolved.is_test ? 'YES' : 'no'],
+    ['USD amount', `${usd} USD`],
+    ['Expected', `${payment.expected_token_amount} ${describeToken(payment.expected_token)}`],
+    ['Received', `${payment.received_token_amount} ${describeToken(payment.received_token)}`],
+    ['Amount difference', `${payment.amount_difference} %`],
+    ['Swapped', payment.swapped ? 'yes' : 'no'],
+    ['Chain', oneLine(chainName)],
+    ['Sender', payment.sender_address],
+    ['Receiving address', payment.receiving_address],
+    ['Transaction', payment.tx_id],
+    ['Payment id', resolved.id],
+    ['Expected payment id', resolved.expected_payment_id],
+    ['Date', formatTimestamp(payment.created_at)],
+    ['Metadata', resolved.metadata === null ? undefined : JSON.stringify(resolved.metadata)],
+  ]);
+
+  // Custom field names and values come from the shopper: kept on one line each.
+  const customer = formatFields([
+    ['E-mail', oneLine(resolved.user.email) || '(none)'],
+    ...Object.entries(resolved.user.custom_fields).map(
+      ([field, value]) => [oneLine(field), oneLine(value)] as const,
+    ),
+  ]);
+
+  const sections = [
+    ...(flags.length > 0 ? [flags.join('\n')] : []),
+    facts,
+    `Customer\n--------\n${customer}`,
+    'Use the payment id to recognise a repeated notification of the same payment.',
+  ];
+  return { subject, text: `${sections.join('\n\n')}\n` };
+}
+
+function describeToken(token: PaymentToken): string {
+  return `${oneLine(token.symbol)} (${oneLine(token.blockchain)} ${oneLine(token.network)}, ${token.address})`;
+}

@@ -1,0 +1,56 @@
+/** The dev inbox as one self-contained HTML page, served at `/dev/mail` in development. */
+import type { InboxMessage } from './readInbox.ts';
+
+const entities: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+// Every field is text from whoever sent the mail; nothing may become markup or a script.
+const style = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1b1b1b}
+h1{font-size:1.3rem}article{border:1px solid #ccc;border-radius:6px;margin:.75rem 0;padding:.5rem .9rem}
+summary{cursor:pointer;font-weight:600}dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.5rem 0}
+dt{color:#666}dd{margin:0;word-break:break-all}pre{white-space:pre-wrap;background:#f6f6f6;padding:.6rem;border-radius:4px}
+.empty{color:#666}`;
+
+/** HTML page listing `messages` newest first; every value is escaped and the page allows no script. */
+export function renderInboxPage(messages: readonly InboxMessage[]): string {
+  const items = [...messages].reverse().map(renderMessage).join('\n');
+  const count = `${messages.length} message${messages.length === 1 ? '' : 's'}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Dev inbox (${count})</title>
+<style>${style}</style>
+</head>
+<body>
+<h1>Dev inbox <small>(${count})</small></h1>
+${items || '<p class="empty">No messages yet.</p>'}
+</body>
+</html>
+`;
+}
+
+function renderMessage(message: InboxMessage): string {
+  const fields: [string, string][] = [
+    ['From', message.from],
+    ['To', message.to.join(', ')],
+    ['Date', message.date],
+    ['Message-ID', message.messageId],
+  ];
+  const rows = fields.map(([label, value]) => `<dt>${label}</dt><dd>${escapeHtml(value)}</dd>`).join('');
+  return `<article id="m-${escapeHtml(message.id)}"><details open><summary>${escapeHtml(message.subject || '(no subject)')}</summary>
+<dl>${rows}</dl>
+<pre>${escapeHtml(message.text)}</pre></details></article>`;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => entities[char] ?? char);
+}
