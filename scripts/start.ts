@@ -1,16 +1,19 @@
 /**
  * `npm start`: the whole system on embedded defaults. Starts the Temporal dev server (state and
- * Web UI) unless TEMPORAL_ADDRESS is set, then the service (API + worker) in this process, prints
- * every URL and a ready API key, and stops every child cleanly on Ctrl-C.
+ * Web UI) unless TEMPORAL_ADDRESS is set, a local EVM chain with test tokens and swap pools as the
+ * BNB Smart Chain test network unless its RPC URL is set, and a local SMTP inbox unless SMTP_URL is
+ * set; then the service (API + worker) in this process. Prints every URL and a ready API key, and
+ * stops every child cleanly on Ctrl-C.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { bootstrapDevChain, type DevChain, type DevDeployment, startDevChain } from '@checkout/chain';
+import { type DevInbox, startDevInbox } from '@checkout/mail';
 import { loadConfig, startService } from '@checkout/server';
 import { startTemporalDevServer, type TemporalDevServer } from '@checkout/workflows';
 import { fetchTemporal } from './fetchTemporal.ts';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
   const stops: Array<() => Promise<void>> = [];
   let stopping = false;
   const shutdown = async (code: number) => {
@@ -30,6 +33,26 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
+    const dataDir = resolve(process.env.DATA_DIR || '.data');
+    let devChain: DevChain | undefined;
+    let deployment: DevDeployment | undefined;
+    if (!process.env.RPC_URL_BINANCE_SMART_CHAIN_TESTNET) {
+      devChain = await startDevChain({ chainId: 97, port: Number(process.env.DEV_CHAIN_PORT || 8545) });
+      stops.push(() => devChain!.stop());
+      deployment = await bootstrapDevChain({ rpcUrl: devChain.rpcUrl });
+      process.env.RPC_URL_BINANCE_SMART_CHAIN_TESTNET = devChain.rpcUrl;
+    }
+    let inbox: DevInbox | undefined;
+    if (!process.env.SMTP_URL) {
+      inbox = await startDevInbox({
+        dir: join(dataDir, 'mail'),
+        port: Number(process.env.DEV_SMTP_PORT || 2525),
+      });
+      stops.push(() => inbox!.close());
+      process.env.SMTP_URL = inbox.smtpUrl;
+      process.env.DEV_INBOX_DIR = inbox.dir;
+    }
+    const config = loadConfig();
     let temporal: TemporalDevServer | undefined;
     if (!config.temporal.address) {
       const { cli } = fetchTemporal();
@@ -52,6 +75,17 @@ async function main(): Promise<void> {
       `  Temporal UI   ${temporal?.uiUrl ?? `(external Temporal at ${config.temporal.address})`}`,
       `  Database      ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
     ];
+    if (devChain && deployment) {
+      lines.push(
+        `  Dev chain     ${devChain.rpcUrl}   (chain id ${devChain.chainId}, as binance-smart-chain testnet)`,
+        `  Test tokens   BUSD ${deployment.tokens.BUSD.address}   USDC ${deployment.tokens.USDC.address}`,
+        `                DAI ${deployment.tokens.DAI.address}   USDT ${deployment.tokens.USDT.address}`,
+        `  Router        ${deployment.router}`,
+        `  Shopper       ${deployment.shoppers[0]!.address}   key ${deployment.shoppers[0]!.privateKey}`,
+      );
+    }
+    if (inbox)
+      lines.push(`  Mail inbox    ${service.url}/dev/mail   (SMTP ${inbox.smtpUrl}, files in ${inbox.dir})`);
     if (service.devApiKey) {
       lines.push(
         `  Wallet        ${service.devApiKey.address}   (send it as X-ADDRESS)`,

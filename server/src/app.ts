@@ -1,4 +1,5 @@
 /** Builds the Koa application (no listen: tests and main.ts both use it). */
+import { readInbox, renderInboxPage } from '@checkout/mail';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context.ts';
@@ -7,9 +8,12 @@ import { errorHandler } from './middleware/errorHandler.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
 import { observe } from './middleware/observe.ts';
+import { openCors, rateLimit } from './middleware/publicAccess.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { expectedPaymentRoutes, publicCheckoutRoutes } from './routes/checkout.ts';
 import { healthRoutes } from './routes/health.ts';
 import { productRoutes } from './routes/products.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 /** The whole HTTP API over its dependencies. */
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -32,9 +36,26 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.state.route = '/openapi.json';
     ctx.body = openapi;
   });
+  const inboxDir = deps.config.mail.devInboxDir;
+  if (inboxDir) {
+    // Development only: the local SMTP inbox as a page.
+    const cache = new Map();
+    open.get('/dev/mail', async (ctx) => {
+      ctx.state.route = '/dev/mail';
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = renderInboxPage(await readInbox(inboxDir, { cache }));
+    });
+  }
   app.use(open.routes());
   // The router answers 405/501 with an Allow header and no body; errorHandler writes the error body.
   app.use(open.allowedMethods());
+
+  // Public checkout API first: its paths need no key.
+  const checkout = new Router<AppState>({ prefix: '/api/v1' });
+  checkout.use('/checkout', openCors(), rateLimit(deps.config.publicRateLimitPerMinute));
+  publicCheckoutRoutes(checkout, deps);
+  app.use(checkout.routes());
+  app.use(checkout.allowedMethods());
 
   const areaA = new Router<AppState>({ prefix: '/api/v1' });
   areaA.use(
@@ -43,6 +64,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     idempotency((s) => `merchant:${s.merchant!.merchantId}`),
   );
   productRoutes(areaA, deps);
+  expectedPaymentRoutes(areaA, deps);
+  webhookRoutes(areaA, deps);
   app.use(areaA.routes());
   app.use(areaA.allowedMethods());
 

@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EvmAddress } from '@checkout/core';
-import { getAddress } from 'viem';
+import { devDeployment } from '@checkout/chain';
+import { EvmAddress, type TestnetConfig } from '@checkout/core';
+import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -31,6 +32,28 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(102_400),
   RUN_WORKER: z.enum(['true', 'false']).default('true'),
+  RPC_URL_ETHEREUM: optional(z.url()),
+  RPC_URL_BINANCE_SMART_CHAIN: optional(z.url()),
+  RPC_URL_POLYGON: optional(z.url()),
+  RPC_URL_BINANCE_SMART_CHAIN_TESTNET: optional(z.url()),
+  PUBLIC_RPC_URL_ETHEREUM: optional(z.url()),
+  PUBLIC_RPC_URL_BINANCE_SMART_CHAIN: optional(z.url()),
+  PUBLIC_RPC_URL_POLYGON: optional(z.url()),
+  PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET: optional(z.url()),
+  CONFIRMATIONS_ETHEREUM: z.coerce.number().int().min(1).max(1000).default(6),
+  CONFIRMATIONS_BINANCE_SMART_CHAIN: z.coerce.number().int().min(1).max(1000).default(15),
+  CONFIRMATIONS_POLYGON: z.coerce.number().int().min(1).max(1000).default(32),
+  CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: z.coerce.number().int().min(1).max(1000).default(1),
+  TESTNET_ROUTER_ADDRESS: optional(EvmAddress),
+  TESTNET_SWAP_TOKENS: optional(z.string()),
+  CHECKOUT_SESSION_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(1440),
+  CHECKOUT_GRACE_MINUTES: z.coerce.number().int().min(0).max(43_200).default(60),
+  CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
+  MAIL_FROM: z.string().default('Stable Checkout <payments@localhost>'),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
+  DEV_INBOX_DIR: optional(z.string()),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
 });
 
 /** Validated configuration. */
@@ -44,11 +67,23 @@ export interface Config {
   databasePoolSize: number;
   temporal: { address: string | undefined; namespace: string; taskQueue: string; uiPort: number };
   secretKey: Buffer;
-  testnet: { chainId: number; testTokenAddress: `0x${string}` };
+  testnet: TestnetConfig;
   dev: { apiKey: string; walletAddress: string } | undefined;
   logLevel: string;
   bodyLimitBytes: number;
   runWorker: boolean;
+  /** RPC endpoint and confirmation count per chain id; a chain without an RPC URL takes no payments. */
+  chains: Array<{
+    chainId: number;
+    name: string;
+    rpcUrl: string;
+    confirmations: number;
+    publicRpcUrl?: string | undefined;
+  }>;
+  checkout: { sessionTtlMinutes: number; graceMinutes: number; pollIntervalMs: number };
+  mail: { smtpUrl: string | undefined; from: string; devInboxDir: string | undefined };
+  webhooks: { allowPrivateAddresses: boolean };
+  publicRateLimitPerMinute: number;
 }
 
 /** The configuration is wrong; lists every offending variable. */
@@ -83,7 +118,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiPort: c.TEMPORAL_UI_PORT,
     },
     secretKey: c.SECRET_KEY ? Buffer.from(c.SECRET_KEY, 'hex') : localSecretKey(dataDir),
-    testnet: { chainId: c.TESTNET_CHAIN_ID, testTokenAddress: c.TEST_TOKEN_ADDRESS as `0x${string}` },
+    testnet: {
+      chainId: c.TESTNET_CHAIN_ID,
+      testTokenAddress: c.TEST_TOKEN_ADDRESS as `0x${string}`,
+      // Default: the router the local dev chain deploys, like TEST_TOKEN_ADDRESS's default.
+      router: getAddress(c.TESTNET_ROUTER_ADDRESS ?? devDeployment(c.TESTNET_CHAIN_ID).router),
+      swapTokens: parseSwapTokens(c.TESTNET_SWAP_TOKENS),
+    },
     dev:
       c.DEV_API_KEY && c.DEV_WALLET_ADDRESS
         ? { apiKey: c.DEV_API_KEY, walletAddress: getAddress(c.DEV_WALLET_ADDRESS) }
@@ -91,7 +132,88 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     bodyLimitBytes: c.BODY_LIMIT_BYTES,
     runWorker: c.RUN_WORKER === 'true',
+    chains: [
+      { chainId: 1, name: 'Ethereum', rpcUrl: c.RPC_URL_ETHEREUM, confirmations: c.CONFIRMATIONS_ETHEREUM },
+      {
+        chainId: 56,
+        name: 'BNB Smart Chain',
+        rpcUrl: c.RPC_URL_BINANCE_SMART_CHAIN,
+        confirmations: c.CONFIRMATIONS_BINANCE_SMART_CHAIN,
+      },
+      { chainId: 137, name: 'Polygon', rpcUrl: c.RPC_URL_POLYGON, confirmations: c.CONFIRMATIONS_POLYGON },
+      {
+        chainId: c.TESTNET_CHAIN_ID,
+        name: 'BNB Smart Chain Testnet',
+        rpcUrl: c.RPC_URL_BINANCE_SMART_CHAIN_TESTNET,
+        confirmations: c.CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET,
+      },
+    ].flatMap((chain) => (chain.rpcUrl ? [{ ...chain, rpcUrl: chain.rpcUrl }] : [])),
+    checkout: {
+      sessionTtlMinutes: c.CHECKOUT_SESSION_TTL_MINUTES,
+      graceMinutes: c.CHECKOUT_GRACE_MINUTES,
+      pollIntervalMs: c.CHAIN_POLL_INTERVAL_MS,
+    },
+    mail: {
+      smtpUrl: c.SMTP_URL,
+      from: c.MAIL_FROM,
+      devInboxDir: c.NODE_ENV === 'production' || !c.DEV_INBOX_DIR ? undefined : resolve(c.DEV_INBOX_DIR),
+    },
+    webhooks: {
+      allowPrivateAddresses:
+        (c.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? String(c.NODE_ENV !== 'production')) === 'true',
+    },
+    publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT_PER_MINUTE,
   };
+}
+
+/** A test stablecoin a shopper may swap from on the test network. */
+export type SwapToken = {
+  symbol: 'USDC' | 'DAI' | 'USDT' | 'BUSD';
+  name: string;
+  address: `0x${string}`;
+  decimals: number;
+  noReturnTransfer?: boolean;
+};
+
+/**
+ * `TESTNET_SWAP_TOKENS`: comma-separated `SYMBOL:address:decimals[:noreturn]`; by default the
+ * USDC, DAI and USDT that the local dev chain deploys.
+ */
+function parseSwapTokens(value: string | undefined): SwapToken[] {
+  if (value === undefined) {
+    const dev = devDeployment(97).tokens;
+    return (['USDC', 'DAI', 'USDT'] as const).map((symbol) => ({
+      symbol,
+      name: dev[symbol].name,
+      address: dev[symbol].address,
+      decimals: dev[symbol].decimals,
+      ...(dev[symbol].noReturnTransfer ? { noReturnTransfer: true } : {}),
+    }));
+  }
+  return value
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map((part) => {
+      const [symbol, address, decimals, flag] = part.trim().split(':');
+      if (
+        !symbol ||
+        !['USDC', 'DAI', 'USDT', 'BUSD'].includes(symbol) ||
+        !address ||
+        !isAddress(address) ||
+        !/^\d+$/.test(decimals ?? '')
+      ) {
+        throw new ConfigError(
+          `invalid configuration:\n  TESTNET_SWAP_TOKENS: "${part}" is not SYMBOL:address:decimals[:noreturn]`,
+        );
+      }
+      return {
+        symbol: symbol as SwapToken['symbol'],
+        name: `Test ${symbol}`,
+        address: getAddress(address),
+        decimals: Number(decimals),
+        ...(flag === 'noreturn' ? { noReturnTransfer: true } : {}),
+      };
+    });
 }
 
 /** Development default: a random key kept in the data directory (owner-only permissions). */

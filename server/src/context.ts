@@ -1,4 +1,5 @@
 /** What every handler can reach through `ctx.state` and the app's dependencies. */
+import type { ChainClients } from '@checkout/chain';
 import type { TokenRegistry } from '@checkout/core';
 import type { Database, Db, SecretBox } from '@checkout/db';
 import type { Client } from '@temporalio/client';
@@ -15,6 +16,8 @@ export interface AppDeps {
   metrics: Metrics;
   tokens: TokenRegistry;
   secrets: SecretBox;
+  /** Chains with an RPC endpoint: the ones that take payments. */
+  chains: ChainClients;
   /** Absent when the service runs without Temporal (health reports it). */
   temporal?: { client: Client; check(): Promise<void> };
 }

@@ -7,6 +7,9 @@ import {
   ProductUpdateBody,
   ResolvedPaymentListResponse,
   UpdatedProductResponse,
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResponse,
+  WebhookSecretResponse,
 } from '@checkout/core';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject } from 'zod-openapi';
@@ -101,6 +104,47 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
           responses: {
             '200': { description: 'Resolved payments', content: json(ResolvedPaymentListResponse) },
             ...errors(400, 401, 403, 404),
+          },
+        }),
+      },
+      '/api/v1/products/{product_id}/webhook_deliveries': {
+        get: areaA({
+          summary: "List a product's webhook deliveries, newest first, with every attempt",
+          requestParams: { header: merchantHeaders.pick({ 'X-ADDRESS': true }), path: productId },
+          responses: {
+            '200': { description: 'Webhook deliveries', content: json(WebhookDeliveryListResponse) },
+            ...errors(400, 401, 403, 404),
+          },
+        }),
+      },
+      '/api/v1/webhook_deliveries/{delivery_id}/redeliver': {
+        post: areaA({
+          summary: 'Send a delivery again: same bytes, same URL, linked to the original',
+          requestParams: { header: merchantHeaders, path: z.object({ delivery_id: z.uuid() }) },
+          responses: {
+            '200': { description: 'The new delivery', content: json(WebhookDeliveryResponse) },
+            ...errors(400, 401, 403, 404, 409),
+            '503': { description: 'Workflows are disabled or unreachable', content: json(ErrorResponse) },
+          },
+        }),
+      },
+      '/api/v1/webhook_secret': {
+        get: areaA({
+          summary: 'The webhook signing secret (created on first read)',
+          requestParams: { header: merchantHeaders.pick({ 'X-ADDRESS': true }) },
+          responses: {
+            '200': { description: 'The secret', content: json(WebhookSecretResponse) },
+            ...errors(400, 401, 403),
+          },
+        }),
+      },
+      '/api/v1/webhook_secret/rotate': {
+        post: areaA({
+          summary: 'Replace the webhook signing secret; later attempts are signed with the new one',
+          requestParams: { header: merchantHeaders },
+          responses: {
+            '200': { description: 'The new secret', content: json(WebhookSecretResponse) },
+            ...errors(400, 401, 403, 409),
           },
         }),
       },

@@ -6,6 +6,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { createChainClients } from '@checkout/chain';
 import { createTokenRegistry } from '@checkout/core';
 import {
   createApiKey,
@@ -16,6 +17,7 @@ import {
   purgeIdempotencyKeys,
   revokeApiKey,
 } from '@checkout/db';
+import { createMailer } from '@checkout/mail';
 import { createActivities, createWorker, installRuntime } from '@checkout/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
@@ -97,6 +99,13 @@ export async function startService(
       devApiKey = { key: created.key, address: created.address };
     }
 
+    const secrets = createSecretBox(config.secretKey);
+    const tokens = createTokenRegistry(config.testnet);
+    const chains = createChainClients(config.chains);
+    const mailer = config.mail.smtpUrl
+      ? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
+      : undefined;
+    if (mailer) cleanups.push(async () => mailer.close());
     const temporalAddress = options.temporalAddress ?? config.temporal.address;
     let temporal: AppDeps['temporal'];
     let worker: Worker | undefined;
@@ -119,7 +128,15 @@ export async function startService(
           connection: nativeConnection,
           namespace: config.temporal.namespace,
           taskQueue: config.temporal.taskQueue,
-          activities: createActivities({}),
+          activities: createActivities({
+            db,
+            secrets,
+            tokens,
+            chains,
+            mailer,
+            checkout: { pollIntervalMs: config.checkout.pollIntervalMs },
+            webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
+          }),
           ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
         });
         const running = worker;
@@ -140,8 +157,9 @@ export async function startService(
       db,
       logger,
       metrics: createMetrics(),
-      tokens: createTokenRegistry(config.testnet),
-      secrets: createSecretBox(config.secretKey),
+      tokens,
+      chains,
+      secrets,
       ...(temporal ? { temporal } : {}),
     };
     const handle = createApp(deps).callback();

@@ -1,6 +1,6 @@
 /** Helpers for tests that run workflows against the shared dev server or a time-skipping server. */
 import { randomUUID } from 'node:crypto';
-import { createActivities, createWorker, installRuntime } from '@checkout/workflows';
+import { createSmokeActivities, createWorker, installRuntime } from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { NativeConnection, Worker } from '@temporalio/worker';
@@ -58,7 +58,7 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const worker = await createWorker({
     connection: options.connection,
-    activities: options.activities ?? createActivities(),
+    activities: options.activities ?? createSmokeActivities(),
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),

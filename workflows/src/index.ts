@@ -1,5 +1,6 @@
 /** Public surface of the workflows package for the server, scripts and tests. */
 export { type Activities, type ActivityDeps, createActivities } from './activities.ts';
+export * from './checkout/shared.ts';
 export {
   type AnySearchAttributeKey,
   type DevServerLogLevel,
@@ -9,6 +10,11 @@ export {
   type TemporalDevServer,
 } from './devServer.ts';
 export * from './shared.ts';
+export { createSmokeActivities } from './smoke/activities.ts';
+export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
+export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
+export * from './webhookDelivery/shared.ts';
+export { startWebhookDelivery } from './webhookDelivery/start.ts';
 export {
   bundleWorkflows,
   type CreateWorkerOptions,

@@ -1,6 +1,7 @@
 /** The chain layer: dev chain, token ABIs, swaps, payment verification, deposit addresses and treasury sends. */
 export * from './artifacts.ts';
 export * from './bootstrap.ts';
+export * from './chainClients.ts';
 export * from './confirmations.ts';
 export * from './depositAddress.ts';
 export * from './devChain.ts';

@@ -30,7 +30,12 @@ export interface ChainInfo {
   blockchain: Blockchain;
   network: Network;
   name: string;
+  /** Tokens a product may ask for. */
   tokens: TokenInfo[];
+  /** Tokens a shopper may pay with (the product tokens plus swap sources). */
+  paymentTokens: TokenInfo[];
+  /** Uniswap-V2-style router used for swaps with exact output, when the chain has one. */
+  router?: `0x${string}`;
 }
 
 function token(
@@ -55,140 +60,159 @@ function token(
   };
 }
 
+/** Uniswap-V2-style routers: Uniswap V2 Router02, PancakeSwap V2, QuickSwap. */
+export const mainnetRouters: Readonly<Record<number, `0x${string}`>> = {
+  1: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+  56: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
+  137: '0xa5E0829CaCEd8fFDD4De3c43696c57F7D7A678ff',
+};
+
 /** Mainnet stablecoin contracts (addresses exactly as published, EIP-55 checksummed). */
-export const mainnetChains: readonly ChainInfo[] = [
-  {
-    chainId: 1,
-    blockchain: 'ethereum',
-    network: 'mainnet',
-    name: 'Ethereum',
-    tokens: [
-      token(1, 'ethereum', 'mainnet', 'USDC', 'USD Coin', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 6),
-      token(
-        1,
-        'ethereum',
-        'mainnet',
-        'USDT',
-        'Tether USD',
-        '0xdAC17F958D2ee523a2206206994597C13D831ec7',
-        6,
-        true,
-      ),
-      token(
-        1,
-        'ethereum',
-        'mainnet',
-        'DAI',
-        'Dai Stablecoin',
-        '0x6B175474E89094C44Da98b954EedeAC495271d0F',
-        18,
-      ),
-      token(
-        1,
-        'ethereum',
-        'mainnet',
-        'BUSD',
-        'Binance USD',
-        '0x4Fabb145d64652a948d72533023f6E7A623C7C53',
-        18,
-      ),
-    ],
-  },
-  {
-    chainId: 56,
-    blockchain: 'binance-smart-chain',
-    network: 'mainnet',
-    name: 'BNB Smart Chain',
-    tokens: [
-      token(
-        56,
-        'binance-smart-chain',
-        'mainnet',
-        'USDC',
-        'USD Coin',
-        '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
-        18,
-      ),
-      token(
-        56,
-        'binance-smart-chain',
-        'mainnet',
-        'USDT',
-        'Tether USD',
-        '0x55d398326f99059fF775485246999027B3197955',
-        18,
-      ),
-      token(
-        56,
-        'binance-smart-chain',
-        'mainnet',
-        'DAI',
-        'Dai Token',
-        '0x1AF3F329e8BE154074D8769D1FFa4eE058B1DBc3',
-        18,
-      ),
-      token(
-        56,
-        'binance-smart-chain',
-        'mainnet',
-        'BUSD',
-        'BUSD Token',
-        '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56',
-        18,
-      ),
-    ],
-  },
-  {
-    chainId: 137,
-    blockchain: 'polygon',
-    network: 'mainnet',
-    name: 'Polygon',
-    tokens: [
-      token(137, 'polygon', 'mainnet', 'USDC', 'USD Coin', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 6),
-      token(
-        137,
-        'polygon',
-        'mainnet',
-        'USDC',
-        'USD Coin (PoS)',
-        '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
-        6,
-      ),
-      token(
-        137,
-        'polygon',
-        'mainnet',
-        'USDT',
-        'Tether USD (PoS)',
-        '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
-        6,
-      ),
-      token(
-        137,
-        'polygon',
-        'mainnet',
-        'DAI',
-        'Dai Stablecoin (PoS)',
-        '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063',
-        18,
-      ),
-      token(
-        137,
-        'polygon',
-        'mainnet',
-        'BUSD',
-        'BUSD Token',
-        '0xdAb529f40E671A1D4bF91361c21bf9f0C9712ab7',
-        18,
-      ),
-    ],
-  },
-];
+export const mainnetChains: readonly ChainInfo[] = (
+  [
+    {
+      chainId: 1,
+      blockchain: 'ethereum',
+      network: 'mainnet',
+      name: 'Ethereum',
+      tokens: [
+        token(1, 'ethereum', 'mainnet', 'USDC', 'USD Coin', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 6),
+        token(
+          1,
+          'ethereum',
+          'mainnet',
+          'USDT',
+          'Tether USD',
+          '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+          6,
+          true,
+        ),
+        token(
+          1,
+          'ethereum',
+          'mainnet',
+          'DAI',
+          'Dai Stablecoin',
+          '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+          18,
+        ),
+        token(
+          1,
+          'ethereum',
+          'mainnet',
+          'BUSD',
+          'Binance USD',
+          '0x4Fabb145d64652a948d72533023f6E7A623C7C53',
+          18,
+        ),
+      ],
+    },
+    {
+      chainId: 56,
+      blockchain: 'binance-smart-chain',
+      network: 'mainnet',
+      name: 'BNB Smart Chain',
+      tokens: [
+        token(
+          56,
+          'binance-smart-chain',
+          'mainnet',
+          'USDC',
+          'USD Coin',
+          '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
+          18,
+        ),
+        token(
+          56,
+          'binance-smart-chain',
+          'mainnet',
+          'USDT',
+          'Tether USD',
+          '0x55d398326f99059fF775485246999027B3197955',
+          18,
+        ),
+        token(
+          56,
+          'binance-smart-chain',
+          'mainnet',
+          'DAI',
+          'Dai Token',
+          '0x1AF3F329e8BE154074D8769D1FFa4eE058B1DBc3',
+          18,
+        ),
+        token(
+          56,
+          'binance-smart-chain',
+          'mainnet',
+          'BUSD',
+          'BUSD Token',
+          '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56',
+          18,
+        ),
+      ],
+    },
+    {
+      chainId: 137,
+      blockchain: 'polygon',
+      network: 'mainnet',
+      name: 'Polygon',
+      tokens: [
+        token(137, 'polygon', 'mainnet', 'USDC', 'USD Coin', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 6),
+        token(
+          137,
+          'polygon',
+          'mainnet',
+          'USDC',
+          'USD Coin (PoS)',
+          '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
+          6,
+        ),
+        token(
+          137,
+          'polygon',
+          'mainnet',
+          'USDT',
+          'Tether USD (PoS)',
+          '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+          6,
+        ),
+        token(
+          137,
+          'polygon',
+          'mainnet',
+          'DAI',
+          'Dai Stablecoin (PoS)',
+          '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063',
+          18,
+        ),
+        token(
+          137,
+          'polygon',
+          'mainnet',
+          'BUSD',
+          'BUSD Token',
+          '0xdAb529f40E671A1D4bF91361c21bf9f0C9712ab7',
+          18,
+        ),
+      ],
+    },
+  ] as Array<Omit<ChainInfo, 'paymentTokens'>>
+).map((c) => ({
+  ...c,
+  paymentTokens: c.tokens,
+  router: mainnetRouters[c.chainId]!,
+}));
 
 /** Settings for the BNB Smart Chain test network: its chain id and the designated test BUSD contract. */
 export interface TestnetConfig {
   chainId: number;
   testTokenAddress: `0x${string}`;
+  /** Other test stablecoins a shopper may pay with through a swap. */
+  swapTokens?: ReadonlyArray<
+    Pick<TokenInfo, 'symbol' | 'name' | 'address' | 'decimals' | 'noReturnTransfer'>
+  >;
+  /** The test network's Uniswap-V2-style router. */
+  router?: `0x${string}`;
 }
 
 /** The token registry: mainnet contracts plus the configured test BUSD on binance-smart-chain testnet. */
@@ -196,12 +220,37 @@ export interface TokenRegistry {
   chains: readonly ChainInfo[];
   /** Exact, case-sensitive lookup of an accepted token contract. */
   find(blockchain: string, network: string, address: string): TokenInfo | undefined;
-  /** Tokens accepted on one chain. */
+  /** Tokens a product may ask for on one chain. */
   tokensOf(blockchain: string, network: string): TokenInfo[];
+  /** The chain with this id. */
+  chainById(chainId: number): ChainInfo | undefined;
+  /** A token a shopper may pay with on a chain (exact address, any letter case). */
+  findPaymentToken(chainId: number, address: string): TokenInfo | undefined;
 }
 
 /** Builds the registry for a deployment. */
 export function createTokenRegistry(testnet: TestnetConfig): TokenRegistry {
+  const testBusd = token(
+    testnet.chainId,
+    'binance-smart-chain',
+    'testnet',
+    'BUSD',
+    'BUSD Token',
+    testnet.testTokenAddress,
+    18,
+  );
+  const swapTokens = (testnet.swapTokens ?? []).map((t) =>
+    token(
+      testnet.chainId,
+      'binance-smart-chain',
+      'testnet',
+      t.symbol,
+      t.name,
+      t.address,
+      t.decimals,
+      t.noReturnTransfer,
+    ),
+  );
   const chains: ChainInfo[] = [
     ...mainnetChains,
     {
@@ -209,25 +258,21 @@ export function createTokenRegistry(testnet: TestnetConfig): TokenRegistry {
       blockchain: 'binance-smart-chain',
       network: 'testnet',
       name: 'BNB Smart Chain Testnet',
-      tokens: [
-        token(
-          testnet.chainId,
-          'binance-smart-chain',
-          'testnet',
-          'BUSD',
-          'BUSD Token',
-          testnet.testTokenAddress,
-          18,
-        ),
-      ],
+      paymentTokens: [testBusd, ...swapTokens],
+      ...(testnet.router ? { router: testnet.router } : {}),
+      tokens: [testBusd],
     },
   ];
   const tokensOf = (blockchain: string, network: string): TokenInfo[] =>
     chains.find((c) => c.blockchain === blockchain && c.network === network)?.tokens ?? [];
+  const chainById = (chainId: number) => chains.find((c) => c.chainId === chainId);
   return {
     chains,
     tokensOf,
+    chainById,
     find: (blockchain, network, address) => tokensOf(blockchain, network).find((t) => t.address === address),
+    findPaymentToken: (chainId, address) =>
+      chainById(chainId)?.paymentTokens.find((t) => t.address.toLowerCase() === address.toLowerCase()),
   };
 }
 

@@ -1,0 +1,177 @@
+/** Expected payments and checkout sessions: the public checkout flow (wire shapes). */
+import { z } from 'zod';
+import { fractionDigits, isDecimalString, parseUnits } from '../amount.ts';
+import { EvmAddress, Timestamp, Uuid } from './common.ts';
+import { customFieldNames, PaymentToken } from './product.ts';
+
+/** Largest USD amount of one checkout. */
+export const maxDollarAmount = '1000000000';
+
+const valid = (v: string) => isDecimalString(v) && fractionDigits(v) <= 2;
+
+/** A USD amount: a decimal string greater than 0 with at most 2 decimals. */
+export const DollarAmount = z
+  .string()
+  .refine(valid, {
+    message: 'must be a decimal string with at most 2 decimals, such as "25.00"',
+  })
+  .refine((v) => !valid(v) || parseUnits(v, 2) > 0n, { message: 'must be greater than 0' })
+  .refine((v) => !valid(v) || parseUnits(v, 2) <= parseUnits(maxDollarAmount, 2), {
+    message: `must not exceed ${maxDollarAmount}`,
+  })
+  .meta({ example: '25.00' });
+
+/** Free-form merchant metadata: a JSON object of at most 50 keys and 8 KiB. */
+export const Metadata = z
+  .record(z.string().max(64), z.unknown())
+  .refine((v) => Object.keys(v).length <= 50, { message: 'must have at most 50 keys' })
+  .refine((v) => JSON.stringify(v).length <= 8192, { message: 'must be at most 8 KiB as JSON' });
+
+/** Body of POST /api/v1/products/:id/expected_payments. */
+export const ExpectedPaymentCreateBody = z
+  .object({
+    dollar_amount: DollarAmount,
+    metadata: Metadata.nullable().optional(),
+    customer_email: z.email().max(254).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'ExpectedPaymentCreateBody' });
+
+/** Lifecycle of an expected payment. */
+export const expectedPaymentStatuses = ['open', 'confirming', 'paid', 'failed', 'expired'] as const;
+
+/** An expected payment: the amount a checkout will charge, set by the merchant's server. */
+export const ExpectedPayment = z
+  .object({
+    id: Uuid,
+    product_id: Uuid,
+    dollar_amount: z.string(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    customer_email: z.string().nullable(),
+    status: z.enum(expectedPaymentStatuses),
+    checkout_url: z.string(),
+    resolved_payment_id: z.string().nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .strict()
+  .meta({ id: 'ExpectedPayment' });
+export type ExpectedPayment = z.infer<typeof ExpectedPayment>;
+export const ExpectedPaymentResponse = z
+  .object({ expected_payment: ExpectedPayment })
+  .strict()
+  .meta({ id: 'ExpectedPaymentResponse' });
+
+/** A token in the public checkout view. */
+export const CheckoutToken = PaymentToken.extend({ chain_id: z.number().int() }).meta({
+  id: 'CheckoutToken',
+});
+
+/** What the widget needs to render a product's checkout; no secrets. */
+export const CheckoutView = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    active: z.boolean(),
+    is_test: z.boolean(),
+    token: CheckoutToken,
+    /** Tokens a shopper may pay with: the product token, plus swap sources when swappable. */
+    payment_tokens: z.array(CheckoutToken),
+    custom_fields: z.array(z.enum(customFieldNames)),
+    open_amount: z.boolean(),
+    swappable: z.boolean(),
+    tax_rate: z.number(),
+    expires_in_minutes: z.number().int().nullable(),
+    receiving_address: z.string(),
+    chain_id: z.number().int(),
+    blockchain: z.string(),
+    network: z.string(),
+    router_address: z.string().nullable(),
+    rpc_url: z.string().nullable(),
+    required_confirmations: z.number().int(),
+    success_url: z.string(),
+    failure_url: z.string(),
+    expected_payment: z
+      .object({
+        id: Uuid,
+        dollar_amount: z.string(),
+        expected_token_amount: z.string(),
+        status: z.enum(expectedPaymentStatuses),
+        session_id: z.string().nullable(),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict()
+  .meta({ id: 'CheckoutView' });
+export type CheckoutView = z.infer<typeof CheckoutView>;
+
+/** Body of POST /api/v1/checkout/:slug/sessions. */
+export const CheckoutSessionCreateBody = z
+  .object({
+    expected_payment_id: Uuid.optional(),
+    dollar_amount: DollarAmount.optional(),
+    email: z.email().max(254),
+    custom_fields: z.record(z.string(), z.string().max(500)).default({}),
+    sender_address: EvmAddress,
+    token_address: EvmAddress,
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (!b.expected_payment_id === !b.dollar_amount) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.expected_payment_id ? 'dollar_amount' : 'expected_payment_id'],
+        message: 'give exactly one of expected_payment_id and dollar_amount',
+      });
+    }
+  })
+  .meta({ id: 'CheckoutSessionCreateBody' });
+
+/** Body of POST /api/v1/checkout/sessions/:id/transactions. */
+export const CheckoutTransactionBody = z
+  .object({
+    tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash'),
+  })
+  .strict()
+  .meta({ id: 'CheckoutTransactionBody' });
+
+/** Where a checkout session is. */
+export const checkoutSessionStatuses = [
+  'awaiting_payment',
+  'confirming',
+  'resolved',
+  'failed',
+  'expired',
+] as const;
+export type CheckoutSessionStatus = (typeof checkoutSessionStatuses)[number];
+
+/** A checkout session as the shopper's widget sees it. */
+export const CheckoutSession = z
+  .object({
+    id: Uuid,
+    expected_payment_id: Uuid,
+    status: z.enum(checkoutSessionStatuses),
+    dollar_amount: z.string(),
+    expected_token: PaymentToken,
+    expected_token_amount: z.string(),
+    payment_token_address: z.string(),
+    receiving_address: z.string(),
+    sender_address: z.string(),
+    tx_hash: z.string().nullable(),
+    confirmations: z.number().int(),
+    required_confirmations: z.number().int(),
+    resolved_payment_id: z.string().nullable(),
+    late: z.boolean(),
+    error: z.string().nullable(),
+    expires_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .strict()
+  .meta({ id: 'CheckoutSession' });
+export type CheckoutSession = z.infer<typeof CheckoutSession>;
+export const CheckoutSessionResponse = z
+  .object({ session: CheckoutSession })
+  .strict()
+  .meta({ id: 'CheckoutSessionResponse' });

@@ -1,0 +1,67 @@
+/** Table types of the checkout flow: expected payments, sessions and their transactions. */
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { StoredToken } from './schema.ts';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ExpectedPaymentsTable {
+  id: string;
+  merchant_id: string;
+  product_id: string;
+  /** numeric(20,2). */
+  dollar_amount: string;
+  metadata: Json<Record<string, unknown> | null>;
+  customer_email: string | null;
+  /** `merchant` (created through the API) or `shopper` (open-amount checkout). */
+  source: 'merchant' | 'shopper';
+  status: 'open' | 'confirming' | 'paid' | 'failed' | 'expired';
+  resolved_payment_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CheckoutSessionsTable {
+  id: string;
+  expected_payment_id: string;
+  product_id: string;
+  merchant_id: string;
+  email: string;
+  custom_fields: Json<Record<string, string>>;
+  sender_address: string;
+  payment_token_address: string;
+  chain_id: number;
+  expected_token: Json<StoredToken>;
+  /** Base units, numeric(78,0). */
+  expected_token_amount: string;
+  receiving_address: string;
+  status: 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired';
+  tx_hash: string | null;
+  confirmations: Generated<number>;
+  required_confirmations: number;
+  resolved_payment_id: string | null;
+  late: Generated<boolean>;
+  error: string | null;
+  /** Block number when the session opened: where log scans start. numeric(20,0). */
+  start_block: string;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CheckoutTransactionsTable {
+  chain_id: number;
+  tx_hash: string;
+  session_id: string;
+  created_at: Timestamp;
+}
+
+/** The checkout tables, part of the Database. */
+export interface CheckoutTables {
+  expected_payments: ExpectedPaymentsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  checkout_transactions: CheckoutTransactionsTable;
+}
+
+export type ExpectedPaymentRow = Selectable<ExpectedPaymentsTable>;
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;

@@ -1,0 +1,440 @@
+/**
+ * Checkout: the merchant's expected payments (Area A, authenticated) and the public checkout API the
+ * widget calls (no key; rate limited; exposes no secrets).
+ */
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import {
+  ApiError,
+  CheckoutSessionCreateBody,
+  CheckoutTransactionBody,
+  type CheckoutView,
+  ExpectedPaymentCreateBody,
+  fieldErrors,
+  normalizeDecimal,
+  notFound,
+  parseUnits,
+  recordInvalid,
+  safeParseReporting,
+  Uuid,
+} from '@checkout/core';
+import {
+  type CheckoutSessionRow,
+  claimTransaction,
+  findExpectedPayment,
+  findMerchantExpectedPayment,
+  findProduct,
+  findProductBySlug,
+  findSession,
+  findSessionByExpectedPayment,
+  insertExpectedPayment,
+  type ProductWithAddress,
+  updateSession,
+  upsertSession,
+} from '@checkout/db';
+import {
+  type CheckoutSessionInput,
+  CheckoutStatus,
+  checkoutRejections,
+  checkoutWorkflowId,
+  MerchantId,
+  ProductId,
+  submitTransactionUpdate,
+} from '@checkout/workflows';
+import type { Router } from '@koa/router';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { AppDeps, AppState } from '../context.ts';
+import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
+
+function uuidParam(id: string | undefined, what: string): string {
+  if (!id || !Uuid.safeParse(id).success) throw notFound(what);
+  return id;
+}
+
+/** A flat (unwrapped) JSON body validated against `schema`. */
+function parseFlatBody<T extends import('zod').ZodType>(schema: T, body: unknown): import('zod').output<T> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError('parameter_missing', 'The request body must be a JSON object', {
+      errors: [{ path: '(body)', message: 'is required' }],
+    });
+  }
+  const parsed = safeParseReporting(schema, body);
+  if (!parsed.success) throw recordInvalid(fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** Merchant routes: create and read expected payments. Registered on the authenticated Area A router. */
+export function expectedPaymentRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.post('/products/:id/expected_payments', async (ctx) => {
+    ctx.state.route = '/api/v1/products/:id/expected_payments';
+    const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
+    const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
+    if (!product) throw notFound('Product');
+    const body = parseFlatBody(ExpectedPaymentCreateBody, ctx.state.body);
+    if (!product.active)
+      throw new ApiError('product_inactive', 'The product is not active: it takes no new checkouts');
+    const row = await insertExpectedPayment(ctx.state.db, {
+      id: randomUUID(),
+      merchant_id: product.merchant_id,
+      product_id: product.id,
+      dollar_amount: body.dollar_amount,
+      metadata: body.metadata ?? null,
+      customer_email: body.customer_email ?? null,
+      source: 'merchant',
+    });
+    ctx.body = {
+      expected_payment: presentExpectedPayment(
+        row,
+        checkoutUrl(deps.config.publicBaseUrl, product.slug, row.id),
+      ),
+    };
+  });
+
+  router.get('/expected_payments/:id', async (ctx) => {
+    ctx.state.route = '/api/v1/expected_payments/:id';
+    const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
+    const row = await findMerchantExpectedPayment(
+      ctx.state.db,
+      scope,
+      uuidParam(ctx.params.id, 'Expected payment'),
+    );
+    if (!row) throw notFound('Expected payment');
+    ctx.body = {
+      expected_payment: presentExpectedPayment(row, checkoutUrl(deps.config.publicBaseUrl, row.slug, row.id)),
+    };
+  });
+}
+
+/** Public routes of the checkout widget. */
+export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
+  const chainOf = (product: ProductWithAddress) => deps.chains.get(product.chain_id);
+
+  const view = async (
+    product: ProductWithAddress,
+    expectedPaymentId: string | undefined,
+  ): Promise<CheckoutView> => {
+    const chain = deps.tokens.chainById(product.chain_id);
+    const productToken = {
+      symbol: product.token_symbol,
+      address: product.token_address,
+      name: product.token_name,
+      decimal_count: product.token_decimals,
+      blockchain: product.token_blockchain,
+      network: product.token_network,
+      chain_id: product.chain_id,
+    };
+    const paymentTokens = product.swappable
+      ? (chain?.paymentTokens ?? []).map((t) => ({
+          symbol: t.symbol,
+          address: t.address,
+          name: t.name,
+          decimal_count: t.decimals,
+          blockchain: t.blockchain,
+          network: t.network,
+          chain_id: t.chainId,
+        }))
+      : [productToken];
+    let expected: CheckoutView['expected_payment'] = null;
+    if (expectedPaymentId) {
+      const row = await findExpectedPayment(deps.db.kysely, expectedPaymentId);
+      if (!row || row.product_id !== product.id) throw notFound('Expected payment');
+      const session = await findSessionByExpectedPayment(deps.db.kysely, row.id);
+      expected = {
+        id: row.id,
+        dollar_amount: normalizeDecimal(row.dollar_amount, 2),
+        expected_token_amount: normalizeDecimal(row.dollar_amount),
+        status: row.status,
+        session_id: session?.id ?? null,
+      };
+    }
+    const endpoint = chainOf(product);
+    return {
+      slug: product.slug,
+      name: product.name,
+      active: product.active,
+      is_test: product.token_network === 'testnet',
+      token: productToken,
+      payment_tokens: paymentTokens,
+      custom_fields: product.custom_fields as CheckoutView['custom_fields'],
+      open_amount: product.open_amount,
+      swappable: product.swappable,
+      tax_rate: Number(normalizeDecimal(product.tax_rate)),
+      expires_in_minutes: product.expires_in_minutes,
+      receiving_address: product.address,
+      chain_id: product.chain_id,
+      blockchain: product.token_blockchain,
+      network: product.token_network,
+      router_address: product.swappable ? (chain?.router ?? null) : null,
+      rpc_url: endpoint?.publicRpcUrl ?? null,
+      required_confirmations: endpoint?.confirmations ?? 0,
+      success_url: product.success_url,
+      failure_url: product.failure_url,
+      expected_payment: expected,
+    };
+  };
+
+  const productBySlug = async (slug: string | undefined) => {
+    const product = slug && slug.length <= 64 ? await findProductBySlug(deps.db.kysely, slug) : undefined;
+    if (!product) throw notFound('Checkout');
+    return product;
+  };
+
+  const sessionView = async (row: CheckoutSessionRow) => {
+    const expected = await findExpectedPayment(deps.db.kysely, row.expected_payment_id);
+    return presentSession(row, expected?.dollar_amount ?? '0');
+  };
+
+  router.get('/checkout/:slug', async (ctx) => {
+    ctx.state.route = '/api/v1/checkout/:slug';
+    const product = await productBySlug(ctx.params.slug);
+    const expectedPaymentId =
+      typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
+    if (expectedPaymentId !== undefined && !Uuid.safeParse(expectedPaymentId).success)
+      throw notFound('Expected payment');
+    ctx.body = { checkout: await view(product, expectedPaymentId) };
+  });
+
+  router.post('/checkout/:slug/sessions', async (ctx) => {
+    ctx.state.route = '/api/v1/checkout/:slug/sessions';
+    const product = await productBySlug(ctx.params.slug);
+    const body = parseFlatBody(CheckoutSessionCreateBody, ctx.state.body);
+    if (!product.active) throw new ApiError('product_inactive', 'This checkout is not active');
+    const chain = chainOf(product);
+    const temporal = deps.temporal;
+    if (!chain || !temporal) {
+      throw new ApiError('service_unavailable', 'Payments on this chain are not available right now');
+    }
+
+    const errors: Array<{ path: string; message: string }> = [];
+    const payToken = deps.tokens.findPaymentToken(product.chain_id, body.token_address);
+    const isProductToken = body.token_address.toLowerCase() === product.token_address.toLowerCase();
+    if (!isProductToken && !(product.swappable && payToken)) {
+      errors.push({
+        path: 'token_address',
+        message: product.swappable
+          ? 'must be a stablecoin accepted on this chain'
+          : `must be the product's token ${product.token_address}`,
+      });
+    }
+    for (const field of product.custom_fields) {
+      if (!body.custom_fields[field]?.trim())
+        errors.push({ path: `custom_fields.${field}`, message: 'is required' });
+    }
+    for (const field of Object.keys(body.custom_fields)) {
+      if (!product.custom_fields.includes(field))
+        errors.push({ path: `custom_fields.${field}`, message: 'is not asked by this product' });
+    }
+    if (body.dollar_amount !== undefined && !product.open_amount) {
+      errors.push({
+        path: 'dollar_amount',
+        message: 'is set by the merchant for this product: give expected_payment_id',
+      });
+    }
+    if (errors.length > 0) throw recordInvalid(errors);
+
+    let expected = body.expected_payment_id
+      ? await findExpectedPayment(deps.db.kysely, body.expected_payment_id)
+      : undefined;
+    if (body.expected_payment_id && (!expected || expected.product_id !== product.id))
+      throw notFound('Expected payment');
+    if (!expected) {
+      expected = await insertExpectedPayment(deps.db.kysely, {
+        id: randomUUID(),
+        merchant_id: product.merchant_id,
+        product_id: product.id,
+        dollar_amount: body.dollar_amount!,
+        metadata: null,
+        customer_email: body.email,
+        source: 'shopper',
+      });
+    }
+    const expectedToken = {
+      symbol: product.token_symbol,
+      address: product.token_address,
+      name: product.token_name,
+      decimal_count: product.token_decimals,
+      blockchain: product.token_blockchain,
+      network: product.token_network,
+    };
+    const now = Date.now();
+    const expiresAt = product.expires_in_minutes ? new Date(now + product.expires_in_minutes * 60_000) : null;
+    const latest = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
+      throw new ApiError('service_unavailable', 'The chain cannot be reached right now');
+    });
+    const { session, created } = await upsertSession(deps.db.kysely, {
+      id: randomUUID(),
+      expected_payment_id: expected.id,
+      product_id: product.id,
+      merchant_id: product.merchant_id,
+      email: body.email,
+      custom_fields: body.custom_fields,
+      sender_address: body.sender_address,
+      payment_token_address: payToken?.address ?? product.token_address,
+      chain_id: product.chain_id,
+      expected_token: expectedToken,
+      expected_token_amount: parseUnits(
+        normalizeDecimal(expected.dollar_amount),
+        product.token_decimals,
+      ).toString(),
+      receiving_address: product.address,
+      required_confirmations: chain.confirmations,
+      // One block of margin: a payment sent the moment the session opens is still found.
+      start_block: (latest > 0n ? latest - 1n : 0n).toString(),
+      expires_at: expiresAt,
+    });
+    if (created || session.status === 'awaiting_payment') {
+      const scanWindowEnd =
+        (session.expires_at?.getTime() ??
+          session.created_at.getTime() + deps.config.checkout.sessionTtlMinutes * 60_000) +
+        deps.config.checkout.graceMinutes * 60_000;
+      const input: CheckoutSessionInput = {
+        sessionId: session.id,
+        expectedPaymentId: expected.id,
+        productId: product.id,
+        merchantId: product.merchant_id,
+        chainId: product.chain_id,
+        expiresAt: session.expires_at?.getTime() ?? null,
+        scanUntil: scanWindowEnd,
+      };
+      await temporal.client.workflow.start('checkoutSession', {
+        workflowId: checkoutWorkflowId(expected.id),
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        typedSearchAttributes: [
+          { key: MerchantId, value: product.merchant_id },
+          { key: ProductId, value: product.id },
+          { key: CheckoutStatus, value: 'awaiting_payment' },
+        ],
+        memo: {
+          slug: product.slug,
+          dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
+          product: product.name,
+        },
+      });
+    }
+    ctx.body = { session: await sessionView(session) };
+  });
+
+  router.get('/checkout/sessions/:id', async (ctx) => {
+    ctx.state.route = '/api/v1/checkout/sessions/:id';
+    const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
+    if (!session) throw notFound('Checkout session');
+    ctx.body = { session: await sessionView(session) };
+  });
+
+  router.post('/checkout/sessions/:id/transactions', async (ctx) => {
+    ctx.state.route = '/api/v1/checkout/sessions/:id/transactions';
+    const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
+    if (!session) throw notFound('Checkout session');
+    const { tx_hash } = parseFlatBody(CheckoutTransactionBody, ctx.state.body);
+    const txHash = tx_hash.toLowerCase();
+    const temporal = deps.temporal;
+    if (!temporal)
+      throw new ApiError('service_unavailable', 'Checkout processing is not available right now');
+    const claim = await claimTransaction(deps.db.kysely, {
+      chainId: session.chain_id,
+      txHash,
+      sessionId: session.id,
+    });
+    if (claim === 'other_session') {
+      throw new ApiError('tx_already_used', 'This transaction already pays another checkout', {
+        errors: [{ path: 'tx_hash', message: 'already pays another checkout' }],
+      });
+    }
+    try {
+      await temporal.client.workflow
+        .getHandle(checkoutWorkflowId(session.expected_payment_id))
+        .executeUpdate(submitTransactionUpdate, { args: [txHash], updateId: `tx-${txHash}` });
+    } catch (error) {
+      if (claim === 'claimed') {
+        await deps.db.kysely
+          .deleteFrom('checkout_transactions')
+          .where('chain_id', '=', session.chain_id)
+          .where('tx_hash', '=', txHash)
+          .execute();
+      }
+      throw rejectionError(error);
+    }
+    await updateSession(deps.db.kysely, session.id, { tx_hash: txHash, status: 'confirming', error: null });
+    const updated = await findSession(deps.db.kysely, session.id);
+    ctx.body = { session: await sessionView(updated!) };
+  });
+
+  // Server-sent events: the session each time it changes, for at most ten minutes per connection.
+  router.get('/checkout/sessions/:id/events', async (ctx) => {
+    ctx.state.route = '/api/v1/checkout/sessions/:id/events';
+    const id = uuidParam(ctx.params.id, 'Checkout session');
+    const first = await findSession(deps.db.kysely, id);
+    if (!first) throw notFound('Checkout session');
+    const stream = new PassThrough();
+    ctx.req.socket.setTimeout(0);
+    ctx.set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    ctx.status = 200;
+    ctx.body = stream;
+    let last = '';
+    let closed = false;
+    const started = Date.now();
+    ctx.req.on('close', () => {
+      closed = true;
+    });
+    const send = async () => {
+      const row = await findSession(deps.db.kysely, id);
+      if (!row) return false;
+      const payload = JSON.stringify(await sessionView(row));
+      if (payload !== last) {
+        last = payload;
+        stream.write(`event: session\ndata: ${payload}\n\n`);
+      }
+      return !['resolved', 'failed'].includes(row.status);
+    };
+    void (async () => {
+      try {
+        let open = await send();
+        for (let tick = 0; open && !closed && Date.now() - started < 600_000 && tick < 1_200; tick++) {
+          await new Promise((r) => setTimeout(r, 500));
+          open = await send();
+          if (tick % 30 === 29) stream.write(': keep-alive\n\n');
+        }
+      } catch (error) {
+        ctx.state.log.warn({ err: error }, 'session event stream failed');
+      } finally {
+        stream.end();
+      }
+    })();
+  });
+}
+
+/** Maps a refused Update to the API's error. */
+function rejectionError(error: unknown): ApiError {
+  const message =
+    error instanceof WorkflowUpdateFailedError ? ((error.cause as Error | undefined)?.message ?? '') : '';
+  const known: Record<string, ApiError> = {
+    [checkoutRejections.expired]: new ApiError('checkout_expired', 'This checkout has expired'),
+    [checkoutRejections.closed]: new ApiError('checkout_closed', 'This checkout is already paid'),
+    [checkoutRejections.otherHash]: new ApiError(
+      'tx_already_submitted',
+      'Another transaction was already submitted to this checkout',
+      {
+        errors: [{ path: 'tx_hash', message: 'differs from the one already submitted' }],
+      },
+    ),
+    [checkoutRejections.rejectedHash]: new ApiError(
+      'tx_rejected',
+      'This transaction was checked and does not pay this checkout',
+      {
+        errors: [{ path: 'tx_hash', message: 'does not pay this checkout' }],
+      },
+    ),
+    [checkoutRejections.malformed]: new ApiError('record_invalid', 'tx_hash is malformed', {
+      errors: [{ path: 'tx_hash', message: 'must be a 0x-prefixed 32-byte transaction hash' }],
+    }),
+  };
+  for (const [code, apiError] of Object.entries(known)) if (message.includes(code)) return apiError;
+  if (error instanceof Error && /not found/i.test(error.message)) {
+    return new ApiError('checkout_closed', 'This checkout is no longer open');
+  }
+  return new ApiError('service_unavailable', 'The checkout could not take the transaction right now; retry', {
+    cause: error,
+  });
+}

@@ -1,0 +1,109 @@
+/** Area A webhooks: the signing secret, a product's delivery log, and redelivery. */
+import { ApiError, notFound, Uuid, type WebhookDelivery, type WebhookSecret } from '@checkout/core';
+import {
+  createWebhookRedelivery,
+  ensureWebhookSecret,
+  findProduct,
+  findScopedWebhookDelivery,
+  listWebhookDeliveries,
+  rotateWebhookSecret,
+  type WebhookDeliveryWithAttempts,
+  type WebhookSecretRecord,
+} from '@checkout/db';
+import { startWebhookDelivery } from '@checkout/workflows';
+import type { Router } from '@koa/router';
+import type { AppDeps, AppState } from '../context.ts';
+
+function presentSecret(record: WebhookSecretRecord): WebhookSecret {
+  return {
+    secret: record.secret,
+    created_at: record.created_at.toISOString(),
+    rotated_at: record.rotated_at?.toISOString() ?? null,
+  };
+}
+
+/** A delivery as listed; the payload stays out because it carries the product secret. */
+function presentDelivery(row: WebhookDeliveryWithAttempts): WebhookDelivery {
+  return {
+    id: row.id,
+    event_type: row.event_type,
+    url: row.url,
+    status: row.status,
+    attempt_count: row.attempt_count,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    created_at: row.created_at.toISOString(),
+    delivered_at: row.delivered_at?.toISOString() ?? null,
+    redelivery_of: row.redelivery_of,
+    attempts: row.attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: a.started_at.toISOString(),
+      duration_ms: a.duration_ms,
+      status_code: a.status_code,
+      error: a.error,
+    })),
+  };
+}
+
+function scopeOf(state: AppState): { merchantId: string; addressId: string } {
+  return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
+}
+
+function idParam(id: string | undefined, what: string): string {
+  if (!id || !Uuid.safeParse(id).success) throw notFound(what);
+  return id;
+}
+
+/** Registers the webhook routes on the authenticated Area A router. */
+export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.get('/webhook_secret', async (ctx) => {
+    ctx.state.route = '/api/v1/webhook_secret';
+    const record = await ensureWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { webhook_secret: presentSecret(record) };
+  });
+
+  router.post('/webhook_secret/rotate', async (ctx) => {
+    ctx.state.route = '/api/v1/webhook_secret/rotate';
+    const record = await rotateWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { webhook_secret: presentSecret(record) };
+  });
+
+  router.get('/products/:id/webhook_deliveries', async (ctx) => {
+    ctx.state.route = '/api/v1/products/:id/webhook_deliveries';
+    const id = idParam(ctx.params.id, 'Product');
+    const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
+    if (!product) throw notFound('Product');
+    const rows = await listWebhookDeliveries(ctx.state.db, id);
+    ctx.body = { webhook_deliveries: rows.map(presentDelivery) };
+  });
+
+  router.post('/webhook_deliveries/:id/redeliver', async (ctx) => {
+    ctx.state.route = '/api/v1/webhook_deliveries/:id/redeliver';
+    const id = idParam(ctx.params.id, 'Webhook delivery');
+    const original = await findScopedWebhookDelivery(ctx.state.db, scopeOf(ctx.state), id);
+    if (!original) throw notFound('Webhook delivery');
+    const temporal = deps.temporal;
+    if (!temporal) {
+      throw new ApiError('service_unavailable', 'Webhook delivery is unavailable: workflows are disabled');
+    }
+    const send = async (db: AppState['db']) => {
+      const row = await createWebhookRedelivery(db, original);
+      try {
+        await startWebhookDelivery(temporal.client, row.id, deps.config.temporal.taskQueue);
+      } catch (error) {
+        // Thrown inside the transaction, so no delivery row is left behind without its workflow.
+        throw new ApiError('service_unavailable', 'The workflow service did not accept the delivery', {
+          cause: error,
+        });
+      }
+      return row;
+    };
+    // Under an Idempotency-Key the request already runs in a transaction; otherwise open one.
+    const row = ctx.state.db.isTransaction
+      ? await send(ctx.state.db)
+      : await ctx.state.db.transaction().execute(send);
+    ctx.body = { webhook_delivery: presentDelivery({ ...row, attempts: [] }) };
+  });
+}

@@ -1,0 +1,334 @@
+/** Activities of the checkout workflow: chain reads, session progress, the resolution record, e-mails. */
+
+import { type ChainClients, findIncomingTransfer, verifyPayment } from '@checkout/chain';
+import type { TokenRegistry } from '@checkout/core';
+import { isTestToken, percentDifference } from '@checkout/core';
+import {
+  claimTransaction,
+  createWebhookDelivery,
+  type Db,
+  findProductById,
+  findSession,
+  presentResolvedPayment,
+  recordResolvedPayment,
+  type SecretBox,
+  type StoredToken,
+  updateSession,
+} from '@checkout/db';
+import { customerReceipt, type Mailer, merchantNotification } from '@checkout/mail';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { getAddress, type Hash } from 'viem';
+import type { CheckoutWorkflowStatus, RecordedResolution, TransactionFacts } from './shared.ts';
+
+/** What checkout activities need. */
+export interface CheckoutActivityDeps {
+  db: Db;
+  secrets: SecretBox;
+  tokens: TokenRegistry;
+  chains: ChainClients;
+  /** Absent when no SMTP server is configured: e-mails are then skipped (and logged). */
+  mailer?: Mailer | undefined;
+  checkout: { pollIntervalMs: number };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the checkout activities over their dependencies. */
+export function createCheckoutActivities(deps: CheckoutActivityDeps) {
+  const db = deps.db.kysely;
+
+  const chainOf = (chainId: number) => {
+    const chain = deps.chains.get(chainId);
+    if (!chain)
+      throw ApplicationFailure.nonRetryable(
+        `no RPC endpoint is configured for chain ${chainId}`,
+        'chain_not_configured',
+      );
+    return chain;
+  };
+  const sessionOf = async (sessionId: string) => {
+    const session = await findSession(db, sessionId);
+    if (!session)
+      throw ApplicationFailure.nonRetryable(`checkout session ${sessionId} not found`, 'session_not_found');
+    return session;
+  };
+  const acceptedTokens = (chainId: number) =>
+    (deps.tokens.chainById(chainId)?.paymentTokens ?? []).map((t) => ({
+      address: t.address,
+      decimals: t.decimals,
+      symbol: t.symbol,
+    }));
+
+  return {
+    /** Persists the workflow's view of the session (status, hash, error). */
+    async setSessionStatus(input: {
+      sessionId: string;
+      status: CheckoutWorkflowStatus;
+      txHash?: string | null;
+      error?: string | null;
+    }): Promise<void> {
+      await updateSession(db, input.sessionId, {
+        status: input.status,
+        ...(input.txHash === undefined ? {} : { tx_hash: input.txHash }),
+        ...(input.error === undefined ? {} : { error: input.error }),
+      });
+    },
+
+    /**
+     * Polls the chain until the transaction is final (its confirmations reached) and reports what it
+     * did. Heartbeats every poll; a reorganisation is noticed through the remembered block hash.
+     */
+    async awaitTransaction(input: {
+      sessionId: string;
+      chainId: number;
+      txHash: string;
+    }): Promise<TransactionFacts> {
+      const session = await sessionOf(input.sessionId);
+      const chain = chainOf(input.chainId);
+      const expected = session.expected_token;
+      const ctx = Context.current();
+      let knownBlockHash = (ctx.info.heartbeatDetails as { blockHash?: Hash } | undefined)?.blockHash;
+      let notFoundSince = Date.now();
+      let lastConfirmations = -1;
+      // Bounded by the activity's start-to-close timeout; the loop itself also stops after a day.
+      for (let polls = 0; polls < 1_000_000; polls++) {
+        const result = await verifyPayment({
+          client: chain.client,
+          txHash: input.txHash as Hash,
+          receivingAddress: getAddress(session.receiving_address),
+          tokens: acceptedTokens(input.chainId),
+          expectedToken: getAddress(expected.address),
+          expectedAmount: BigInt(session.expected_token_amount),
+          confirmations: chain.confirmations,
+          ...(knownBlockHash ? { knownBlockHash } : {}),
+        });
+        if (result.status === 'reorged') knownBlockHash = undefined;
+        if (result.status !== 'not_found') notFoundSince = Date.now();
+        const confirmations =
+          result.status === 'pending'
+            ? result.confirmations
+            : 'confirmations' in result
+              ? result.confirmations
+              : 0;
+        if (confirmations !== lastConfirmations) {
+          lastConfirmations = confirmations;
+          await updateSession(db, input.sessionId, { confirmations });
+        }
+        if ('blockHash' in result && result.blockHash) knownBlockHash = result.blockHash;
+        ctx.heartbeat(knownBlockHash ? { blockHash: knownBlockHash } : {});
+        if (result.status === 'not_found' && Date.now() - notFoundSince > 30 * 60_000)
+          return { status: 'not_found' };
+        if (result.status === 'no_transfer') return { status: 'no_transfer', from: result.from };
+        if (result.status === 'confirmed' || result.status === 'reverted') {
+          const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
+          const blockTimestamp = Number(block.timestamp) * 1000;
+          if (result.status === 'reverted') {
+            return {
+              status: 'reverted',
+              from: result.from,
+              blockNumber: result.blockNumber.toString(),
+              blockTimestamp,
+              receivedToken: null,
+              receivedAmount: '0',
+              logIndex: -1,
+              swapped: false,
+              amountDifference: percentDifference(BigInt(session.expected_token_amount), 0n),
+            };
+          }
+          return {
+            status: 'confirmed',
+            from: result.from,
+            blockNumber: result.blockNumber.toString(),
+            blockTimestamp,
+            receivedToken: result.receivedToken,
+            receivedAmount: result.receivedAmount.toString(),
+            logIndex: result.logIndex,
+            swapped: result.swapped,
+            amountDifference: result.amountDifference,
+          };
+        }
+        await sleep(deps.checkout.pollIntervalMs);
+        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+      }
+      throw new Error('gave up polling the transaction');
+    },
+
+    /**
+     * Scans the chain for the payer's transfer to the receiving address until `until` (epoch ms), for
+     * shoppers whose hash never arrived. Claims what it finds for this session; returns its hash or null.
+     */
+    async scanForPayment(input: {
+      sessionId: string;
+      chainId: number;
+      until: number;
+    }): Promise<string | null> {
+      const chain = chainOf(input.chainId);
+      const ctx = Context.current();
+      let fromBlock = BigInt(
+        (ctx.info.heartbeatDetails as { nextBlock?: string } | undefined)?.nextBlock ??
+          (await sessionOf(input.sessionId)).start_block,
+      );
+      for (let polls = 0; Date.now() < input.until && polls < 10_000_000; polls++) {
+        // Re-read each round: the shopper may change wallet or token while the session is open.
+        const session = await sessionOf(input.sessionId);
+        if (session.status !== 'awaiting_payment' && session.status !== 'expired') return null;
+        const latest = await chain.client.getBlockNumber({ cacheTime: 0 });
+        if (latest >= fromBlock) {
+          const tokens = new Set(
+            [session.expected_token.address, session.payment_token_address].map((a) => getAddress(a)),
+          );
+          for (const token of tokens) {
+            const found = await findIncomingTransfer({
+              client: chain.client,
+              token,
+              to: getAddress(session.receiving_address),
+              from: getAddress(session.sender_address),
+              fromBlock,
+              toBlock: latest,
+            });
+            if (!found) continue;
+            const claim = await claimTransaction(db, {
+              chainId: input.chainId,
+              txHash: found.txHash,
+              sessionId: input.sessionId,
+            });
+            if (claim !== 'other_session') return found.txHash.toLowerCase();
+          }
+          fromBlock = latest + 1n;
+        }
+        ctx.heartbeat({ nextBlock: fromBlock.toString() });
+        await sleep(deps.checkout.pollIntervalMs);
+        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+      }
+      return null;
+    },
+
+    /** Writes the Resolved Payment once, closes the session, and queues the webhook in the same transaction. */
+    async recordResolution(input: {
+      sessionId: string;
+      txHash: string;
+      facts: Extract<TransactionFacts, { status: 'confirmed' | 'reverted' }>;
+      late: boolean;
+    }): Promise<RecordedResolution> {
+      const session = await sessionOf(input.sessionId);
+      const product = await findProductById(db, session.product_id);
+      if (!product) throw ApplicationFailure.nonRetryable('product not found', 'product_not_found');
+      const expectedPayment = await db
+        .selectFrom('expected_payments')
+        .selectAll()
+        .where('id', '=', session.expected_payment_id)
+        .executeTakeFirstOrThrow();
+      const { facts } = input;
+      const received = facts.receivedToken
+        ? deps.tokens.findPaymentToken(session.chain_id, facts.receivedToken)
+        : deps.tokens.findPaymentToken(session.chain_id, session.payment_token_address);
+      const receivedToken: StoredToken = received
+        ? {
+            symbol: received.symbol,
+            address: received.address,
+            name: received.name,
+            decimal_count: received.decimals,
+            blockchain: received.blockchain,
+            network: received.network,
+          }
+        : session.expected_token;
+      let webhookDeliveryId: string | null = null;
+      const { resolvedPaymentId } = await recordResolvedPayment(
+        db,
+        {
+          sessionId: session.id,
+          late: input.late,
+          payment: {
+            id: crypto.randomUUID(),
+            product_id: product.id,
+            expected_payment_id: session.expected_payment_id,
+            is_test: isTestToken({ network: session.expected_token.network as 'testnet' }),
+            dollar_amount: expectedPayment.dollar_amount,
+            metadata: expectedPayment.metadata,
+            user_email: session.email,
+            custom_fields: session.custom_fields,
+            chain_id: session.chain_id,
+            expected_token: session.expected_token,
+            received_token: receivedToken,
+            expected_token_amount: session.expected_token_amount,
+            received_token_amount: facts.receivedAmount,
+            amount_difference: facts.amountDifference,
+            receiving_address: getAddress(session.receiving_address),
+            sender_address: getAddress(facts.from),
+            tx_id: input.txHash.toLowerCase(),
+            log_index: facts.logIndex,
+            tx_success: facts.status === 'confirmed',
+            tx_failure: facts.status === 'reverted',
+            swapped: facts.swapped,
+            late: input.late,
+          },
+        },
+        async (trx, id) => {
+          if (!product.send_webhook || !product.webhook_url) return;
+          const row = await trx
+            .selectFrom('resolved_payments')
+            .selectAll()
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          const delivery = await createWebhookDelivery(trx, {
+            merchantId: product.merchant_id,
+            eventType: 'resolved_payment.created',
+            subjectId: id,
+            productId: product.id,
+            url: product.webhook_url,
+            payload: JSON.stringify(presentResolvedPayment(row, product, deps.secrets)),
+          });
+          webhookDeliveryId = delivery.id;
+        },
+      );
+      return { resolvedPaymentId, webhookDeliveryId };
+    },
+
+    /** Sends the customer's receipt (with `send_email`) and the merchant's notification. */
+    async sendPaymentEmails(input: { resolvedPaymentId: string }): Promise<{ sent: number }> {
+      const row = await db
+        .selectFrom('resolved_payments')
+        .selectAll()
+        .where('id', '=', input.resolvedPaymentId)
+        .executeTakeFirst();
+      if (!row)
+        throw ApplicationFailure.nonRetryable('resolved payment not found', 'resolved_payment_not_found');
+      const product = await findProductById(db, row.product_id);
+      if (!product) throw ApplicationFailure.nonRetryable('product not found', 'product_not_found');
+      if (!deps.mailer) {
+        Context.current().log.warn('No SMTP server is configured: payment e-mails are not sent', {
+          resolvedPaymentId: input.resolvedPaymentId,
+        });
+        return { sent: 0 };
+      }
+      const payment = presentResolvedPayment(row, product, deps.secrets);
+      const chainName = deps.tokens.chainById(row.chain_id)?.name ?? `chain ${row.chain_id}`;
+      let sent = 0;
+      if (product.send_email && row.user_email) {
+        const mail = customerReceipt({
+          payment,
+          product: { name: product.name, email_body: product.email_body, tax_rate: product.tax_rate },
+          chainName,
+        });
+        // A stable Message-ID lets mail systems drop the duplicate if a retry sends it twice.
+        await deps.mailer.send({
+          to: row.user_email,
+          ...mail,
+          messageId: `<${row.id}.customer@stable-checkout>`,
+        });
+        sent++;
+      }
+      const notice = merchantNotification({ payment, product: { name: product.name }, chainName });
+      await deps.mailer.send({
+        to: product.email,
+        ...notice,
+        messageId: `<${row.id}.merchant@stable-checkout>`,
+      });
+      sent++;
+      return { sent };
+    },
+  };
+}
+
+/** The checkout activities' type, for `proxyActivities`. */
+export type CheckoutActivities = ReturnType<typeof createCheckoutActivities>;

@@ -1,0 +1,77 @@
+/** Messages and payload types of the `checkoutSession` workflow (amounts are decimal strings). */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+
+/** Input of `checkoutSession`; times are epoch milliseconds. */
+export interface CheckoutSessionInput {
+  sessionId: string;
+  expectedPaymentId: string;
+  productId: string;
+  merchantId: string;
+  chainId: number;
+  /** When the shopper can no longer submit a transaction; null for products without a timer. */
+  expiresAt: number | null;
+  /** Until when the chain is scanned for a payment whose hash never arrived. */
+  scanUntil: number;
+}
+
+/** Where the session is, as the workflow sees it. */
+export type CheckoutWorkflowStatus = 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired';
+
+/** What the status query returns. */
+export interface CheckoutState {
+  status: CheckoutWorkflowStatus;
+  txHash: string | null;
+  expired: boolean;
+  resolvedPaymentId: string | null;
+}
+
+/** Result of `checkoutSession`. */
+export interface CheckoutResult {
+  status: CheckoutWorkflowStatus;
+  resolvedPaymentId: string | null;
+  webhookDeliveryId: string | null;
+  late: boolean;
+}
+
+/** Facts of a mined transaction, as the chain reported them (amounts are base units, as strings). */
+export type TransactionFacts =
+  | { status: 'not_found' }
+  | { status: 'no_transfer'; from: string }
+  | {
+      status: 'confirmed' | 'reverted';
+      from: string;
+      blockNumber: string;
+      /** Epoch milliseconds of the including block. */
+      blockTimestamp: number;
+      receivedToken: string | null;
+      receivedAmount: string;
+      logIndex: number;
+      swapped: boolean;
+      amountDifference: string;
+    };
+
+/** Outcome of recording a resolution. */
+export interface RecordedResolution {
+  resolvedPaymentId: string;
+  webhookDeliveryId: string | null;
+}
+
+/** Submits the shopper's transaction hash; rejected when expired, malformed or a different hash was sent. */
+export const submitTransactionUpdate = defineUpdate<CheckoutState, [string]>('submitTransaction');
+
+/** The session's status. */
+export const checkoutStateQuery = defineQuery<CheckoutState>('checkoutState');
+
+/** Workflow id of an expected payment's checkout: a business key, so a retry never starts a second one. */
+export function checkoutWorkflowId(expectedPaymentId: string): string {
+  return `checkout-${expectedPaymentId}`;
+}
+
+/** Update rejections, recognisable by the API layer (they arrive as the failure message). */
+export const checkoutRejections = {
+  expired: 'checkout_expired',
+  malformed: 'tx_hash_malformed',
+  otherHash: 'tx_already_submitted',
+  rejectedHash: 'tx_rejected',
+  closed: 'checkout_closed',
+} as const;

@@ -1,0 +1,162 @@
+/**
+ * `checkoutSession`: one per expected payment. Waits for the shopper's transaction hash (an Update)
+ * or finds the payment by scanning the chain, confirms it, records exactly one Resolved Payment and
+ * hands it to webhook delivery and e-mail. Expiry stops new submissions but never drops a payment.
+ */
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { CheckoutStatus } from '../shared.ts';
+import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
+import { webhookDelivery } from '../webhookDelivery/workflow.ts';
+import type { CheckoutActivities } from './activities.ts';
+import {
+  type CheckoutResult,
+  type CheckoutSessionInput,
+  type CheckoutState,
+  type CheckoutWorkflowStatus,
+  checkoutRejections,
+  checkoutStateQuery,
+  submitTransactionUpdate,
+} from './shared.ts';
+
+const quick = proxyActivities<CheckoutActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+const watching = proxyActivities<CheckoutActivities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+const hashPattern = /^0x[0-9a-fA-F]{64}$/;
+const maxSubmissions = 10;
+
+/** The checkout of one expected payment. */
+export async function checkoutSession(input: CheckoutSessionInput): Promise<CheckoutResult> {
+  let status: CheckoutWorkflowStatus = 'awaiting_payment';
+  let txHash: string | null = null;
+  let expired = false;
+  let resolvedPaymentId: string | null = null;
+  const rejected = new Set<string>();
+  const state = (): CheckoutState => ({ status, txHash, expired, resolvedPaymentId });
+
+  setHandler(checkoutStateQuery, state);
+  setHandler(
+    submitTransactionUpdate,
+    (hash) => {
+      txHash = hash.toLowerCase();
+      return state();
+    },
+    {
+      validator: (hash) => {
+        if (typeof hash !== 'string' || !hashPattern.test(hash))
+          throw new Error(checkoutRejections.malformed);
+        const normalized = hash.toLowerCase();
+        if (txHash === normalized) return;
+        if (status === 'resolved' || status === 'failed') throw new Error(checkoutRejections.closed);
+        if (expired) throw new Error(checkoutRejections.expired);
+        if (txHash !== null) throw new Error(checkoutRejections.otherHash);
+        if (rejected.has(normalized)) throw new Error(checkoutRejections.rejectedHash);
+      },
+    },
+  );
+
+  const setStatus = async (
+    next: CheckoutWorkflowStatus,
+    extra: { txHash?: string | null; error?: string | null } = {},
+  ) => {
+    status = next;
+    upsertSearchAttributes([{ key: CheckoutStatus, value: next }]);
+    await quick.setSessionStatus({ sessionId: input.sessionId, status: next, ...extra });
+  };
+
+  // Shoppers who close the tab never send the hash: the chain is scanned for their transfer meanwhile.
+  let scanned: string | null | undefined;
+  const scanScope = new CancellationScope();
+  const scan = scanScope
+    .run(() =>
+      watching.scanForPayment({ sessionId: input.sessionId, chainId: input.chainId, until: input.scanUntil }),
+    )
+    .then(
+      (found) => {
+        scanned = found;
+      },
+      (error: unknown) => {
+        if (!isCancellation(error)) throw error;
+        scanned = null;
+      },
+    );
+
+  for (let round = 0; round < maxSubmissions; round++) {
+    while (txHash === null && scanned === undefined) {
+      const remaining = !expired && input.expiresAt !== null ? input.expiresAt - Date.now() : undefined;
+      const woke = await condition(
+        () => txHash !== null || scanned !== undefined,
+        remaining === undefined ? undefined : Math.max(remaining, 1),
+      );
+      if (!woke) {
+        expired = true;
+        await setStatus('expired');
+      }
+    }
+    if (txHash === null && scanned) txHash = scanned;
+    if (txHash === null) {
+      // The scan window closed without a payment.
+      if (!expired) {
+        expired = true;
+        await setStatus('expired');
+      }
+      return { status, resolvedPaymentId: null, webhookDeliveryId: null, late: false };
+    }
+
+    const hash: string = txHash;
+    await setStatus('confirming', { txHash: hash, error: null });
+    const facts = await watching.awaitTransaction({
+      sessionId: input.sessionId,
+      chainId: input.chainId,
+      txHash: hash,
+    });
+    if (facts.status === 'not_found' || facts.status === 'no_transfer') {
+      rejected.add(hash);
+      if (scanned === hash) scanned = null;
+      txHash = null;
+      await setStatus(expired ? 'expired' : 'awaiting_payment', {
+        txHash: null,
+        error:
+          facts.status === 'not_found'
+            ? 'The transaction was not found on the chain'
+            : 'The transaction does not pay this checkout',
+      });
+      continue;
+    }
+
+    scanScope.cancel();
+    await scan;
+    const late = input.expiresAt !== null && facts.blockTimestamp > input.expiresAt;
+    const recorded = await quick.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
+    resolvedPaymentId = recorded.resolvedPaymentId;
+    status = facts.status === 'reverted' ? 'failed' : 'resolved';
+    upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
+
+    if (recorded.webhookDeliveryId) {
+      await startChild(webhookDelivery, {
+        workflowId: webhookWorkflowId(recorded.webhookDeliveryId),
+        args: [{ deliveryId: recorded.webhookDeliveryId }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+    await quick.sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
+    return { status, resolvedPaymentId, webhookDeliveryId: recorded.webhookDeliveryId, late };
+  }
+  return { status, resolvedPaymentId: null, webhookDeliveryId: null, late: false };
+}
