@@ -1,7 +1,8 @@
 /** Helpers for tests that run workflows against the shared dev server or a time-skipping server. */
 import { randomUUID } from 'node:crypto';
-import { createSmokeActivities, createWorker, installRuntime } from '@checkout/workflows';
+import { createSmokeActivities, createWorker, installRuntime, searchAttributeKeys } from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
+import type { SearchAttributeType } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
@@ -66,10 +67,33 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
   return { worker, taskQueue, run: (fn) => worker.runUntil(fn) };
 }
 
+type IndexedValueType = NonNullable<
+  Parameters<TestWorkflowEnvironment['connection']['operatorService']['addSearchAttributes']>[0]['searchAttributes']
+>[string];
+
+// Proto enum values of temporal.api.enums.v1.IndexedValueType.
+const indexedValueTypes: Record<SearchAttributeType, number> = {
+  TEXT: 1,
+  KEYWORD: 2,
+  INT: 3,
+  DOUBLE: 4,
+  BOOL: 5,
+  DATETIME: 6,
+  KEYWORD_LIST: 7,
+};
+
 /** Starts a private time-skipping test server from the fetched binary; call `teardown()` when done. */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   installTestRuntime();
-  return TestWorkflowEnvironment.createTimeSkipping({
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: inject('temporalTestServerPath') } },
   });
+  // Unlike the dev server, it starts without custom search attributes, and upserting one it lacks fails the workflow task.
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(
+      searchAttributeKeys.map((key) => [key.name, indexedValueTypes[key.type] as IndexedValueType]),
+    ),
+  });
+  return env;
 }

@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Duration } from '@temporalio/common';
 import {
   bundleWorkflowCode,
   DefaultLogger,
@@ -44,6 +45,8 @@ export interface CreateWorkerOptions {
   taskQueue?: string;
   workflowBundle?: { codePath: string };
   identity?: string;
+  /** How long in-flight activities may finish on shutdown before they are cancelled (they are retried elsewhere). */
+  shutdownGraceTime?: Duration;
 }
 
 /** Creates a worker for the checkout workflows; uses a prebuilt bundle when given, else bundles on start. */
@@ -56,8 +59,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     activities: options.activities,
     ...code,
     ...(options.identity === undefined ? {} : { identity: options.identity }),
-    // In-flight activities get 30 s to finish on shutdown before they are cancelled.
-    shutdownGraceTime: '30s',
+    // Long watches resume from their heartbeats, so a short grace keeps restarts quick.
+    shutdownGraceTime: options.shutdownGraceTime ?? '5s',
   });
 }
 

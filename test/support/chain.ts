@@ -1,0 +1,137 @@
+/** A local dev chain with test tokens and pools, and shopper helpers, for one test file. */
+import {
+  bootstrapDevChain,
+  broadcastSignedTransaction,
+  type DevChain,
+  type DevDeployment,
+  defineDevChain,
+  erc20Abi,
+  erc20NoReturnAbi,
+  prepareTokenTransfer,
+  quoteExactOutput,
+  startDevChain,
+  swapTokensForExactTokens,
+  withSlippage,
+} from '@checkout/chain';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  type Hash,
+  http,
+  type PublicClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+/** A started, bootstrapped chain. */
+export interface TestChain {
+  chain: DevChain;
+  deployment: DevDeployment;
+  publicClient: PublicClient;
+  /** Sends `amount` base units of `token` from shopper `index` to `to`; returns the hash once mined. */
+  transfer(
+    index: number,
+    token: Address,
+    to: Address,
+    amount: bigint,
+    options?: { gas?: bigint },
+  ): Promise<Hash>;
+  /** Sends a transfer the token refuses (more than the balance), mined with a fixed gas limit so it reverts on chain. */
+  sendReverting(index: number, token: Address, to: Address, amount: bigint): Promise<Hash>;
+  /** Pays exactly `amountOut` of `tokenOut` to `to`, spending `tokenIn` through the router. */
+  swapExactOut(
+    index: number,
+    tokenIn: Address,
+    tokenOut: Address,
+    amountOut: bigint,
+    to: Address,
+  ): Promise<Hash>;
+  /** Mines `blocks` empty blocks. */
+  mine(blocks: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts a chain as the BNB Smart Chain test network (id 97) and deploys the test tokens and pools. */
+export async function startTestChain(): Promise<TestChain> {
+  const chain = await startDevChain({ chainId: 97 });
+  const deployment = await bootstrapDevChain({ rpcUrl: chain.rpcUrl });
+  const viemChain = defineDevChain({ chainId: 97, rpcUrl: chain.rpcUrl });
+  const publicClient = createPublicClient({
+    chain: viemChain,
+    transport: http(chain.rpcUrl),
+    pollingInterval: 50,
+  }) as PublicClient;
+  const wallet = (index: number) =>
+    createWalletClient({
+      account: privateKeyToAccount(deployment.shoppers[index]!.privateKey),
+      chain: viemChain,
+      transport: http(chain.rpcUrl),
+    });
+  const noReturn = new Set(
+    Object.values(deployment.tokens)
+      .filter((t) => t.noReturnTransfer)
+      .map((t) => t.address.toLowerCase()),
+  );
+  return {
+    chain,
+    deployment,
+    publicClient,
+    async transfer(index, token, to, amount, options = {}) {
+      const hash = await wallet(index).writeContract({
+        address: token,
+        abi: noReturn.has(token.toLowerCase()) ? erc20NoReturnAbi : erc20Abi,
+        functionName: 'transfer',
+        args: [to, amount],
+        ...(options.gas ? { gas: options.gas } : {}),
+      });
+      await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 });
+      return hash;
+    },
+    async sendReverting(index, token, to, amount) {
+      const prepared = await prepareTokenTransfer({
+        client: publicClient,
+        account: deployment.shoppers[index]!.privateKey,
+        token,
+        to,
+        amount,
+        gas: 100_000n,
+      });
+      await broadcastSignedTransaction({ client: publicClient, serialized: prepared.serialized });
+      await publicClient.waitForTransactionReceipt({ hash: prepared.hash, timeout: 30_000 });
+      return prepared.hash;
+    },
+    async swapExactOut(index, tokenIn, tokenOut, amountOut, to) {
+      const client = wallet(index);
+      const { amountIn } = await quoteExactOutput({
+        client: publicClient,
+        router: deployment.router,
+        path: [tokenIn, tokenOut],
+        amountOut,
+      });
+      const max = withSlippage(amountIn, 50);
+      const approve = await client.writeContract({
+        address: tokenIn,
+        abi: noReturn.has(tokenIn.toLowerCase()) ? erc20NoReturnAbi : erc20Abi,
+        functionName: 'approve',
+        args: [deployment.router, max],
+      });
+      await publicClient.waitForTransactionReceipt({ hash: approve, timeout: 30_000 });
+      const hash = await swapTokensForExactTokens(client, {
+        router: deployment.router,
+        path: [tokenIn, tokenOut],
+        amountOut,
+        amountInMax: max,
+        to,
+      });
+      await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 });
+      return hash;
+    },
+    async mine(blocks) {
+      await publicClient.request({
+        method: 'hardhat_mine' as 'eth_chainId',
+        params: [`0x${blocks.toString(16)}`] as unknown as undefined,
+      });
+    },
+    stop: () => chain.stop(),
+  };
+}
