@@ -69,7 +69,8 @@ export async function startService(
   const logger = options.logger ?? createLogger(config.logLevel);
   const adminSocketPath = config.databaseUrl || options.db ? undefined : join(config.dataDir, 'admin.sock');
   const db = options.db ?? (await openConfiguredDatabase(config, adminSocketPath));
-  const cleanups: Array<() => Promise<void>> = [() => db.close()];
+  // A database handed in belongs to the caller, who closes it.
+  const cleanups: Array<() => Promise<void>> = options.db ? [] : [() => db.close()];
   const stopAll = async () => {
     for (const cleanup of cleanups.reverse()) {
       try {

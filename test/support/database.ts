@@ -10,8 +10,11 @@ export function databaseUnavailable(): boolean {
   return inject('databaseKind') === 'postgres' && inject('postgresUnavailable') !== '';
 }
 
+/** A test database: its URL when it is PostgreSQL. */
+export type TestDatabase = Db & { url?: string };
+
 /** A fresh database; `close()` also drops it (PostgreSQL). */
-export async function createTestDatabase(): Promise<Db & { url?: string }> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   if (inject('databaseKind') === 'pglite') {
     const dump = await readFile(inject('pgliteDumpPath'));
     return openDatabase({ kind: 'pglite-memory', loadDataDir: new Blob([dump]) });

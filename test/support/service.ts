@@ -7,10 +7,11 @@ import { createApiKey } from '@checkout/db';
 import { createLogger, type Logger, loadConfig, type RunningService, startService } from '@checkout/server';
 import { privateKeyToAddress } from 'viem/accounts';
 import { inject } from 'vitest';
-import { createTestDatabase } from './database.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
 
 /** A running service plus a request helper. */
 export interface TestService extends RunningService {
+  db: TestDatabase;
   request(method: string, path: string, init?: RequestOptions): Promise<TestResponse>;
   /** A new merchant with one wallet and one key. */
   createMerchant(): Promise<TestMerchant>;
@@ -46,9 +47,15 @@ export function randomAddress(): string {
 
 /** Starts the service on a fresh database; pass `temporal: false` to run without Temporal. */
 export async function startTestService(
-  options: { temporal?: boolean; env?: Record<string, string>; logger?: Logger } = {},
+  options: {
+    temporal?: boolean;
+    env?: Record<string, string>;
+    logger?: Logger;
+    /** A database shared with another service instance (the caller closes it). */
+    db?: TestDatabase;
+  } = {},
 ): Promise<TestService> {
-  const db = await createTestDatabase();
+  const db = options.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -89,6 +96,11 @@ export async function startTestService(
   };
   return {
     ...service,
+    db,
+    async stop() {
+      await service.stop();
+      if (!options.db) await db.close();
+    },
     request,
     async createMerchant() {
       const created = await createApiKey(service.deps.db.kysely, { address: randomAddress() });

@@ -1,6 +1,11 @@
 /** Helpers for tests that run workflows against the shared dev server or a time-skipping server. */
 import { randomUUID } from 'node:crypto';
-import { createSmokeActivities, createWorker, installRuntime, searchAttributeKeys } from '@checkout/workflows';
+import {
+  createSmokeActivities,
+  createWorker,
+  installRuntime,
+  searchAttributeKeys,
+} from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -68,7 +73,9 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
 }
 
 type IndexedValueType = NonNullable<
-  Parameters<TestWorkflowEnvironment['connection']['operatorService']['addSearchAttributes']>[0]['searchAttributes']
+  Parameters<
+    TestWorkflowEnvironment['connection']['operatorService']['addSearchAttributes']
+  >[0]['searchAttributes']
 >[string];
 
 // Proto enum values of temporal.api.enums.v1.IndexedValueType.

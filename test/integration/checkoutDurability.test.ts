@@ -1,0 +1,197 @@
+/** Expiry, late payments and worker restarts of the checkout workflow, on the real stack. */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { upsertSession } from '@checkout/db';
+import { type CheckoutSessionInput, checkoutWorkflowId } from '@checkout/workflows';
+import { type Address, parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { createTestDatabase, databaseUnavailable, type TestDatabase } from '../support/database.ts';
+import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+
+describe.skipIf(databaseUnavailable())('checkout durability', () => {
+  let chain: TestChain;
+  let receiver: WebhookReceiver;
+  let db: TestDatabase;
+  let service: TestService;
+  let merchant: TestMerchant;
+  const taskQueue = `durability-${randomUUID()}`;
+  const secretKey = randomBytes(32).toString('hex');
+  const env = () => ({
+    RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+    CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '3',
+    CHAIN_POLL_INTERVAL_MS: '100',
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    // Both service instances must read the product secrets the first one sealed.
+    SECRET_KEY: secretKey,
+  });
+
+  beforeAll(async () => {
+    [chain, receiver, db] = await Promise.all([
+      startTestChain(),
+      startWebhookReceiver(),
+      createTestDatabase(),
+    ]);
+    service = await startTestService({ db, env: env() });
+    merchant = await service.createMerchant();
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await Promise.all([chain?.stop(), receiver?.close()]);
+    await db?.close();
+  });
+
+  const busd = () => chain.deployment.tokens.BUSD.address;
+  const shopper = (i: number) => chain.deployment.shoppers[i]!.address;
+
+  const product = async (extra: Record<string, unknown> = {}) => {
+    const res = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Durable',
+          email: 'm@example.com',
+          active: true,
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd() },
+          ...extra,
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.product as { id: string; slug: string };
+  };
+
+  const sessionStatus = async (id: string) =>
+    (await service.request('GET', `/api/v1/checkout/sessions/${id}`)).body.session;
+  const waitFor = async (
+    id: string,
+    predicate: (s: { status: string; confirmations: number }) => boolean,
+    timeoutMs = 45_000,
+  ) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await sessionStatus(id);
+      if (predicate(s)) return s;
+      if (Date.now() > deadline) throw new Error(`session did not get there: ${JSON.stringify(s)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('refuses a hash after expiry but still resolves a late payment, marked late', async () => {
+    const p = await product();
+    const ep = (
+      await service.request('POST', `/api/v1/products/${p.id}/expected_payments`, {
+        headers: merchant.headers,
+        json: { dollar_amount: '4.00' },
+      })
+    ).body.expected_payment;
+    // The product's timer is minutes long; this session's is two seconds, set where the workflow starts.
+    const now = Date.now();
+    const latest = await chain.publicClient.getBlockNumber();
+    const { session } = await upsertSession(db.kysely, {
+      id: randomUUID(),
+      expected_payment_id: ep.id,
+      product_id: p.id,
+      merchant_id: merchant.merchantId,
+      email: 'late@example.com',
+      custom_fields: {},
+      sender_address: shopper(0),
+      payment_token_address: busd(),
+      chain_id: 97,
+      expected_token: {
+        symbol: 'BUSD',
+        address: busd(),
+        name: 'BUSD Token',
+        decimal_count: 18,
+        blockchain: 'binance-smart-chain',
+        network: 'testnet',
+      },
+      expected_token_amount: parseUnits('4', 18).toString(),
+      receiving_address: merchant.address,
+      required_confirmations: 3,
+      start_block: latest.toString(),
+      expires_at: new Date(now + 2_000),
+    });
+    const input: CheckoutSessionInput = {
+      sessionId: session.id,
+      expectedPaymentId: ep.id,
+      productId: p.id,
+      merchantId: merchant.merchantId,
+      chainId: 97,
+      expiresAt: now + 2_000,
+      scanUntil: now + 120_000,
+    };
+    await service.deps.temporal!.client.workflow.start('checkoutSession', {
+      workflowId: checkoutWorkflowId(ep.id),
+      taskQueue,
+      args: [input],
+    });
+    await waitFor(session.id, (s) => s.status === 'expired');
+
+    const tx = await chain.transfer(0, busd(), merchant.address as Address, parseUnits('4', 18));
+    const refused = await service.request('POST', `/api/v1/checkout/sessions/${session.id}/transactions`, {
+      json: { tx_hash: tx },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error_code).toBe('checkout_expired');
+
+    await chain.mine(3);
+    const done = await waitFor(session.id, (s) => s.status === 'resolved');
+    expect(done).toMatchObject({ late: true, tx_hash: tx.toLowerCase() });
+    const payments = (
+      await service.request('GET', `/api/v1/products/${p.id}/resolved_payments`, {
+        headers: merchant.headers,
+      })
+    ).body.resolved_payments;
+    expect(payments).toHaveLength(1);
+    expect(payments[0].payment.tx_id).toBe(tx.toLowerCase());
+  });
+
+  it('resolves exactly once, with one webhook, when the worker stops mid-resolution and another takes over', async () => {
+    const p = await product({ send_webhook: true, webhook_url: receiver.url });
+    const ep = (
+      await service.request('POST', `/api/v1/products/${p.id}/expected_payments`, {
+        headers: merchant.headers,
+        json: { dollar_amount: '6.00' },
+      })
+    ).body.expected_payment;
+    const opened = await service.request('POST', `/api/v1/checkout/${p.slug}/sessions`, {
+      json: {
+        expected_payment_id: ep.id,
+        email: 's@example.com',
+        sender_address: shopper(1),
+        token_address: busd(),
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    const sessionId = opened.body.session.id as string;
+    const tx = await chain.transfer(1, busd(), merchant.address as Address, parseUnits('6', 18));
+    expect(
+      (
+        await service.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
+          json: { tx_hash: tx },
+        })
+      ).status,
+    ).toBe(200);
+    // Mined, one confirmation of three: the activity is waiting on the chain.
+    await waitFor(sessionId, (s) => s.status === 'confirming' && s.confirmations === 1);
+
+    await service.stop();
+    await chain.mine(3);
+    service = await startTestService({ db, env: env() });
+
+    const done = await waitFor(sessionId, (s) => s.status === 'resolved');
+    expect(done.confirmations).toBeGreaterThanOrEqual(3);
+    const payments = (
+      await service.request('GET', `/api/v1/products/${p.id}/resolved_payments`, {
+        headers: merchant.headers,
+      })
+    ).body.resolved_payments;
+    expect(payments).toHaveLength(1);
+    const hooks = await receiver.waitFor(1);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const forPayment = receiver.received.filter((h) => h.body.includes(payments[0].id));
+    expect(forPayment).toHaveLength(1);
+    expect(new Set(hooks.map((h) => h.headers['x-webhook-id'])).size).toBe(1);
+  });
+});

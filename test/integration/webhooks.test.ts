@@ -1,0 +1,454 @@
+/** Webhook secret, delivery log and redelivery against the real server, worker and database. */
+import { createHmac, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { WebhookDelivery, WebhookSecretResponse } from '@checkout/core';
+import { createWebhookDelivery, presentResolvedPayment } from '@checkout/db';
+import { createLogger } from '@checkout/server';
+import { startWebhookDelivery } from '@checkout/workflows';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUnavailable } from '../support/database.ts';
+import {
+  randomAddress,
+  startTestService,
+  type TestMerchant,
+  type TestResponse,
+  type TestService,
+} from '../support/service.ts';
+import { startWebhookEndpoint, type WebhookEndpoint } from '../support/webhookEndpoint.ts';
+
+const usdc = {
+  blockchain: 'ethereum',
+  network: 'mainnet',
+  address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+};
+const storedToken = {
+  symbol: 'USDC',
+  address: usdc.address,
+  name: 'USD Coin',
+  decimal_count: 6,
+  blockchain: 'ethereum',
+  network: 'mainnet',
+};
+const deliveryFields = [
+  'id',
+  'event_type',
+  'url',
+  'status',
+  'attempt_count',
+  'last_status_code',
+  'last_error',
+  'created_at',
+  'delivered_at',
+  'redelivery_of',
+  'attempts',
+].sort();
+const isoMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function expectError(res: TestResponse, status: number, code: string) {
+  expect(res.status, res.text).toBe(status);
+  expect(Object.keys(res.body).sort()).toEqual(['error_code', 'errors', 'message', 'status']);
+  expect(res.body).toMatchObject({ error_code: code, status });
+}
+
+function signatureOf(secret: string, header: string | string[] | undefined, body: Buffer): boolean {
+  const match = /^t=(\d+), s=([0-9a-f]{64})$/.exec(String(header));
+  if (!match) return false;
+  const expected = createHmac('sha256', secret).update(`${match[1]}.`).update(body).digest('hex');
+  return expected === match[2];
+}
+
+describe.skipIf(databaseUnavailable())('webhooks', () => {
+  let service: TestService;
+  let merchant: TestMerchant;
+  let endpoint: WebhookEndpoint;
+  let productId: string;
+  let logs = '';
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logs += chunk.toString('utf8');
+        done();
+      },
+    });
+    [service, endpoint] = await Promise.all([
+      startTestService({ logger: createLogger('debug', sink) }),
+      startWebhookEndpoint(),
+    ]);
+    merchant = await service.createMerchant();
+    productId = await createProduct(merchant);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await endpoint?.close();
+  });
+
+  async function createProduct(who: TestMerchant): Promise<string> {
+    const res = await service.request('POST', '/api/v1/products', {
+      headers: who.headers,
+      json: {
+        product: {
+          name: 'Hooked',
+          email: 'owner@example.com',
+          token: usdc,
+          send_webhook: true,
+          webhook_url: `${endpoint.url}/hooks/pay`,
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.product.id;
+  }
+
+  /** A resolved payment written directly, and its webhook queued as the checkout flow would. */
+  async function paymentWebhook(
+    who: TestMerchant,
+    product: string,
+  ): Promise<{ id: string; payload: string }> {
+    const db = service.deps.db.kysely;
+    const row = await db
+      .insertInto('resolved_payments')
+      .values({
+        id: randomUUID(),
+        product_id: product,
+        expected_payment_id: randomUUID(),
+        is_test: false,
+        dollar_amount: '25.00',
+        metadata: JSON.stringify({ order: 'A-1' }),
+        user_email: 'shopper@example.com',
+        custom_fields: JSON.stringify({}),
+        chain_id: 1,
+        expected_token: JSON.stringify(storedToken),
+        received_token: JSON.stringify(storedToken),
+        expected_token_amount: '25000000',
+        received_token_amount: '25000000',
+        amount_difference: '0.0',
+        receiving_address: who.address,
+        sender_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        tx_id: `0x${randomUUID().replaceAll('-', '').padEnd(64, '0')}`,
+        log_index: 0,
+        tx_success: true,
+        tx_failure: false,
+        swapped: false,
+        late: false,
+        created_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const productRow = await db
+      .selectFrom('products')
+      .selectAll()
+      .where('id', '=', product)
+      .executeTakeFirstOrThrow();
+    const payload = JSON.stringify(presentResolvedPayment(row, productRow, service.deps.secrets));
+    const delivery = await createWebhookDelivery(db, {
+      merchantId: who.merchantId,
+      eventType: 'resolved_payment.created',
+      subjectId: row.id,
+      productId: product,
+      url: productRow.webhook_url!,
+      payload,
+    });
+    return { id: delivery.id, payload };
+  }
+
+  async function listDeliveries(who: TestMerchant = merchant, product = productId) {
+    return service.request('GET', `/api/v1/products/${product}/webhook_deliveries`, { headers: who.headers });
+  }
+
+  async function waitForStatus(id: string, status: string) {
+    for (let i = 0; i < 100; i++) {
+      const list = await listDeliveries();
+      const found = list.body.webhook_deliveries.find((d: { id: string }) => d.id === id);
+      if (found?.status === status) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`delivery ${id} did not reach ${status} in 10 s`);
+  }
+
+  it('creates the secret on first read, keeps it, and rotates it', async () => {
+    const first = await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers });
+    expect(first.status).toBe(200);
+    expect(WebhookSecretResponse.safeParse(first.body).success).toBe(true);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const secret = first.body.webhook_secret;
+    expect(secret.secret).toMatch(/^whsec_[\w-]{43}$/);
+    expect(secret.created_at).toMatch(isoMillis);
+    expect(secret.rotated_at).toBeNull();
+
+    const again = await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers });
+    expect(again.body).toEqual(first.body);
+
+    const rotated = await service.request('POST', '/api/v1/webhook_secret/rotate', {
+      headers: merchant.headers,
+    });
+    expect(rotated.status).toBe(200);
+    expect(WebhookSecretResponse.safeParse(rotated.body).success).toBe(true);
+    expect(rotated.body.webhook_secret.secret).toMatch(/^whsec_[\w-]{43}$/);
+    expect(rotated.body.webhook_secret.secret).not.toBe(secret.secret);
+    expect(rotated.body.webhook_secret.created_at).toBe(secret.created_at);
+    expect(rotated.body.webhook_secret.rotated_at).toMatch(isoMillis);
+    const after = await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers });
+    expect(after.body).toEqual(rotated.body);
+
+    // Stored encrypted; each merchant has its own.
+    const stored = await service.deps.db.kysely
+      .selectFrom('webhook_secrets')
+      .select('secret_ciphertext')
+      .where('merchant_id', '=', merchant.merchantId)
+      .executeTakeFirstOrThrow();
+    expect(stored.secret_ciphertext).not.toContain(rotated.body.webhook_secret.secret);
+    const other = await service.createMerchant();
+    const theirs = await service.request('GET', '/api/v1/webhook_secret', { headers: other.headers });
+    expect(theirs.body.webhook_secret.secret).not.toBe(rotated.body.webhook_secret.secret);
+  });
+
+  it('delivers a signed event, lists it with its attempts, and redelivers it linked to the original', async () => {
+    const { id, payload } = await paymentWebhook(merchant, productId);
+    const before = endpoint.requests.length;
+    const temporal = service.deps.temporal!;
+    await startWebhookDelivery(temporal.client, id, service.deps.config.temporal.taskQueue);
+    const [first] = (await endpoint.waitFor(before + 1)).slice(before);
+
+    const { secret } = (await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers }))
+      .body.webhook_secret;
+    expect(first!.path).toBe('/hooks/pay');
+    expect(first!.body.toString('utf8')).toBe(payload);
+    expect(signatureOf(secret, first!.headers['x-sig'], first!.body)).toBe(true);
+    expect(first!.headers).toMatchObject({
+      'x-webhook-id': id,
+      'x-webhook-event': 'resolved_payment.created',
+      'content-type': 'application/json',
+      'user-agent': 'stable-checkout-webhooks/1',
+    });
+    expect(first!.headers['x-webhook-original-id']).toBeUndefined();
+
+    const delivered = await waitForStatus(id, 'succeeded');
+    expect(Object.keys(delivered).sort()).toEqual(deliveryFields);
+    expect(WebhookDelivery.safeParse(delivered).success).toBe(true);
+    expect(delivered).toMatchObject({
+      id,
+      event_type: 'resolved_payment.created',
+      url: `${endpoint.url}/hooks/pay`,
+      status: 'succeeded',
+      attempt_count: 1,
+      last_status_code: 200,
+      last_error: null,
+      redelivery_of: null,
+    });
+    expect(delivered.delivered_at).toMatch(isoMillis);
+    expect(delivered.attempts).toEqual([
+      {
+        attempt: 1,
+        started_at: expect.stringMatching(isoMillis),
+        duration_ms: expect.any(Number),
+        status_code: 200,
+        error: null,
+      },
+    ]);
+
+    const redeliver = await service.request('POST', `/api/v1/webhook_deliveries/${id}/redeliver`, {
+      headers: merchant.headers,
+    });
+    expect(redeliver.status, redeliver.text).toBe(200);
+    expect(Object.keys(redeliver.body)).toEqual(['webhook_delivery']);
+    const copy = redeliver.body.webhook_delivery;
+    expect(WebhookDelivery.safeParse(copy).success).toBe(true);
+    expect(copy).toMatchObject({ redelivery_of: id, attempt_count: 0, attempts: [], url: delivered.url });
+    expect(copy.id).not.toBe(id);
+
+    const [second] = (await endpoint.waitFor(before + 2)).slice(before + 1);
+    expect(second!.headers['x-webhook-id']).toBe(copy.id);
+    expect(second!.headers['x-webhook-original-id']).toBe(id);
+    expect(second!.body.equals(first!.body)).toBe(true);
+    expect(signatureOf(secret, second!.headers['x-sig'], second!.body)).toBe(true);
+
+    // A redelivery of the redelivery still points at the first delivery.
+    await waitForStatus(copy.id, 'succeeded');
+    const third = await service.request('POST', `/api/v1/webhook_deliveries/${copy.id}/redeliver`, {
+      headers: merchant.headers,
+    });
+    expect(third.body.webhook_delivery.redelivery_of).toBe(id);
+    const [thirdRequest] = (await endpoint.waitFor(before + 3)).slice(before + 2);
+    expect(thirdRequest!.headers['x-webhook-original-id']).toBe(id);
+    await waitForStatus(third.body.webhook_delivery.id, 'succeeded');
+
+    const list = await listDeliveries();
+    expect(list.status).toBe(200);
+    expect(Object.keys(list.body)).toEqual(['webhook_deliveries']);
+    const ids = list.body.webhook_deliveries.map((d: { id: string }) => d.id);
+    expect(ids.slice(0, 3)).toEqual([third.body.webhook_delivery.id, copy.id, id]);
+    for (const d of list.body.webhook_deliveries) {
+      expect(Object.keys(d).sort()).toEqual(deliveryFields);
+      expect(WebhookDelivery.safeParse(d).success).toBe(true);
+    }
+  });
+
+  it('redelivers once per Idempotency-Key', async () => {
+    const { id } = await paymentWebhook(merchant, productId);
+    const headers = { ...merchant.headers, 'idempotency-key': `redeliver-${id}` };
+    const before = endpoint.requests.length;
+    const first = await service.request('POST', `/api/v1/webhook_deliveries/${id}/redeliver`, { headers });
+    const retried = await service.request('POST', `/api/v1/webhook_deliveries/${id}/redeliver`, { headers });
+    expect(first.status, first.text).toBe(200);
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    const copies = await service.deps.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('redelivery_of', '=', id)
+      .execute();
+    expect(copies.map((c) => c.id)).toEqual([first.body.webhook_delivery.id]);
+    await waitForStatus(first.body.webhook_delivery.id, 'succeeded');
+    const arrived = (await endpoint.waitFor(before + 1)).slice(before);
+    expect(arrived.map((r) => r.headers['x-webhook-id'])).toEqual([first.body.webhook_delivery.id]);
+  });
+
+  it('creates the first delivery of an event once', async () => {
+    const { id, payload } = await paymentWebhook(merchant, productId);
+    const row = await service.deps.db.kysely
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const again = await createWebhookDelivery(service.deps.db.kysely, {
+      merchantId: merchant.merchantId,
+      eventType: row.event_type,
+      subjectId: row.subject_id,
+      productId,
+      url: row.url,
+      payload: `${payload} `,
+    });
+    expect(again.id).toBe(id);
+    expect(again.payload).toBe(payload);
+  });
+
+  it('never shows another merchant’s deliveries, nor lets them redeliver', async () => {
+    const { id } = await paymentWebhook(merchant, productId);
+    const intruder = await service.createMerchant();
+    expectError(await listDeliveries(intruder, productId), 404, 'record_not_found');
+    expectError(
+      await service.request('POST', `/api/v1/webhook_deliveries/${id}/redeliver`, {
+        headers: intruder.headers,
+      }),
+      404,
+      'record_not_found',
+    );
+    const theirProduct = await createProduct(intruder);
+    const { id: theirDelivery } = await paymentWebhook(intruder, theirProduct);
+    expectError(
+      await service.request('POST', `/api/v1/webhook_deliveries/${theirDelivery}/redeliver`, {
+        headers: merchant.headers,
+      }),
+      404,
+      'record_not_found',
+    );
+    expectError(await listDeliveries(merchant, theirProduct), 404, 'record_not_found');
+
+    // Another wallet of the same merchant sees only its own products' deliveries, as with products.
+    const wallet = randomAddress();
+    await service.deps.db.kysely
+      .insertInto('merchant_addresses')
+      .values({ id: randomUUID(), merchant_id: merchant.merchantId, address: wallet, created_at: new Date() })
+      .execute();
+    const sibling = { ...merchant, address: wallet, headers: { ...merchant.headers, 'x-address': wallet } };
+    expectError(await listDeliveries(sibling, productId), 404, 'record_not_found');
+    expectError(
+      await service.request('POST', `/api/v1/webhook_deliveries/${id}/redeliver`, {
+        headers: sibling.headers,
+      }),
+      404,
+      'record_not_found',
+    );
+  });
+
+  it('answers bad input with the one error shape', async () => {
+    expectError(
+      await service.request('POST', `/api/v1/webhook_deliveries/${randomUUID()}/redeliver`, {
+        headers: merchant.headers,
+      }),
+      404,
+      'record_not_found',
+    );
+    expectError(
+      await service.request('POST', '/api/v1/webhook_deliveries/not-a-uuid/redeliver', {
+        headers: merchant.headers,
+      }),
+      404,
+      'record_not_found',
+    );
+    expectError(await listDeliveries(merchant, randomUUID()), 404, 'record_not_found');
+    expectError(await listDeliveries(merchant, 'nope'), 404, 'record_not_found');
+    for (const [method, path] of [
+      ['GET', '/api/v1/webhook_secret'],
+      ['POST', '/api/v1/webhook_secret/rotate'],
+      ['GET', `/api/v1/products/${productId}/webhook_deliveries`],
+      ['POST', `/api/v1/webhook_deliveries/${randomUUID()}/redeliver`],
+    ] as const) {
+      const noAuth = await service.request(method, path, { headers: { 'x-address': merchant.address } });
+      expectError(noAuth, 401, 'unauthorized');
+      const noWallet = await service.request(method, path, {
+        headers: { authorization: merchant.headers.authorization! },
+      });
+      expectError(noWallet, 400, 'parameter_missing');
+    }
+    expectError(
+      await service.request('DELETE', '/api/v1/webhook_secret', { headers: merchant.headers }),
+      405,
+      'method_not_allowed',
+    );
+  });
+
+  it('keeps the secret out of every other response and out of the logs', async () => {
+    const { secret } = (await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers }))
+      .body.webhook_secret;
+    const others = await Promise.all([
+      service.request('GET', '/api/v1/products', { headers: merchant.headers }),
+      listDeliveries(),
+      service.request('GET', `/api/v1/products/${productId}/resolved_payments`, {
+        headers: merchant.headers,
+      }),
+      service.request('GET', '/openapi.json'),
+      service.request('GET', '/health'),
+    ]);
+    for (const res of others) expect(res.text).not.toContain(secret);
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs).not.toContain(secret);
+    expect(logs).not.toContain('whsec_');
+  });
+});
+
+describe.skipIf(databaseUnavailable())('webhooks without Temporal', () => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await startTestService({ temporal: false });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('refuses a redelivery with 503 and leaves no delivery behind', async () => {
+    const merchant = await service.createMerchant();
+    const product = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: { product: { name: 'Offline', email: 'o@example.com', token: usdc } },
+    });
+    const db = service.deps.db.kysely;
+    const delivery = await createWebhookDelivery(db, {
+      merchantId: merchant.merchantId,
+      eventType: 'resolved_payment.created',
+      subjectId: randomUUID(),
+      productId: product.body.product.id,
+      url: 'https://shop.example/hooks',
+      payload: '{}',
+    });
+    const res = await service.request('POST', `/api/v1/webhook_deliveries/${delivery.id}/redeliver`, {
+      headers: merchant.headers,
+    });
+    expectError(res, 503, 'service_unavailable');
+    const rows = await db.selectFrom('webhook_deliveries').select('id').execute();
+    expect(rows.map((r) => r.id)).toEqual([delivery.id]);
+  });
+});
