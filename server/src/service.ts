@@ -25,7 +25,7 @@ import { startAdminSocket } from './adminSocket.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 
 /** A running service. */
@@ -112,7 +112,7 @@ export async function startService(
     let worker: Worker | undefined;
     let workerRun: Promise<void> | undefined;
     if (temporalAddress) {
-      installRuntime();
+      installRuntime({ logger: temporalLogger(logger) });
       const connection = await connectTemporal(temporalAddress, logger);
       cleanups.push(() => connection.close());
       const client = new Client({ connection, namespace: config.temporal.namespace });
