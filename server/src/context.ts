@@ -29,7 +29,7 @@ export interface AppState {
   /** The database handle of this request: a transaction when an Idempotency-Key is used. */
   db: Kysely<Database>;
   merchant?: { merchantId: string; apiKeyId: string };
-  address?: { id: string; address: string; verified: boolean };
+  address?: { id: string; address: string; verified: boolean; productsVersion: number };
   /** The raw request body, when one was read. */
   rawBody?: Buffer;
   body?: unknown;

@@ -53,7 +53,12 @@ export function requireMerchantAddress(): Middleware<AppState> {
         errors: [{ path: 'X-ADDRESS', message: 'is not a wallet of this API key' }],
       });
     }
-    ctx.state.address = { id: wallet.id, address: wallet.address, verified: wallet.verified };
+    ctx.state.address = {
+      id: wallet.id,
+      address: wallet.address,
+      verified: wallet.verified,
+      productsVersion: wallet.products_version,
+    };
     return next();
   };
 }

@@ -103,10 +103,23 @@ export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
     };
   });
 
+  // The serialised list per wallet, reused while the wallet's products_version is unchanged: every
+  // product write bumps it in the same transaction, so no instance serves a stale list.
+  const listCache = new Map<string, { version: number; body: string }>();
   router.get('/products', async (ctx) => {
     ctx.state.route = '/api/v1/products';
-    const rows = await listProducts(ctx.state.db, ctx.state.address!.id);
-    ctx.body = { products: rows.map(presentProduct) };
+    const wallet = ctx.state.address!;
+    const cached = listCache.get(wallet.id);
+    ctx.type = 'application/json';
+    if (cached && cached.version === wallet.productsVersion) {
+      ctx.body = cached.body;
+      return;
+    }
+    const rows = await listProducts(ctx.state.db, wallet.id);
+    const body = JSON.stringify({ products: rows.map(presentProduct) });
+    if (listCache.size >= 10_000) listCache.delete(listCache.keys().next().value!);
+    listCache.set(wallet.id, { version: wallet.productsVersion, body });
+    ctx.body = body;
   });
 
   const update: RouterMiddleware<AppState> = async (ctx) => {

@@ -19,6 +19,23 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '23505';
 }
 
+/** Runs `fn` in a transaction: the caller's own when `db` already is one. */
+export function inTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+/** Marks the wallet's product list as changed (in the caller's transaction when it has one). */
+async function bumpProductsVersion(db: Kysely<Database>, addressId: string): Promise<void> {
+  await db
+    .updateTable('merchant_addresses')
+    .set((eb) => ({ products_version: eb('products_version', '+', 1) }))
+    .where('id', '=', addressId)
+    .execute();
+}
+
 /** Inserts a product, drawing a fresh slug if the first one is taken. */
 export async function insertProduct(
   db: Kysely<Database>,
@@ -26,11 +43,15 @@ export async function insertProduct(
 ): Promise<ProductRow> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db
-        .insertInto('products')
-        .values({ ...row, slug: generateSlug() })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      return await inTransaction(db, async (trx) => {
+        const product = await trx
+          .insertInto('products')
+          .values({ ...row, slug: generateSlug() })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await bumpProductsVersion(trx, row.address_id);
+        return product;
+      });
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 4) throw error;
     }
@@ -74,13 +95,17 @@ export async function setProductActive(
   id: string,
   active: boolean,
 ): Promise<ProductWithAddress | undefined> {
-  const updated = await db
-    .updateTable('products')
-    .set({ active, updated_at: new Date() })
-    .where('id', '=', id)
-    .where('merchant_id', '=', scope.merchantId)
-    .where('address_id', '=', scope.addressId)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) return undefined;
+  const updated = await inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable('products')
+      .set({ active, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('address_id', '=', scope.addressId)
+      .executeTakeFirst();
+    if (result.numUpdatedRows > 0n) await bumpProductsVersion(trx, scope.addressId);
+    return result.numUpdatedRows > 0n;
+  });
+  if (!updated) return undefined;
   return findProduct(db, scope, id);
 }
