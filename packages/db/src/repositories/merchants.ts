@@ -108,6 +108,23 @@ export async function findMerchantAddress(
     .executeTakeFirst();
 }
 
+/** In one query: the wallet `address` of the merchant owning the live key, with the key's id. */
+export async function findMerchantWalletByApiKey(
+  db: Kysely<Database>,
+  key: string,
+  address: string,
+): Promise<(MerchantAddressRow & { api_key_id: string }) | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('merchant_addresses', 'merchant_addresses.merchant_id', 'api_keys.merchant_id')
+    .selectAll('merchant_addresses')
+    .select('api_keys.id as api_key_id')
+    .where('api_keys.key_hash', '=', hashApiKey(key))
+    .where('api_keys.revoked_at', 'is', null)
+    .where('merchant_addresses.address', '=', getAddress(address))
+    .executeTakeFirst();
+}
+
 /** Keys of every merchant, newest first, without secrets. */
 export async function listApiKeys(db: Kysely<Database>) {
   return db
