@@ -1,18 +1,31 @@
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
 import {
   ErrorResponse,
+  KycSessionResponse,
+  LatamBankNamesResponse,
+  PaymentDetailBody,
+  PaymentDetailListResponse,
+  PaymentDetailResponse,
+  PaymentDetailValidationResponse,
   ProductCreateBody,
   ProductListResponse,
   ProductResponse,
   ProductUpdateBody,
   ResolvedPaymentListResponse,
+  SandboxKycBody,
+  SandboxPaymentDetailBody,
   UpdatedProductResponse,
+  UserCreateBody,
+  UserListResponse,
+  UserResponse,
   WebhookDeliveryListResponse,
   WebhookDeliveryResponse,
+  WebhookEndpointBody,
+  WebhookEndpointResponse,
   WebhookSecretResponse,
 } from '@checkout/core';
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject } from 'zod-openapi';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { AppDeps } from './context.ts';
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
@@ -148,6 +161,7 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
           },
         }),
       },
+      ...areaBPaths(),
       '/health': {
         get: {
           summary: 'Database and Temporal status',
@@ -156,4 +170,127 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
       },
     },
   });
+}
+
+const userId = z.object({ user_id: z.uuid() });
+const detailPath = z.object({ user_id: z.uuid(), payment_detail_id: z.uuid() });
+const areaB = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+  security: [{ apiKey: [] }],
+  ...op,
+});
+const ok = (description: string, schema: z.ZodType) => ({ '200': { description, content: json(schema) } });
+
+/** Area B: users, KYC, payment details, Latam bank names, the account webhook endpoint and the sandbox. */
+function areaBPaths(): ZodOpenApiPathsObject {
+  return {
+    '/users': {
+      post: areaB({
+        summary: 'Create a user (starts its KYC workflow)',
+        requestBody: { content: json(UserCreateBody) },
+        responses: { ...ok('The new user', UserResponse), ...errors(400, 401, 409, 415, 422) },
+      }),
+      get: areaB({
+        summary: "List the account's users",
+        responses: { ...ok('Users', UserListResponse), ...errors(401) },
+      }),
+    },
+    '/users/{user_id}': {
+      get: areaB({
+        summary: 'Show a user',
+        requestParams: { path: userId },
+        responses: { ...ok('The user', UserResponse), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/kycs': {
+      post: areaB({
+        summary: 'Open a KYC session; the user verifies at the returned URL',
+        requestParams: { path: userId },
+        responses: { ...ok('The session URL', KycSessionResponse), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/payment_details': {
+      post: areaB({
+        summary: 'Create a payment detail (needs approved KYC for its currency and rail)',
+        requestParams: { path: userId },
+        requestBody: { content: json(PaymentDetailBody) },
+        responses: {
+          ...ok('The new payment detail', PaymentDetailResponse),
+          ...errors(400, 401, 404, 415, 422),
+        },
+      }),
+      get: areaB({
+        summary: "List a user's payment details",
+        requestParams: { path: userId },
+        responses: { ...ok('Payment details', PaymentDetailListResponse), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/payment_details/validate': {
+      post: areaB({
+        summary: "Check a payment detail's format (not the account itself)",
+        requestParams: { path: userId },
+        requestBody: { content: json(PaymentDetailBody) },
+        responses: {
+          ...ok('The verdict', PaymentDetailValidationResponse),
+          ...errors(400, 401, 404, 415, 422),
+        },
+      }),
+    },
+    '/users/{user_id}/payment_details/{payment_detail_id}': {
+      get: areaB({
+        summary: 'Show a payment detail',
+        requestParams: { path: detailPath },
+        responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/payment_details/{payment_detail_id}/deactivate': {
+      patch: areaB({
+        summary: 'Deactivate a payment detail',
+        requestParams: { path: detailPath },
+        responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },
+      }),
+    },
+    '/latam_bank_names': {
+      get: areaB({
+        summary: 'Bank names accepted as bank_name for a Latam country',
+        requestParams: {
+          query: z.object({
+            country_code: z.enum(['AR', 'CO', 'MX', 'CL', 'PE']),
+            rails: z.string().optional(),
+          }),
+        },
+        responses: { ...ok('Bank names', LatamBankNamesResponse), ...errors(400, 401, 422) },
+      }),
+    },
+    '/webhook_endpoint': {
+      put: areaB({
+        summary: 'Set the URL that receives kyc_update and payment_detail_update',
+        requestBody: { content: json(WebhookEndpointBody) },
+        responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(400, 401, 415, 422) },
+      }),
+      get: areaB({
+        summary: 'Show the webhook endpoint',
+        responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(401, 404) },
+      }),
+      delete: areaB({
+        summary: 'Remove the webhook endpoint',
+        responses: { ...ok('The removed endpoint', WebhookEndpointResponse), ...errors(401, 404) },
+      }),
+    },
+    '/sandbox/users/{user_id}/kycs': {
+      patch: areaB({
+        summary: 'Sandbox only: force a KYC decision (applied asynchronously by the KYC workflow)',
+        requestParams: { path: userId },
+        requestBody: { content: json(SandboxKycBody) },
+        responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 422, 503) },
+      }),
+    },
+    '/sandbox/users/{user_id}/payment_details/{payment_detail_id}': {
+      patch: areaB({
+        summary: "Sandbox only: force a payment detail's status",
+        requestParams: { path: detailPath },
+        requestBody: { content: json(SandboxPaymentDetailBody) },
+        responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 422) },
+      }),
+    },
+  };
 }

@@ -2,6 +2,7 @@
 import { ApiError, notFound, Uuid, type WebhookDelivery, type WebhookSecret } from '@checkout/core';
 import {
   createWebhookRedelivery,
+  discardWebhookDelivery,
   ensureWebhookSecret,
   findProduct,
   findScopedWebhookDelivery,
@@ -88,22 +89,18 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
     if (!temporal) {
       throw new ApiError('service_unavailable', 'Webhook delivery is unavailable: workflows are disabled');
     }
-    const send = async (db: AppState['db']) => {
-      const row = await createWebhookRedelivery(db, original);
-      try {
-        await startWebhookDelivery(temporal.client, row.id, deps.config.temporal.taskQueue);
-      } catch (error) {
-        // Thrown inside the transaction, so no delivery row is left behind without its workflow.
-        throw new ApiError('service_unavailable', 'The workflow service did not accept the delivery', {
-          cause: error,
-        });
-      }
-      return row;
-    };
-    // Under an Idempotency-Key the request already runs in a transaction; otherwise open one.
-    const row = ctx.state.db.isTransaction
-      ? await send(ctx.state.db)
-      : await ctx.state.db.transaction().execute(send);
+    const db = ctx.state.db;
+    // Committed before the start (unless an Idempotency-Key transaction holds it), so the first activity finds it.
+    const row = await createWebhookRedelivery(db, original);
+    try {
+      await startWebhookDelivery(temporal.client, row.id, deps.config.temporal.taskQueue);
+    } catch (error) {
+      // Inside a transaction the throw rolls the row back; outside, it is removed by hand.
+      if (!db.isTransaction) await discardWebhookDelivery(db, row.id);
+      throw new ApiError('service_unavailable', 'The workflow service did not accept the delivery', {
+        cause: error,
+      });
+    }
     ctx.body = { webhook_delivery: presentDelivery({ ...row, attempts: [] }) };
   });
 }

@@ -1,0 +1,179 @@
+/** Activities of `webhookDelivery`: read the delivery, and make one signed, recorded HTTP attempt. */
+import { signWebhook, webhookHeaderNames, webhookSignatureHeader } from '@checkout/core';
+import {
+  type Db,
+  ensureWebhookSecret,
+  findWebhookDelivery,
+  markWebhookDelivering,
+  recordWebhookAttempt,
+  type SecretBox,
+} from '@checkout/db';
+import { log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { sendWebhookRequest, type WebhookHttpOutcome } from './sendWebhookRequest.ts';
+import {
+  type WebhookActivities,
+  type WebhookAttemptInput,
+  type WebhookAttemptResult,
+  type WebhookDeliveryInput,
+  type WebhookTarget,
+  webhookDeliveryNotFound,
+  webhookRetrySchedule,
+} from './shared.ts';
+
+/** User-Agent of every webhook request. */
+const webhookUserAgent = 'stable-checkout-webhooks/1';
+
+/** Resources the webhook activities use. */
+export interface WebhookActivityDeps {
+  db: Db;
+  secrets: SecretBox;
+  webhooks: {
+    /** Lets webhooks reach loopback and private networks (development and tests only). */
+    allowPrivateAddresses: boolean;
+    userAgent?: string;
+    /** Limit of one HTTP request, connect to last byte kept; 10 s by default. */
+    timeoutMs?: number;
+  };
+}
+
+/** Seconds to wait according to a Retry-After value (delta seconds or HTTP-date), capped at the longest backoff. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  let seconds: number;
+  if (/^\d+$/.test(text)) {
+    seconds = Number(text);
+  } else {
+    // Every HTTP-date form starts with the day name; Date.parse alone would read "1.5" as a date.
+    if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/.test(text)) return undefined;
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return undefined;
+    seconds = Math.max(0, Math.ceil((at - now) / 1000));
+  }
+  return Math.min(seconds, webhookRetrySchedule.maxDelaySeconds);
+}
+
+/** What one HTTP outcome means for the delivery. */
+function judge(outcome: WebhookHttpOutcome): {
+  verdict: WebhookAttemptResult['outcome'];
+  statusCode: number | null;
+  error: string | null;
+} {
+  if (outcome.kind === 'refused') return { verdict: 'give_up', statusCode: null, error: outcome.error };
+  if (outcome.kind === 'network_error') return { verdict: 'retry', statusCode: null, error: outcome.error };
+  const code = outcome.statusCode;
+  if (code >= 200 && code < 300) return { verdict: 'delivered', statusCode: code, error: null };
+  if (code === 408 || code === 429 || code >= 500) {
+    return { verdict: 'retry', statusCode: code, error: `HTTP ${code}` };
+  }
+  const why = code >= 300 && code < 400 ? ' (redirects are not followed)' : '';
+  return { verdict: 'give_up', statusCode: code, error: `HTTP ${code}${why}` };
+}
+
+function notFound(deliveryId: string): ApplicationFailure {
+  return ApplicationFailure.retryable(
+    `webhook delivery ${deliveryId} does not exist`,
+    webhookDeliveryNotFound,
+  );
+}
+
+/** Builds the webhook activities. */
+export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
+  const db = deps.db.kysely;
+  const timeoutMs = deps.webhooks.timeoutMs ?? 10_000;
+  const userAgent = deps.webhooks.userAgent ?? webhookUserAgent;
+
+  return {
+    async describeWebhookDelivery({ deliveryId }: WebhookDeliveryInput): Promise<WebhookTarget> {
+      const delivery = await findWebhookDelivery(db, deliveryId);
+      if (!delivery) throw notFound(deliveryId);
+      let urlHost = '';
+      try {
+        urlHost = new URL(delivery.url).host;
+      } catch {
+        // An unparsable URL is refused by the attempt, which records why.
+      }
+      return {
+        merchantId: delivery.merchant_id,
+        productId: delivery.product_id,
+        eventType: delivery.event_type,
+        urlHost,
+        status: delivery.status,
+        attemptCount: delivery.attempt_count,
+      };
+    },
+
+    async attemptWebhookDelivery({ deliveryId, attempt, retry }: WebhookAttemptInput) {
+      const delivery = await findWebhookDelivery(db, deliveryId);
+      if (!delivery) throw notFound(deliveryId);
+      if (delivery.status === 'succeeded') return { outcome: 'delivered' };
+      if (delivery.status === 'failed') {
+        return { outcome: 'give_up', ...(delivery.last_error ? { error: delivery.last_error } : {}) };
+      }
+      const { secret } = await ensureWebhookSecret(db, deps.secrets, delivery.merchant_id);
+      await markWebhookDelivering(db, deliveryId);
+
+      const startedAt = new Date();
+      const started = performance.now();
+      // Signed at send time, so a retry days later still passes the receiver's freshness check.
+      const timestamp = Math.floor(startedAt.getTime() / 1000);
+      const signature = await signWebhook({ secret, timestamp, body: delivery.payload });
+      const headers: Record<string, string> = {
+        'Content-Type': 'application/json',
+        'User-Agent': userAgent,
+        [webhookHeaderNames.signature]: webhookSignatureHeader(timestamp, signature),
+        [webhookHeaderNames.id]: delivery.id,
+        [webhookHeaderNames.event]: delivery.event_type,
+        ...(delivery.redelivery_of ? { [webhookHeaderNames.originalId]: delivery.redelivery_of } : {}),
+      };
+      const outcome = await sendWebhookRequest({
+        url: delivery.url,
+        headers,
+        body: delivery.payload,
+        timeoutMs,
+        allowPrivateAddresses: deps.webhooks.allowPrivateAddresses,
+      });
+      const durationMs = Math.round(performance.now() - started);
+      const { verdict, statusCode, error } = judge(outcome);
+
+      let result: WebhookAttemptResult;
+      let nextAttemptAt: Date | null = null;
+      if (verdict === 'retry' && retry) {
+        const asked =
+          outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, Date.now()) : undefined;
+        const delay = Math.min(Math.max(retry.delaySeconds, asked ?? 0), retry.maxDelaySeconds);
+        nextAttemptAt = new Date(Date.now() + delay * 1000);
+        result = { outcome: 'retry', retryAfterSeconds: delay };
+      } else {
+        // A retryable failure on the last allowed attempt ends the delivery.
+        result = { outcome: verdict === 'delivered' ? 'delivered' : 'give_up' };
+      }
+      if (statusCode !== null) result.statusCode = statusCode;
+      if (error !== null) result.error = error;
+
+      await recordWebhookAttempt(db, {
+        deliveryId,
+        attempt,
+        startedAt,
+        durationMs,
+        statusCode,
+        error,
+        responseSnippet: outcome.kind === 'response' ? outcome.snippet : null,
+        status:
+          result.outcome === 'delivered' ? 'succeeded' : result.outcome === 'retry' ? 'pending' : 'failed',
+        nextAttemptAt,
+      });
+      if (result.outcome !== 'delivered') {
+        log.info('webhook attempt failed', {
+          deliveryId,
+          attempt,
+          outcome: result.outcome,
+          statusCode,
+          error,
+        });
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * `webhookDelivery`: sends one delivery row until the receiver accepts it, it refuses it for good, or
+ * three days pass. The waits are durable timers here, so every attempt is its own recorded activity.
+ */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  proxyActivities,
+  sleep,
+  upsertMemo,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { MerchantId, ProductId } from '../shared.ts';
+import {
+  type WebhookActivities,
+  type WebhookAttemptResult,
+  type WebhookDeliveryInput,
+  type WebhookDeliveryResult,
+  webhookDeliveryNotFound,
+  webhookRetryDelaySeconds,
+  webhookRetrySchedule,
+} from './shared.ts';
+
+// Retries here cover infrastructure only (database down, worker lost); HTTP failures are outcomes.
+const { describeWebhookDelivery, attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 8,
+  },
+});
+
+function isMissingDelivery(error: unknown): boolean {
+  return (
+    error instanceof ActivityFailure &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === webhookDeliveryNotFound
+  );
+}
+
+/** Delivers one webhook with exponential backoff; see {@link webhookRetrySchedule}. */
+export async function webhookDelivery({ deliveryId }: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  const startedAt = Date.now();
+  const done = (status: WebhookDeliveryResult['status'], attempts: number): WebhookDeliveryResult => ({
+    deliveryId,
+    status,
+    attempts,
+    startedAt,
+    finishedAt: Date.now(),
+  });
+
+  let target: Awaited<ReturnType<WebhookActivities['describeWebhookDelivery']>>;
+  try {
+    target = await describeWebhookDelivery({ deliveryId });
+  } catch (error) {
+    if (isMissingDelivery(error)) return done('missing', 0);
+    throw error;
+  }
+  const attributes: SearchAttributeUpdatePair[] = [{ key: MerchantId, value: target.merchantId }];
+  if (target.productId) attributes.push({ key: ProductId, value: target.productId });
+  upsertSearchAttributes(attributes);
+  upsertMemo({ eventType: target.eventType, urlHost: target.urlHost });
+  if (target.status === 'succeeded' || target.status === 'failed') {
+    return done(target.status, target.attemptCount);
+  }
+
+  const { firstDelaySeconds, horizonSeconds, maxAttempts } = webhookRetrySchedule;
+  const horizonEnd = startedAt + horizonSeconds * 1000;
+  let attempt = target.attemptCount;
+  for (let run = 1; run <= maxAttempts; run++) {
+    attempt += 1;
+    const remainingSeconds = Math.floor((horizonEnd - Date.now()) / 1000);
+    const backoff = webhookRetryDelaySeconds(attempt);
+    const retry =
+      run < maxAttempts && remainingSeconds >= firstDelaySeconds
+        ? { delaySeconds: Math.min(backoff, remainingSeconds), maxDelaySeconds: remainingSeconds }
+        : null;
+    let result: WebhookAttemptResult;
+    try {
+      result = await attemptWebhookDelivery({ deliveryId, attempt, retry });
+    } catch (error) {
+      if (isMissingDelivery(error)) return done('missing', attempt - 1);
+      // The infrastructure stayed down through the activity's retries: wait like for a failed attempt.
+      if (!retry) throw error;
+      result = { outcome: 'retry', retryAfterSeconds: retry.delaySeconds };
+    }
+    if (result.outcome === 'delivered') return done('succeeded', attempt);
+    if (result.outcome === 'give_up' || !retry) return done('failed', attempt);
+    const wait = Math.min(
+      Math.max(result.retryAfterSeconds ?? retry.delaySeconds, retry.delaySeconds),
+      retry.maxDelaySeconds,
+    );
+    await sleep(wait * 1000);
+  }
+  return done('failed', attempt);
+}
