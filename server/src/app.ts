@@ -3,7 +3,8 @@ import { readInbox, renderInboxPage } from '@checkout/mail';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context.ts';
-import { requireApiKey, requireMerchantAddress } from './middleware/auth.ts';
+import { sandboxKycProvider } from './kycProvider.ts';
+import { requireApiKey, requireMerchantWallet } from './middleware/auth.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
@@ -12,7 +13,13 @@ import { openCors, rateLimit } from './middleware/publicAccess.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { expectedPaymentRoutes, publicCheckoutRoutes } from './routes/checkout.ts';
 import { healthRoutes } from './routes/health.ts';
+import { hostedCheckoutRoutes } from './routes/hostedCheckout.ts';
+import { latamBankNameRoutes } from './routes/latamBankNames.ts';
+import { paymentDetailRoutes } from './routes/paymentDetails.ts';
 import { productRoutes } from './routes/products.ts';
+import { sandboxPageRoutes, sandboxRoutes } from './routes/sandbox.ts';
+import { userRoutes } from './routes/users.ts';
+import { webhookEndpointRoutes } from './routes/webhookEndpoint.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
 /** The whole HTTP API over its dependencies. */
@@ -31,6 +38,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const open = new Router<AppState>();
   healthRoutes(open, deps);
+  hostedCheckoutRoutes(open, deps);
   const openapi = buildOpenApiDocument(deps);
   open.get('/openapi.json', (ctx) => {
     ctx.state.route = '/openapi.json';
@@ -59,8 +67,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const areaA = new Router<AppState>({ prefix: '/api/v1' });
   areaA.use(
-    requireApiKey(),
-    requireMerchantAddress(),
+    requireMerchantWallet(),
     idempotency((s) => `merchant:${s.merchant!.merchantId}`),
   );
   productRoutes(areaA, deps);
@@ -68,6 +75,27 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   webhookRoutes(areaA, deps);
   app.use(areaA.routes());
   app.use(areaA.allowedMethods());
+
+  // Area B: users, payment details and the account webhook endpoint; the key's merchant is the account.
+  const sandbox = deps.config.areaB.sandboxEnabled;
+  if (sandbox) {
+    const pages = new Router<AppState>();
+    sandboxPageRoutes(pages, deps);
+    app.use(pages.routes());
+    app.use(pages.allowedMethods());
+  }
+  const areaB = new Router<AppState>();
+  areaB.use(
+    requireApiKey(),
+    idempotency((s) => `account:${s.merchant!.merchantId}`),
+  );
+  userRoutes(areaB, deps, sandbox ? sandboxKycProvider(deps.config.publicBaseUrl) : undefined);
+  paymentDetailRoutes(areaB, deps);
+  latamBankNameRoutes(areaB);
+  webhookEndpointRoutes(areaB);
+  if (sandbox) sandboxRoutes(areaB, deps);
+  app.use(areaB.routes());
+  app.use(areaB.allowedMethods());
 
   return app;
 }

@@ -54,6 +54,11 @@ const ConfigSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
   DEV_INBOX_DIR: optional(z.string()),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  SANDBOX_ENABLED: optional(z.enum(['true', 'false'])),
+  BLOCKED_COUNTRIES: z
+    .string()
+    .regex(/^\s*([A-Za-z]{2}\s*(,\s*[A-Za-z]{2}\s*)*)?$/, 'must be comma-separated two-letter country codes')
+    .default('CU,IR,KP,SY,RU,BY'),
 });
 
 /** Validated configuration. */
@@ -84,6 +89,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; devInboxDir: string | undefined };
   webhooks: { allowPrivateAddresses: boolean };
   publicRateLimitPerMinute: number;
+  /** Area B: sandbox routes and the sandbox KYC provider; countries whose users are refused. */
+  areaB: { sandboxEnabled: boolean; blockedCountries: string[] };
 }
 
 /** The configuration is wrong; lists every offending variable. */
@@ -163,6 +170,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         (c.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? String(c.NODE_ENV !== 'production')) === 'true',
     },
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    areaB: {
+      sandboxEnabled: (c.SANDBOX_ENABLED ?? String(c.NODE_ENV !== 'production')) === 'true',
+      blockedCountries: c.BLOCKED_COUNTRIES.split(',')
+        .map((code) => code.trim().toUpperCase())
+        .filter((code) => code !== ''),
+    },
   };
 }
 

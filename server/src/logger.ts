@@ -38,7 +38,8 @@ type TemporalLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 export function temporalLogger(logger: Logger) {
   const child = logger.child({ component: 'temporal' });
   const write = (level: TemporalLevel, message: string, meta?: Record<string, unknown>) => {
-    const target = level === 'ERROR' ? 'error' : level === 'WARN' ? 'warn' : level === 'TRACE' ? 'trace' : 'debug';
+    const target =
+      level === 'ERROR' ? 'error' : level === 'WARN' ? 'warn' : level === 'TRACE' ? 'trace' : 'debug';
     child[target](meta ?? {}, message);
   };
   return {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResolvedPayment } from '@checkout/core';
 import { type DevInbox, startDevInbox } from '@checkout/mail';
+import { CheckoutStatus, checkoutWorkflowId, MerchantId, ProductId } from '@checkout/workflows';
 import type { Address, Hash } from 'viem';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,13 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       headers: merchant.headers,
     });
     expect(ep.body.expected_payment).toMatchObject({ status: 'paid', resolved_payment_id: payment!.id });
+
+    // Ops find the workflow in the Temporal UI by merchant, product and status.
+    const described = await service.deps.temporal!.client.workflow.getHandle(checkoutWorkflowId(expected.id)).describe();
+    expect(described.typedSearchAttributes.get(MerchantId)).toBe(merchant.merchantId);
+    expect(described.typedSearchAttributes.get(ProductId)).toBe(product.id);
+    expect(described.typedSearchAttributes.get(CheckoutStatus)).toBe('resolved');
+    expect(await described.memo).toMatchObject({ slug: product.slug, dollar_amount: '25.00' });
     // A webhook is delivered once.
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.body.includes(payment!.id))).toHaveLength(1);

@@ -2,15 +2,23 @@
  * Activity registry: merges every workflow family's activities into the object a worker serves.
  * Each family exports `create<Family>Activities(deps)` and its deps type; the worker's deps are their union.
  */
+import { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
+import { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
 import { createSmokeActivities } from './smoke/activities.ts';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 
-/** Resources every activity family may use; each family declares the part it needs. */
-export type ActivityDeps = Record<never, never>;
-
-/** Every activity the checkout workers serve. */
-export type Activities = ReturnType<typeof createSmokeActivities>;
+/** Resources the activity families need. */
+export type ActivityDeps = CheckoutActivityDeps & WebhookActivityDeps & KycActivityDeps;
 
 /** Builds all activities from their dependencies. */
-export function createActivities(_deps: ActivityDeps = {}): Activities {
-  return { ...createSmokeActivities() };
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createSmokeActivities(),
+    ...createCheckoutActivities(deps),
+    ...createWebhookActivities(deps),
+    ...createKycActivities(deps),
+  };
 }
+
+/** Every activity the checkout workers serve. */
+export type Activities = ReturnType<typeof createActivities>;

@@ -9,6 +9,9 @@ export {
   startTemporalDevServer,
   type TemporalDevServer,
 } from './devServer.ts';
+export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
+export * from './kyc/shared.ts';
+export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';

@@ -1,4 +1,5 @@
 /** Workflow entry module: the bundler registers every function exported here as a workflow type. */
 export { checkoutSession } from './checkout/workflow.ts';
+export { kycOnboarding } from './kyc/workflow.ts';
 export { ping, sleepingPing } from './smoke/workflow.ts';
 export { webhookDelivery } from './webhookDelivery/workflow.ts';

@@ -1,10 +1,17 @@
+export type * from './checkoutSchema.ts';
 export * from './dataDirLock.ts';
 export * from './migrate.ts';
 export * from './openDatabase.ts';
 export * from './presenters/resolvedPayment.ts';
+export * from './presenters/user.ts';
+export * from './repositories/checkout.ts';
 export * from './repositories/idempotency.ts';
 export * from './repositories/merchants.ts';
+export * from './repositories/paymentDetails.ts';
 export * from './repositories/products.ts';
 export * from './repositories/resolvedPayments.ts';
+export * from './repositories/users.ts';
+export * from './repositories/webhooks.ts';
 export type * from './schema.ts';
 export * from './secretBox.ts';
+export type * from './usersSchema.ts';

@@ -2,10 +2,18 @@
 import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import * as init from './migrations/0001_init.ts';
+import * as checkout from './migrations/0002_checkout.ts';
+import * as webhooks from './migrations/0003_webhooks.ts';
+import * as users from './migrations/0004_users.ts';
+import * as productListVersion from './migrations/0005_product_list_version.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
   '0001_init': init,
+  '0002_checkout': checkout,
+  '0003_webhooks': webhooks,
+  '0004_users': users,
+  '0005_product_list_version': productListVersion,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

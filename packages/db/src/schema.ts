@@ -1,5 +1,7 @@
 /** Table types of the service's database (the same on PGlite and PostgreSQL). */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { CheckoutTables } from './checkoutSchema.ts';
+import type { UsersTables } from './usersSchema.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -26,6 +28,8 @@ export interface MerchantAddressesTable {
   /** EIP-55 checksummed. */
   address: string;
   verified: Generated<boolean>;
+  /** Bumped by every write to the wallet's products (list caches compare it). */
+  products_version: Generated<number>;
   created_at: Timestamp;
 }
 
@@ -118,16 +122,65 @@ export interface IdempotencyKeysTable {
 }
 
 /** The whole database. */
-export interface Database {
+export interface Database extends CheckoutTables, UsersTables {
   merchants: MerchantsTable;
   merchant_addresses: MerchantAddressesTable;
   api_keys: ApiKeysTable;
   products: ProductsTable;
   resolved_payments: ResolvedPaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type ProductRow = Selectable<ProductsTable>;
 export type NewProductRow = Insertable<ProductsTable>;
 export type ResolvedPaymentRow = Selectable<ResolvedPaymentsTable>;
 export type MerchantAddressRow = Selectable<MerchantAddressesTable>;
+
+/** A merchant's webhook signing secret, encrypted with the SecretBox. */
+export interface WebhookSecretsTable {
+  merchant_id: string;
+  secret_ciphertext: string;
+  created_at: Timestamp;
+  rotated_at: Timestamp | null;
+}
+
+/** One event sent to one URL; `payload` holds the exact bytes every attempt sends. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  merchant_id: string;
+  /** e.g. `resolved_payment.created`. */
+  event_type: string;
+  /** Id of the record the event is about, e.g. the resolved payment. */
+  subject_id: string;
+  product_id: string | null;
+  url: string;
+  payload: string;
+  status: 'pending' | 'delivering' | 'succeeded' | 'failed';
+  attempt_count: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Timestamp | null;
+  /** The first delivery of the event, when this row is a redelivery. */
+  redelivery_of: string | null;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+}
+
+/** One HTTP request made for a delivery. */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  /** The first 1 KB of the response body. */
+  response_snippet: string | null;
+}
+
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -1,0 +1,187 @@
+/**
+ * The hosted checkout page, the widget's built files, and (outside production) a demo shop: pages a
+ * shopper opens directly, so a merchant can link to a checkout without embedding anything.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Uuid } from '@checkout/core';
+import { createApiKey, findProductBySlug, insertExpectedPayment, insertProduct } from '@checkout/db';
+import type { Router } from '@koa/router';
+import { getAddress } from 'viem';
+import type { AppDeps, AppState } from '../context.ts';
+
+const widgetDist = fileURLToPath(new URL('../../../widget/dist/', import.meta.url));
+/** Built file names only: no path may leave the dist folder. */
+const widgetFile = /^(chunks\/)?[A-Za-z0-9_.-]+\.js$/;
+/** The dev merchant's receiving wallet (the address `npm start` prints with its API key). */
+const demoMerchantAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+const demoProductName = 'Demo coffee subscription';
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { margin: 0; padding: 1rem; display: grid; justify-items: center; gap: 1rem; }
+  main { width: 100%; max-width: 28rem; display: grid; gap: 1rem; }
+  h1 { font-size: 1.25rem; margin: 0; }
+  code { overflow-wrap: anywhere; }
+</style>
+<script src="/widget/crypto-checkout.iife.js"></script>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+function element(slug: string, expectedPayment: string | undefined): string {
+  const expected = expectedPayment ? ` expected-payment="${escapeHtml(expectedPayment)}"` : '';
+  return `<crypto-checkout slug="${escapeHtml(slug)}"${expected}></crypto-checkout>`;
+}
+
+/** GET /checkout/:slug (hosted page), GET /widget/*.js (built element), GET /demo outside production. */
+export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.get('/checkout/:slug', async (ctx) => {
+    ctx.state.route = '/checkout/:slug';
+    const slug = ctx.params.slug ?? '';
+    const expected = typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
+    const product = /^[A-Za-z0-9_-]{1,64}$/.test(slug)
+      ? await findProductBySlug(deps.db.kysely, slug)
+      : undefined;
+    if (!product || (expected !== undefined && !Uuid.safeParse(expected).success)) {
+      ctx.status = 404;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = page(
+        'Checkout not found',
+        '<h1>Checkout not found</h1><p>Check the link you were given.</p>',
+      );
+      return;
+    }
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = page(product.name, `<h1>Checkout</h1>\n${element(slug, expected)}`);
+  });
+
+  router.get(/^\/widget\/(.+)$/, async (ctx) => {
+    ctx.state.route = '/widget/*';
+    const name = ctx.path.slice('/widget/'.length);
+    if (!widgetFile.test(name)) {
+      ctx.status = 404;
+      return;
+    }
+    try {
+      ctx.body = await readFile(`${widgetDist}${name}`);
+    } catch {
+      ctx.status = 404;
+      return;
+    }
+    ctx.type = 'text/javascript; charset=utf-8';
+    // Module scripts on merchants' own origins are fetched with CORS.
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set(
+      'Cache-Control',
+      name.startsWith('chunks/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+    );
+  });
+
+  if (deps.config.env === 'production') return;
+
+  router.get('/demo', async (ctx) => {
+    ctx.state.route = '/demo';
+    const db = deps.db.kysely;
+    const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
+    let wallet = await db
+      .selectFrom('merchant_addresses')
+      .select(['id', 'merchant_id'])
+      .where('address', '=', address)
+      .executeTakeFirst();
+    if (!wallet) {
+      const created = await createApiKey(db, { address, label: 'demo shop' });
+      wallet = { id: created.addressId, merchant_id: created.merchantId };
+    }
+    const existing = await db
+      .selectFrom('products')
+      .select('slug')
+      .where('address_id', '=', wallet.id)
+      .where('name', '=', demoProductName)
+      .executeTakeFirst();
+    let slug = existing?.slug;
+    let productId: string;
+    if (slug) {
+      productId = (await findProductBySlug(db, slug))!.id;
+    } else {
+      const token =
+        deps.tokens.tokensOf('binance-smart-chain', 'testnet').find((t) => t.symbol === 'BUSD') ??
+        deps.tokens.tokensOf('binance-smart-chain', 'testnet')[0];
+      if (!token) throw new Error('no test token is configured');
+      const now = new Date();
+      const row = await insertProduct(db, {
+        id: randomUUID(),
+        merchant_id: wallet.merchant_id,
+        address_id: wallet.id,
+        name: demoProductName,
+        email: 'merchant@example.com',
+        send_email: false,
+        email_body: '',
+        send_webhook: false,
+        webhook_url: null,
+        success_url: '',
+        failure_url: '',
+        active: true,
+        tax_rate: '20',
+        swappable: true,
+        open_amount: false,
+        expires_in_minutes: 30,
+        custom_fields: JSON.stringify(['full_name']),
+        token_blockchain: token.blockchain,
+        token_network: token.network,
+        token_address: token.address,
+        token_symbol: token.symbol,
+        token_name: token.name,
+        token_decimals: token.decimals,
+        chain_id: token.chainId,
+        secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
+        created_at: now,
+        updated_at: now,
+      });
+      slug = row.slug;
+      productId = row.id;
+    }
+    const expected = await insertExpectedPayment(db, {
+      id: randomUUID(),
+      merchant_id: wallet.merchant_id,
+      product_id: productId,
+      dollar_amount: '12.50',
+      metadata: { demo: true },
+      customer_email: null,
+      source: 'merchant',
+    });
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = page(
+      'Demo shop',
+      `<h1>Demo shop: one month of coffee</h1>
+<p>This page is the merchant's server: each visit creates a $12.50 expected payment for the dev merchant
+<code>${escapeHtml(address)}</code> and embeds the checkout element for it.</p>
+<p>To pay, import the <strong>Shopper</strong> private key that <code>npm start</code> prints into a browser
+wallet (MetaMask or similar), add the dev chain (its RPC URL and chain id 97 are printed too; the element asks
+your wallet to add it), and pay with BUSD, or with USDC, DAI or USDT through a swap.
+Never use that key on a real network: it is a public development key.</p>
+${element(slug, expected.id)}`,
+    );
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * Area B sandbox (research §13): the hosted KYC page of the sandbox provider, and the special moves that
+ * force a user's KYC or a payment detail's status. Registered only when the sandbox is enabled.
+ */
+import { ApiError, SandboxKycBody, SandboxPaymentDetailBody } from '@checkout/core';
+import { findKycSessionByToken, findUserById, markKycSession } from '@checkout/db';
+import { type KycEvent, signalKycOnboarding } from '@checkout/workflows';
+import type { Router } from '@koa/router';
+import type { AppDeps, AppState } from '../context.ts';
+import { parseBody } from '../parseBody.ts';
+import { changePaymentDetailStatus, paymentDetailOfRequest, presentPaymentDetail } from './paymentDetails.ts';
+import { userOfRequest } from './users.ts';
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem">
+<h1>${title}</h1>${body}</body></html>`;
+}
+
+async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: string }, event: KycEvent) {
+  if (!deps.temporal) throw new ApiError('service_unavailable', 'KYC decisions need the workflow service');
+  try {
+    await signalKycOnboarding(
+      deps.temporal.client,
+      deps.config.temporal.taskQueue,
+      { userId: user.id, merchantId: user.merchant_id },
+      event,
+    );
+  } catch (error) {
+    throw new ApiError('service_unavailable', 'The workflow service did not accept the KYC decision', {
+      cause: error,
+    });
+  }
+}
+
+/** Registers the hosted sandbox KYC page: no API key, the URL token is the credential. */
+export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void {
+  const sessionOf = async (token: string | undefined) => {
+    const session = token ? await findKycSessionByToken(deps.db.kysely, token) : undefined;
+    const user = session ? await findUserById(deps.db.kysely, session.user_id) : undefined;
+    if (!session || !user) throw new ApiError('record_not_found', 'KYC session not found');
+    return { session, user };
+  };
+
+  router.get('/sandbox/kyc/:token', async (ctx) => {
+    ctx.state.route = '/sandbox/kyc/:token';
+    const { session, user } = await sessionOf(ctx.params.token);
+    if (await markKycSession(deps.db.kysely, session.id, 'opened_at')) {
+      await sendKycEvent(deps, user, { source: 'session', status: 'initiated' });
+    }
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = page(
+      'Sandbox identity check',
+      `<p>This is the sandbox KYC provider. No documents are needed.</p>
+<form method="post" action="/sandbox/kyc/${encodeURIComponent(session.token)}/submit">
+<button type="submit">Submit my application</button></form>`,
+    );
+  });
+
+  router.post('/sandbox/kyc/:token/submit', async (ctx) => {
+    ctx.state.route = '/sandbox/kyc/:token/submit';
+    const { session, user } = await sessionOf(ctx.params.token);
+    if (await markKycSession(deps.db.kysely, session.id, 'submitted_at')) {
+      await sendKycEvent(deps, user, { source: 'session', status: 'pending_assessment' });
+    }
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page(
+      'Application submitted',
+      '<p>Thank you. Decisions are made with <code>PATCH /sandbox/users/:id/kycs</code>.</p>',
+    );
+  });
+}
+
+/** Registers the sandbox special moves on the Area B router (API key only). */
+export function sandboxRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.patch('/sandbox/users/:id/kycs', async (ctx) => {
+    ctx.state.route = '/sandbox/users/:id/kycs';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const { kyc } = parseBody(SandboxKycBody, ctx.state.body, 'kyc');
+    await sendKycEvent(deps, user, {
+      source: 'provider',
+      status: kyc.status,
+      ...(kyc.currency ? { currency: kyc.currency } : {}),
+      ...(kyc.rail ? { rail: kyc.rail } : {}),
+      ...(kyc.moderation_comment === undefined ? {} : { moderationComment: kyc.moderation_comment }),
+    });
+    // Applied by the user's KYC workflow moments later; GET /users/:id and kyc_update show the result.
+    ctx.body = { kyc: { user_id: user.id, status: kyc.status } };
+  });
+
+  router.patch('/sandbox/users/:id/payment_details/:detailId', async (ctx) => {
+    ctx.state.route = '/sandbox/users/:id/payment_details/:payment_detail_id';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
+    const { payment_detail: input } = parseBody(SandboxPaymentDetailBody, ctx.state.body, 'payment_detail');
+    if (detail.status === 'deactivated') {
+      throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
+    }
+    const row = await changePaymentDetailStatus(ctx, deps, detail, input.status);
+    ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
+  });
+}

@@ -1,0 +1,151 @@
+/** Area B users (spec 2.4, 4.5): create, show, list, and opening a KYC session. */
+import { randomUUID } from 'node:crypto';
+import { checkCountryCode, checkPhone, checkUsState } from '@checkout/banking';
+import {
+  ApiError,
+  type FieldError,
+  fieldErrors,
+  initialKyc,
+  notFound,
+  recordInvalid,
+  safeParseReporting,
+  UserCreateBody,
+  Uuid,
+} from '@checkout/core';
+import { findUser, insertKycSession, insertUser, listUsers, presentUser, type UserRow } from '@checkout/db';
+import { startKycOnboarding } from '@checkout/workflows';
+import type { Router } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import { z } from 'zod';
+import type { AppDeps, AppState } from '../context.ts';
+import type { KycProvider } from '../kycProvider.ts';
+import { parseBody } from '../parseBody.ts';
+
+/** The account's user named by the `:id` path parameter, or a 404 (malformed id, absent, another account's). */
+export async function userOfRequest(
+  ctx: ParameterizedContext<AppState>,
+  id: string | undefined,
+): Promise<UserRow> {
+  if (!id || !Uuid.safeParse(id).success) throw notFound('User');
+  const user = await findUser(ctx.state.db, ctx.state.merchant!.merchantId, id);
+  if (!user) throw notFound('User');
+  return user;
+}
+
+/** Format rules the zod schema cannot express without the banking checks: ISO codes, US state, phone, blocked countries. */
+function userFormatErrors(raw: Record<string, unknown>, blockedCountries: readonly string[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const str = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string).trim() : undefined);
+  const add = (field: string, message: string | undefined) => {
+    if (message) errors.push({ path: `user.${field}`, message });
+  };
+  const country = str('country');
+  if (country !== undefined) {
+    const problem = checkCountryCode(country);
+    add('country', problem);
+    if (!problem && blockedCountries.includes(country)) {
+      add('country', `is not supported: users in ${country} cannot be onboarded`);
+    }
+  }
+  const nationality = str('nationality');
+  if (nationality !== undefined) add('nationality', checkCountryCode(nationality));
+  const state = str('state');
+  if (country === 'US' && state) add('state', checkUsState(state));
+  const phone = str('phone');
+  if (phone) add('phone', checkPhone(phone));
+  return errors;
+}
+
+/** Parses the create body and applies every user rule, listing every problem at once. */
+function parseUserCreate(body: unknown, blockedCountries: readonly string[]) {
+  parseBody(z.object({ user: z.unknown() }), body, 'user');
+  const raw = (body as { user: unknown }).user;
+  const parsed = safeParseReporting(UserCreateBody, body);
+  const errors = parsed.success ? [] : fieldErrors(parsed.error);
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    const taken = new Set(errors.map((e) => e.path));
+    for (const error of userFormatErrors(raw as Record<string, unknown>, blockedCountries)) {
+      if (!taken.has(error.path)) errors.push(error);
+    }
+  }
+  if (errors.length > 0 || !parsed.success) throw recordInvalid(errors);
+  return parsed.data.user;
+}
+
+/** Registers the user routes on the Area B router (API key only). */
+export function userRoutes(
+  router: Router<AppState>,
+  deps: AppDeps,
+  kycProvider: KycProvider | undefined,
+): void {
+  router.post('/users', async (ctx) => {
+    ctx.state.route = '/users';
+    const input = parseUserCreate(ctx.state.body, deps.config.areaB.blockedCountries);
+    const merchantId = ctx.state.merchant!.merchantId;
+    const row = await insertUser(ctx.state.db, {
+      id: randomUUID(),
+      merchant_id: merchantId,
+      beneficiary_type: input.beneficiary_type,
+      first_name: input.first_name || null,
+      last_name: input.last_name || null,
+      company_name: input.company_name || null,
+      email: input.email,
+      date_of_birth: input.date_of_birth,
+      address_line1: input.address_line1,
+      address_line2: input.address_line2 || null,
+      city: input.city,
+      state: input.state,
+      postcode: input.postcode,
+      country: input.country,
+      nationality: input.nationality,
+      phone: input.phone,
+      ssn_ciphertext: deps.secrets.seal(input.ssn),
+      website: input.website || null,
+      source_of_funds: input.source_of_funds || null,
+      business_activity: input.business_activity || null,
+      business_description: input.business_description || null,
+      kyc: initialKyc(),
+    });
+    if (deps.temporal) {
+      try {
+        await startKycOnboarding(deps.temporal.client, deps.config.temporal.taskQueue, {
+          userId: row.id,
+          merchantId,
+        });
+      } catch (error) {
+        // The first KYC signal starts the workflow anyway (signal-with-start); the user stays created.
+        ctx.state.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');
+      }
+    }
+    ctx.body = { user: presentUser(row, deps.secrets) };
+  });
+
+  router.get('/users', async (ctx) => {
+    ctx.state.route = '/users';
+    const rows = await listUsers(ctx.state.db, ctx.state.merchant!.merchantId);
+    ctx.body = { users: rows.map((row) => presentUser(row, deps.secrets)) };
+  });
+
+  router.get('/users/:id', async (ctx) => {
+    ctx.state.route = '/users/:id';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    ctx.body = { user: presentUser(user, deps.secrets) };
+  });
+
+  router.post('/users/:id/kycs', async (ctx) => {
+    ctx.state.route = '/users/:id/kycs';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    if (!kycProvider) {
+      throw new ApiError('service_unavailable', 'No KYC provider is configured for this service');
+    }
+    const session = await kycProvider.createSession({ id: user.id, email: user.email });
+    await insertKycSession(ctx.state.db, {
+      id: randomUUID(),
+      user_id: user.id,
+      merchant_id: user.merchant_id,
+      token: session.token,
+      provider: kycProvider.name,
+    });
+    ctx.body = { kyc: { user_id: user.id, url: session.url } };
+  });
+}

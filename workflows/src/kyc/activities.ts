@@ -1,0 +1,77 @@
+/** Activities of `kycOnboarding`: read a user's KYC state, and store a new one with its webhook. */
+import {
+  createWebhookDelivery,
+  type Db,
+  findAccountWebhookEndpoint,
+  findUserById,
+  presentUser,
+  type SecretBox,
+  writeUserKyc,
+} from '@checkout/db';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  type KycActivities,
+  type KycState,
+  kycUserNotFound,
+  type LoadedKyc,
+  type RecordedKyc,
+  type RecordKycInput,
+} from './shared.ts';
+
+/** What the KYC activities need. */
+export interface KycActivityDeps {
+  db: Db;
+  secrets: SecretBox;
+}
+
+/** Event type of the webhook sent on every KYC change (research §11). */
+export const kycUpdateEvent = 'kyc_update';
+
+function missing(userId: string): ApplicationFailure {
+  return ApplicationFailure.retryable(`user ${userId} does not exist`, kycUserNotFound);
+}
+
+/** Builds the KYC activities. */
+export function createKycActivities(deps: KycActivityDeps): KycActivities {
+  const db = deps.db.kysely;
+  return {
+    async loadKyc({ userId }): Promise<LoadedKyc> {
+      const user = await findUserById(db, userId);
+      if (!user) throw missing(userId);
+      return { kyc: user.kyc as KycState, version: user.kyc_version };
+    },
+
+    async recordKyc({ userId, version, kyc }: RecordKycInput): Promise<RecordedKyc> {
+      return db.transaction().execute(async (trx) => {
+        const row = await writeUserKyc(trx, userId, version, kyc);
+        if (!row) {
+          const current = await findUserById(trx, userId);
+          if (!current) throw missing(userId);
+          return {
+            applied: false,
+            kyc: current.kyc as KycState,
+            version: current.kyc_version,
+            webhookDeliveryId: null,
+          };
+        }
+        const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
+        let webhookDeliveryId: string | null = null;
+        if (endpoint) {
+          const delivery = await createWebhookDelivery(trx, {
+            merchantId: row.merchant_id,
+            eventType: kycUpdateEvent,
+            // One event per stored version, so each change is its own delivery.
+            subjectId: `${userId}:kyc:${version}`,
+            url: endpoint.url,
+            payload: JSON.stringify({
+              event: kycUpdateEvent,
+              payload: { user: presentUser(row, deps.secrets) },
+            }),
+          });
+          webhookDeliveryId = delivery.id;
+        }
+        return { applied: true, kyc: row.kyc as KycState, version: row.kyc_version, webhookDeliveryId };
+      });
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * `kycOnboarding`: one per user (id `kyc-<user id>`). Applies the KYC provider's decisions and the user's
+ * session steps, arriving as signals, in order; stores each new state with its `kyc_update` webhook and
+ * hands the webhook to delivery. Ends when the case is settled; a later signal starts a new run.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { AccountId, KycStatus, UserId } from '../shared.ts';
+import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
+import { webhookDelivery } from '../webhookDelivery/workflow.ts';
+import {
+  applyKycEvent,
+  isKycSettled,
+  type KycActivities,
+  type KycEvent,
+  type KycOnboardingInput,
+  type KycOnboardingResult,
+  kycEventSignal,
+  kycStateQuery,
+  kycUserNotFound,
+  type LoadedKyc,
+  type RecordedKyc,
+  sameKyc,
+} from './shared.ts';
+
+const { recordKyc } = proxyActivities<KycActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+// A short first read: the user row may still be in the creating request's transaction.
+const { loadKyc: loadNewKyc } = proxyActivities<KycActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumAttempts: 8 },
+});
+
+// Events handled per run before the history is handed to a fresh run.
+const eventsPerRun = 200;
+
+function isMissingUser(error: unknown): boolean {
+  return (
+    error instanceof ActivityFailure &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === kycUserNotFound
+  );
+}
+
+/** The KYC case of one user. */
+export async function kycOnboarding(input: KycOnboardingInput): Promise<KycOnboardingResult> {
+  const queue: KycEvent[] = [...(input.pending ?? [])];
+  let state: LoadedKyc | null = null;
+  setHandler(kycEventSignal, (event) => {
+    queue.push(event);
+  });
+  setHandler(kycStateQuery, () => state);
+  upsertSearchAttributes([
+    { key: AccountId, value: input.merchantId },
+    { key: UserId, value: input.userId },
+  ]);
+
+  try {
+    state = await loadNewKyc({ userId: input.userId });
+  } catch (error) {
+    if (isMissingUser(error)) return { userId: input.userId, kyc: null, version: 0, outcome: 'missing' };
+    throw error;
+  }
+  upsertSearchAttributes([{ key: KycStatus, value: state.kyc.general.status }]);
+
+  for (let handled = 0; handled < eventsPerRun; handled++) {
+    if (queue.length === 0 && isKycSettled(state.kyc)) break;
+    await condition(() => queue.length > 0);
+    const event = queue.shift()!;
+    let next = applyKycEvent(state.kyc, event);
+    if (sameKyc(next, state.kyc)) continue;
+    let recorded: RecordedKyc = await recordKyc({
+      userId: input.userId,
+      version: state.version + 1,
+      kyc: next,
+    });
+    if (!recorded.applied) {
+      // The stored state moved on outside this run: apply the event on top of it once.
+      next = applyKycEvent(recorded.kyc, event);
+      recorded = sameKyc(next, recorded.kyc)
+        ? recorded
+        : await recordKyc({ userId: input.userId, version: recorded.version + 1, kyc: next });
+    }
+    state = { kyc: recorded.kyc, version: recorded.version };
+    upsertSearchAttributes([{ key: KycStatus, value: state.kyc.general.status }]);
+    if (recorded.webhookDeliveryId) {
+      await startChild(webhookDelivery, {
+        workflowId: webhookWorkflowId(recorded.webhookDeliveryId),
+        args: [{ deliveryId: recorded.webhookDeliveryId }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+  }
+  if (!isKycSettled(state.kyc) || queue.length > 0) {
+    // Queued signals travel with the new run, so none is lost in the hand-over.
+    return continueAsNew<typeof kycOnboarding>({ ...input, pending: queue });
+  }
+  return { userId: input.userId, kyc: state.kyc, version: state.version, outcome: 'settled' };
+}
