@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { CheckoutSessionRow, ExpectedPaymentRow } from '../checkoutSchema.ts';
 import type { Database, ResolvedPaymentsTable } from '../schema.ts';
-import type { ProductWithAddress } from './products.ts';
+import { type ProductWithAddress, productsWithAddress } from './products.ts';
 
 /** Creates an expected payment. */
 export async function insertExpectedPayment(
@@ -59,13 +59,7 @@ export async function findProductBySlug(
   db: Kysely<Database>,
   slug: string,
 ): Promise<ProductWithAddress | undefined> {
-  return db
-    .selectFrom('products')
-    .innerJoin('merchant_addresses', 'merchant_addresses.id', 'products.address_id')
-    .selectAll('products')
-    .select(['merchant_addresses.address as address', 'merchant_addresses.verified as verified_address'])
-    .where('products.slug', '=', slug)
-    .executeTakeFirst();
+  return productsWithAddress(db).where('products.slug', '=', slug).executeTakeFirst();
 }
 
 /** A product by id, with its wallet (for workflows, which run with no merchant scope). */
@@ -73,13 +67,7 @@ export async function findProductById(
   db: Kysely<Database>,
   id: string,
 ): Promise<ProductWithAddress | undefined> {
-  return db
-    .selectFrom('products')
-    .innerJoin('merchant_addresses', 'merchant_addresses.id', 'products.address_id')
-    .selectAll('products')
-    .select(['merchant_addresses.address as address', 'merchant_addresses.verified as verified_address'])
-    .where('products.id', '=', id)
-    .executeTakeFirst();
+  return productsWithAddress(db).where('products.id', '=', id).executeTakeFirst();
 }
 
 /** The session of an expected payment, if one was started. */

@@ -58,7 +58,8 @@ export async function insertProduct(
   }
 }
 
-function productsWithAddress(db: Kysely<Database>) {
+/** Products joined with their wallet's address and verification, the base of every product read. */
+export function productsWithAddress(db: Kysely<Database>) {
   return db
     .selectFrom('products')
     .innerJoin('merchant_addresses', 'merchant_addresses.id', 'products.address_id')
