@@ -46,6 +46,15 @@ export default defineConfig({
           env: { TEST_DATABASE: 'postgres' },
         },
       },
+      {
+        test: {
+          ...shared,
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/temporal.ts', 'test/setup/database.ts', 'test/setup/widgetBuild.ts'],
+          env: { TEST_DATABASE: 'pglite' },
+        },
+      },
     ],
   },
 });

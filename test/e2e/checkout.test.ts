@@ -1,0 +1,351 @@
+/// <reference lib="dom" />
+/**
+ * The built `<crypto-checkout>` on the hosted page, in real Chromium, against the real service, a local
+ * chain and a test wallet: each flow ends with the merchant's webhook (or the expiry) and passes axe.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import type { Address, Hex } from 'viem';
+import { erc20Abi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { databaseUnavailable } from '../support/database.ts';
+import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+import { axeViolations, launchBrowser, type TestBrowser } from './support/browser.ts';
+import { installTestWallet, type TestWallet } from './support/testWallet.ts';
+
+const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
+
+interface Outcome {
+  type: 'checkout-success' | 'checkout-failure';
+  detail: Record<string, string | null>;
+}
+
+describe.skipIf(databaseUnavailable())('checkout element in Chromium', () => {
+  let chain: TestChain;
+  let service: TestService;
+  let receiver: WebhookReceiver;
+  let merchant: TestMerchant;
+  let browser: TestBrowser;
+  let busd: Address;
+  const timings: Record<string, number> = {};
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    [chain, receiver, browser] = await Promise.all([
+      startTestChain(),
+      startWebhookReceiver(),
+      launchBrowser(),
+    ]);
+    busd = chain.deployment.tokens.BUSD.address;
+    service = await startTestService({
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        CHAIN_POLL_INTERVAL_MS: '100',
+      },
+    });
+    merchant = await service.createMerchant();
+  });
+  afterAll(async () => {
+    console.info('e2e timings (ms):', timings);
+    await browser?.close();
+    await service?.stop();
+    await Promise.all([chain?.stop(), receiver?.close()]);
+  });
+
+  const createProduct = async (overrides: Record<string, unknown> = {}) => {
+    const res = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Espresso beans',
+          email: 'merchant@example.com',
+          active: true,
+          send_webhook: true,
+          webhook_url: receiver.url,
+          send_email: false,
+          custom_fields: ['full_name'],
+          tax_rate: 20,
+          expires_in_minutes: 30,
+          success_url: 'https://shop.example/thanks',
+          failure_url: 'https://shop.example/sorry',
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+          ...overrides,
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.product as { id: string; slug: string };
+  };
+
+  const expectPayment = async (productId: string, dollarAmount: string) => {
+    const res = await service.request('POST', `/api/v1/products/${productId}/expected_payments`, {
+      headers: merchant.headers,
+      json: { dollar_amount: dollarAmount },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.expected_payment as { id: string };
+  };
+
+  /** Opens the hosted page for shopper `index`, recording the element's outcome and first render. */
+  const openPage = async (index: number, path: string): Promise<{ page: Page; wallet: TestWallet }> => {
+    const page = await browser.context.newPage();
+    const wallet = await installTestWallet(page, {
+      privateKey: chain.deployment.shoppers[index]!.privateKey as Hex,
+      rpcUrl: chain.chain.rpcUrl,
+      chainId: 97,
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __outcome?: unknown; __firstRender?: number; __viewRender?: number };
+      for (const type of ['checkout-success', 'checkout-failure']) {
+        // Cancelled: the test keeps the final state on screen instead of following the redirect.
+        document.addEventListener(type, (event) => {
+          event.preventDefault();
+          w.__outcome = { type, detail: (event as CustomEvent).detail };
+        });
+      }
+      let frames = 0;
+      const watch = () => {
+        const root = document.querySelector('crypto-checkout')?.shadowRoot;
+        if (w.__firstRender === undefined && root?.querySelector('[part="base"]'))
+          w.__firstRender = performance.now();
+        if (w.__viewRender === undefined && root?.querySelector('h2')) w.__viewRender = performance.now();
+        if (w.__viewRender === undefined && frames++ < 2_000) requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    });
+    await page.goto(`${service.url}${path}`);
+    await page.getByRole('heading', { level: 2 }).waitFor({ timeout: 15_000 });
+    return { page, wallet };
+  };
+
+  const expectAccessible = async (page: Page, state: string) => {
+    const violations = await axeViolations(page);
+    expect(violations, `axe violations in state "${state}"`).toEqual([]);
+  };
+
+  const outcome = (page: Page) =>
+    page
+      .waitForFunction(() => (window as unknown as { __outcome?: unknown }).__outcome, undefined, {
+        timeout: 45_000,
+      })
+      .then((h) => h.jsonValue() as Promise<Outcome>);
+
+  const fillShopper = async (
+    page: Page,
+    fields: Record<string, string> = { 'Full name': 'Ada Lovelace' },
+  ) => {
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label).fill(value);
+  };
+
+  const expectWebhookFor = async (paymentId: string) => {
+    const deadline = Date.now() + 30_000;
+    while (!receiver.received.some((r) => r.body.includes(paymentId))) {
+      if (Date.now() > deadline) throw new Error(`no webhook for ${paymentId}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const hook = receiver.received.filter((r) => r.body.includes(paymentId));
+    expect(hook).toHaveLength(1);
+    return JSON.parse(hook[0]!.body) as { id: string; payment: { tx_id: string; swapped: boolean } };
+  };
+
+  it('pays an expected payment directly with an injected wallet', async () => {
+    const started = Date.now();
+    const product = await createProduct();
+    const expected = await expectPayment(product.id, '25.00');
+    const { page, wallet } = await openPage(0, `/checkout/${product.slug}?expected_payment=${expected.id}`);
+    timings.firstRender = await page.evaluate(
+      () => (window as unknown as { __firstRender: number }).__firstRender,
+    );
+    timings.viewRender = await page.evaluate(
+      () => (window as unknown as { __viewRender: number }).__viewRender,
+    );
+
+    await page.getByText('$25.00').first().waitFor();
+    await page.getByText('Includes 20 % tax: $4.17').waitFor();
+    await page.getByText('25 BUSD').first().waitFor();
+    await expectAccessible(page, 'form');
+
+    await fillShopper(page);
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByRole('button', { name: 'Pay now' }).waitFor();
+    await page.getByText('You send 25 BUSD.').waitFor();
+    await page.getByRole('timer').waitFor();
+    await expectAccessible(page, 'review');
+    await page.screenshot({ path: `${artifacts}direct-review.png` });
+
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const result = await outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    await page.getByText('Payment received. Thank you!').waitFor();
+    await expectAccessible(page, 'paid');
+    await page.screenshot({ path: `${artifacts}direct-paid.png` });
+
+    expect(wallet.calls.filter((m) => m === 'eth_sendTransaction')).toHaveLength(1);
+    const hook = await expectWebhookFor(result.detail.resolvedPaymentId!);
+    expect(hook.payment.tx_id).toBe(result.detail.txHash);
+    expect(hook.payment.swapped).toBe(false);
+    timings.direct = Date.now() - started;
+    await page.close();
+  });
+
+  it('swaps another stablecoin when the shopper holds none of the product token', async () => {
+    const started = Date.now();
+    const shopper = chain.deployment.shoppers[1]!.address as Address;
+    const balance = await chain.publicClient.readContract({
+      address: busd,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [shopper],
+    });
+    await chain.transfer(1, busd, randomAddress() as Address, balance);
+    const product = await createProduct({ custom_fields: [] });
+    const expected = await expectPayment(product.id, '12.34');
+    const { page, wallet } = await openPage(1, `/checkout/${product.slug}?expected_payment=${expected.id}`);
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page
+      .getByText(/You spend at most .* \(0\.5 % slippage\); the merchant receives exactly 12\.34 BUSD\./)
+      .waitFor();
+    await page.getByText('Your wallet asks twice').waitFor();
+    await expectAccessible(page, 'swap review');
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const result = await outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    await page.getByText('Payment received. Thank you!').waitFor();
+    await page.screenshot({ path: `${artifacts}swap-paid.png` });
+    expect(wallet.calls.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2);
+    const hook = await expectWebhookFor(result.detail.resolvedPaymentId!);
+    expect(hook.payment.swapped).toBe(true);
+    timings.swap = Date.now() - started;
+    await page.close();
+  });
+
+  it('takes an open amount, validating it first', async () => {
+    const started = Date.now();
+    const product = await createProduct({ open_amount: true, tax_rate: 0, custom_fields: [] });
+    const { page, wallet } = await openPage(2, `/checkout/${product.slug}`);
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    const amount = page.getByLabel('Amount (USD)');
+    const pay = page.getByRole('button', { name: 'Pay with Test Wallet' });
+    await amount.fill('0');
+    await pay.click();
+    await page.getByText('The amount must be greater than 0.').waitFor();
+    await amount.fill('1.234');
+    await pay.click();
+    await page.getByText('Use a number with at most 2 decimals').waitFor();
+    await expectAccessible(page, 'amount invalid');
+    expect(wallet.calls).toEqual([]);
+    await amount.fill('7.5');
+    await pay.click();
+    await page.getByText('You send 7.5 BUSD.').waitFor();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const result = await outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    await page.screenshot({ path: `${artifacts}open-amount-paid.png` });
+    await expectWebhookFor(result.detail.resolvedPaymentId!);
+    timings.openAmount = Date.now() - started;
+    await page.close();
+  });
+
+  it('requires every custom field before asking the wallet', async () => {
+    const started = Date.now();
+    const product = await createProduct({ custom_fields: ['full_name', 'company'] });
+    const expected = await expectPayment(product.id, '3.00');
+    const { page, wallet } = await openPage(3, `/checkout/${product.slug}?expected_payment=${expected.id}`);
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await expect.poll(() => page.getByText('This field is required.').count()).toBe(2);
+    expect(await page.getByLabel('Full name').evaluate((el) => el.matches(':focus'))).toBe(true);
+    await expectAccessible(page, 'fields required');
+    await page.screenshot({ path: `${artifacts}fields-required.png` });
+    expect(wallet.calls).toEqual([]);
+    await page.getByLabel('Full name').fill('Ada Lovelace');
+    await page.getByLabel('Company').fill('Analytical Engines');
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const result = await outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    await expectWebhookFor(result.detail.resolvedPaymentId!);
+    timings.customFields = Date.now() - started;
+    await page.close();
+  });
+
+  it('says the checkout expired when the timer reaches zero before paying', async () => {
+    const started = Date.now();
+    const product = await createProduct({ expires_in_minutes: 30 });
+    const expected = await expectPayment(product.id, '5.00');
+    const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      json: {
+        expected_payment_id: expected.id,
+        email: 'shopper@example.com',
+        custom_fields: { full_name: 'Ada Lovelace' },
+        // Not a paying shopper: the session's chain scan would otherwise claim a later flow's transfer.
+        sender_address: randomAddress(),
+        token_address: busd,
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    await service.deps.db.kysely
+      .updateTable('checkout_sessions')
+      .set({ expires_at: new Date(Date.now() + 6_000) })
+      .where('id', '=', opened.body.session.id)
+      .execute();
+    const { page, wallet } = await openPage(4, `/checkout/${product.slug}?expected_payment=${expected.id}`);
+    await page.getByRole('timer').waitFor();
+    await expectAccessible(page, 'counting down');
+    const result = await outcome(page);
+    expect(result).toMatchObject({ type: 'checkout-failure', detail: { reason: 'expired' } });
+    await page.getByText('This checkout has expired.').waitFor();
+    expect(await page.getByRole('button', { name: 'Pay now' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Pay with Test Wallet' }).count()).toBe(0);
+    await expectAccessible(page, 'expired');
+    await page.screenshot({ path: `${artifacts}expired.png` });
+    expect(wallet.calls).toEqual([]);
+    timings.expiry = Date.now() - started;
+    await page.close();
+  });
+
+  it('recovers when the shopper rejects in the wallet, and pays once on retry', async () => {
+    const started = Date.now();
+    const product = await createProduct();
+    const expected = await expectPayment(product.id, '9.99');
+    const { page, wallet } = await openPage(4, `/checkout/${product.slug}?expected_payment=${expected.id}`);
+    await fillShopper(page);
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    wallet.rejectNext();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByText('You declined the request in your wallet').waitFor();
+    await expectAccessible(page, 'rejected');
+    await page.screenshot({ path: `${artifacts}rejected.png` });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    const result = await outcome(page).catch(async (error: unknown) => {
+      await page.screenshot({ path: `${artifacts}rejected-retry-timeout.png` });
+      const root = await page.evaluate(
+        () => document.querySelector('crypto-checkout')?.shadowRoot?.textContent,
+      );
+      throw new Error(`no outcome after retry; element says: ${root?.replace(/\s+/g, ' ')}`, {
+        cause: error,
+      });
+    });
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    expect(wallet.calls.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2);
+    await expectWebhookFor(result.detail.resolvedPaymentId!);
+    timings.rejectRetry = Date.now() - started;
+    await page.close();
+  });
+
+  it('serves the widget files and the demo shop outside production', async () => {
+    const script = await fetch(`${service.url}/widget/crypto-checkout.iife.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${service.url}/widget/..%2fpackage.json`)).status).toBe(404);
+    const demo = await fetch(`${service.url}/demo`);
+    expect(demo.status).toBe(200);
+    expect(await demo.text()).toMatch(/<crypto-checkout slug="[^"]+" expected-payment="[0-9a-f-]{36}">/);
+  });
+});

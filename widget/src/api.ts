@@ -1,0 +1,102 @@
+/** The public checkout API as the element calls it. */
+import type { CheckoutSession, CheckoutView } from '@checkout/core';
+
+export type { CheckoutSession, CheckoutView };
+
+/** An error answer of the API, or a network failure (`status` 0). */
+export class CheckoutApiError extends Error {
+  override name = 'CheckoutApiError';
+  code: string;
+  status: number;
+  errors: Array<{ path: string; message: string }>;
+  constructor(
+    code: string,
+    message: string,
+    status: number,
+    errors: Array<{ path: string; message: string }> = [],
+  ) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+/** Body of a session creation, as the widget sends it. */
+export interface SessionRequest {
+  expected_payment_id?: string;
+  dollar_amount?: string;
+  email: string;
+  custom_fields: Record<string, string>;
+  sender_address: string;
+  token_address: string;
+}
+
+/** Calls of the public checkout API relative to one base URL. */
+export class CheckoutApi {
+  readonly base: string;
+  constructor(base: string) {
+    this.base = base.replace(/\/+$/, '');
+  }
+
+  /** The checkout view of a product, optionally for one expected payment. */
+  async view(slug: string, expectedPayment?: string): Promise<CheckoutView> {
+    const query = expectedPayment ? `?expected_payment=${encodeURIComponent(expectedPayment)}` : '';
+    return (
+      await this.call<{ checkout: CheckoutView }>('GET', `/checkout/${encodeURIComponent(slug)}${query}`)
+    ).checkout;
+  }
+
+  /** Opens (or updates the payer of) the session of a checkout. */
+  async openSession(slug: string, body: SessionRequest): Promise<CheckoutSession> {
+    return (
+      await this.call<{ session: CheckoutSession }>(
+        'POST',
+        `/checkout/${encodeURIComponent(slug)}/sessions`,
+        body,
+      )
+    ).session;
+  }
+
+  /** The current state of a session. */
+  async session(id: string): Promise<CheckoutSession> {
+    return (await this.call<{ session: CheckoutSession }>('GET', `/checkout/sessions/${id}`)).session;
+  }
+
+  /** Hands the payment's transaction hash to the service. */
+  async submitTransaction(id: string, txHash: string): Promise<CheckoutSession> {
+    return (
+      await this.call<{ session: CheckoutSession }>('POST', `/checkout/sessions/${id}/transactions`, {
+        tx_hash: txHash,
+      })
+    ).session;
+  }
+
+  /** URL of the session's server-sent events. */
+  eventsUrl(id: string): string {
+    return `${this.base}/api/v1/checkout/sessions/${id}/events`;
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}/api/v1${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new CheckoutApiError('network', (error as Error).message, 0);
+    }
+    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok) {
+      throw new CheckoutApiError(
+        typeof json.error_code === 'string' ? json.error_code : 'http_error',
+        typeof json.message === 'string' ? json.message : response.statusText,
+        response.status,
+        Array.isArray(json.errors) ? (json.errors as Array<{ path: string; message: string }>) : [],
+      );
+    }
+    return json as T;
+  }
+}

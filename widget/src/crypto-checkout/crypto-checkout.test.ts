@@ -1,0 +1,240 @@
+// @vitest-environment happy-dom
+import type { CheckoutSession, CheckoutView } from '@checkout/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import './crypto-checkout.ts';
+import type { CheckoutFailureDetail, CheckoutSuccessDetail, CryptoCheckout } from './crypto-checkout.ts';
+
+const view: CheckoutView = {
+  slug: 'espresso',
+  name: 'Espresso beans',
+  active: true,
+  is_test: true,
+  token: {
+    symbol: 'BUSD',
+    address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    name: 'BUSD Token',
+    decimal_count: 18,
+    blockchain: 'binance-smart-chain',
+    network: 'testnet',
+    chain_id: 97,
+  },
+  payment_tokens: [],
+  custom_fields: ['full_name'],
+  open_amount: false,
+  swappable: false,
+  tax_rate: 20,
+  expires_in_minutes: 30,
+  receiving_address: '0xE242783c186CcBe3a0021DAf39D7e424A2E28DbF',
+  chain_id: 97,
+  blockchain: 'binance-smart-chain',
+  network: 'testnet',
+  router_address: null,
+  rpc_url: 'http://127.0.0.1:8545',
+  required_confirmations: 1,
+  success_url: '',
+  failure_url: '',
+  expected_payment: {
+    id: '4b1f9a3e-52a4-4b0c-8f0e-1a1b2c3d4e5f',
+    dollar_amount: '25.00',
+    expected_token_amount: '25',
+    status: 'open',
+    session_id: null,
+  },
+};
+
+const session = (patch: Partial<CheckoutSession>): CheckoutSession => ({
+  id: '7d3c2b1a-0f9e-4d8c-b7a6-5f4e3d2c1b0a',
+  expected_payment_id: view.expected_payment!.id,
+  status: 'awaiting_payment',
+  dollar_amount: '25.00',
+  expected_token: view.token,
+  expected_token_amount: '25',
+  payment_token_address: view.token.address,
+  receiving_address: view.receiving_address,
+  sender_address: view.receiving_address,
+  tx_hash: null,
+  confirmations: 0,
+  required_confirmations: 1,
+  resolved_payment_id: null,
+  late: false,
+  error: null,
+  expires_at: null,
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+  ...patch,
+});
+
+/** A fake public API answering from `routes` (path → body). */
+function fakeServer(routes: Record<string, unknown>) {
+  return vi.fn(async (input: string | URL) => {
+    const path = new URL(String(input)).pathname + new URL(String(input)).search;
+    const body = routes[path];
+    return new Response(
+      JSON.stringify(body ?? { error_code: 'not_found', message: 'Not found', errors: [] }),
+      {
+        status: body ? 200 : 404,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+  });
+}
+
+async function mount(attrs: Record<string, string>): Promise<CryptoCheckout> {
+  const el = document.createElement('crypto-checkout');
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  document.body.append(el);
+  for (let i = 0; i < 20 && !el.shadowRoot?.querySelector('h2, [part="error"]'); i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    await el.updateComplete;
+  }
+  return el;
+}
+
+const text = (el: CryptoCheckout) => el.shadowRoot?.textContent?.replace(/\s+/g, ' ') ?? '';
+
+describe('<crypto-checkout>', () => {
+  beforeEach(() => {
+    document.documentElement.lang = 'en';
+  });
+  afterEach(() => {
+    document.body.replaceChildren();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the product, both amounts, the included tax and one labelled input per field', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({
+        [`/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`]: { checkout: view },
+      }),
+    );
+    const el = await mount({
+      slug: 'espresso',
+      'expected-payment': view.expected_payment!.id,
+      'api-base': 'http://shop.test',
+    });
+    expect(text(el)).toContain('Espresso beans');
+    expect(text(el)).toContain('$25.00');
+    expect(text(el)).toContain('25 BUSD');
+    expect(text(el)).toContain('Includes 20 % tax: $4.17');
+    const labels = [...el.shadowRoot!.querySelectorAll('label')].map((l) => l.textContent);
+    expect(labels).toEqual(['E-mail', 'Full name']);
+    expect(el.shadowRoot!.querySelector('#email')?.getAttribute('type')).toBe('email');
+  });
+
+  it('explains a checkout that cannot be loaded and offers a retry', async () => {
+    vi.stubGlobal('fetch', fakeServer({}));
+    const el = await mount({ slug: 'missing', 'api-base': 'http://shop.test' });
+    const alert = el.shadowRoot!.querySelector('[role="alert"]');
+    expect(alert?.textContent).toContain('Not found');
+    expect(alert?.querySelector('button')?.textContent).toBe('Try again');
+  });
+
+  it('validates the open amount and required fields without touching a wallet', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({
+        '/api/v1/checkout/espresso': { checkout: { ...view, open_amount: true, expected_payment: null } },
+      }),
+    );
+    const provider = { request: vi.fn() };
+    vi.stubGlobal('ethereum', provider);
+    const el = await mount({ slug: 'espresso', 'api-base': 'http://shop.test' });
+    const amount = el.shadowRoot!.querySelector<HTMLInputElement>('#amount')!;
+    amount.value = '1.234';
+    amount.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="wallet-button"]')!.click();
+    await el.updateComplete;
+    expect(text(el)).toContain('Use a number with at most 2 decimals');
+    expect(text(el)).toContain('Enter a valid e-mail address.');
+    expect(text(el)).toContain('This field is required.');
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(provider.request).not.toHaveBeenCalled();
+  });
+
+  it('shows an expired session as expired, with the pay button disabled, and emits checkout-failure', async () => {
+    const expired = session({ expires_at: new Date(Date.now() - 1_000).toISOString() });
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({
+        [`/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`]: {
+          checkout: { ...view, expected_payment: { ...view.expected_payment!, session_id: expired.id } },
+        },
+        [`/api/v1/checkout/sessions/${expired.id}`]: { session: expired },
+      }),
+    );
+    const failures: CustomEvent<CheckoutFailureDetail>[] = [];
+    document.addEventListener(
+      'checkout-failure',
+      (e) => {
+        e.preventDefault();
+        failures.push(e as CustomEvent<CheckoutFailureDetail>);
+      },
+      { once: true },
+    );
+    const el = await mount({
+      slug: 'espresso',
+      'expected-payment': view.expected_payment!.id,
+      'api-base': 'http://shop.test',
+    });
+    await el.updateComplete;
+    expect(text(el)).toContain('This checkout has expired.');
+    expect(el.shadowRoot!.querySelector<HTMLButtonElement>('[part="pay-button"]')?.disabled).toBe(true);
+    expect(failures[0]?.detail).toMatchObject({ reason: 'expired', sessionId: expired.id });
+    expect(failures[0]?.composed).toBe(true);
+  });
+
+  it('shows a resolved session as paid and emits checkout-success', async () => {
+    const paid = session({
+      status: 'resolved',
+      tx_hash: `0x${'ab'.repeat(32)}`,
+      resolved_payment_id: 'rp_1',
+      confirmations: 1,
+    });
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({
+        [`/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`]: {
+          checkout: { ...view, expected_payment: { ...view.expected_payment!, session_id: paid.id } },
+        },
+        [`/api/v1/checkout/sessions/${paid.id}`]: { session: paid },
+      }),
+    );
+    let detail: unknown;
+    document.addEventListener(
+      'checkout-success',
+      (e) => {
+        e.preventDefault();
+        detail = (e as CustomEvent<CheckoutSuccessDetail>).detail;
+      },
+      { once: true },
+    );
+    const el = await mount({
+      slug: 'espresso',
+      'expected-payment': view.expected_payment!.id,
+      'api-base': 'http://shop.test',
+    });
+    await el.updateComplete;
+    expect(text(el)).toContain('Payment received. Thank you!');
+    expect(detail).toEqual({ resolvedPaymentId: 'rp_1', txHash: paid.tx_hash, sessionId: paid.id });
+    expect(el.shadowRoot!.querySelector('[aria-current="step"]')?.textContent).toContain('Done');
+  });
+
+  it('speaks Spanish when the page is in Spanish', async () => {
+    document.documentElement.lang = 'es-MX';
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({
+        [`/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`]: { checkout: view },
+      }),
+    );
+    const el = await mount({
+      slug: 'espresso',
+      'expected-payment': view.expected_payment!.id,
+      'api-base': 'http://shop.test',
+    });
+    expect(text(el)).toContain('Correo electrónico');
+    expect(text(el)).toContain('Incluye 20 % de impuestos');
+  });
+});

@@ -1,0 +1,693 @@
+/** The `<crypto-checkout>` element: a product's stablecoin checkout, from the form to the confirmed payment. */
+import type { Config } from '@wagmi/core';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import {
+  dollarAmountProblem,
+  formatToken,
+  formatUsd,
+  fromUnits,
+  includedTaxCents,
+  toUnits,
+} from '../amount.ts';
+import { CheckoutApi, CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
+import { CountdownController } from '../controllers/countdown.ts';
+import { SessionStreamController } from '../controllers/session-stream.ts';
+import { type DiscoveredWallet, WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
+import { type Messages, pickLocale } from '../i18n.ts';
+import { loadWalletModule } from '../load-wallet.ts';
+import type { PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
+import { styles } from './crypto-checkout.styles.ts';
+
+/** Where the checkout is. */
+export type CheckoutPhase =
+  | 'loading'
+  | 'load-error'
+  | 'connect'
+  | 'connecting'
+  | 'review'
+  | 'wallet'
+  | 'submitted'
+  | 'confirming'
+  | 'paid'
+  | 'failed'
+  | 'expired';
+
+/** Detail of `checkout-success`. */
+export interface CheckoutSuccessDetail {
+  resolvedPaymentId: string;
+  txHash: string;
+  sessionId: string;
+}
+
+/** Detail of `checkout-failure`. */
+export interface CheckoutFailureDetail {
+  reason: 'failed' | 'expired';
+  sessionId: string | null;
+  error: string | null;
+}
+
+const stepOfPhase: Record<CheckoutPhase, number> = {
+  loading: 0,
+  'load-error': 0,
+  connect: 0,
+  connecting: 0,
+  review: 1,
+  wallet: 2,
+  submitted: 3,
+  confirming: 4,
+  paid: 5,
+  failed: 5,
+  expired: 5,
+};
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
+
+/**
+ * A stablecoin checkout for one product: amount, tax, e-mail and custom fields, the shopper's wallets,
+ * direct or swapped payment, a countdown, and live progress until the payment is confirmed.
+ *
+ * @event checkout-success - The payment resolved; detail `{ resolvedPaymentId, txHash, sessionId }`. Cancel it to stay on the page instead of going to `success_url`.
+ * @event checkout-failure - The payment failed or the checkout expired; detail `{ reason, sessionId, error }`. Cancel it to stay on the page instead of going to `failure_url`.
+ *
+ * @csspart base - The card around everything.
+ * @csspart header - Product name and test badge.
+ * @csspart amount - Price in USD and in the token.
+ * @csspart form - Amount, e-mail and custom fields.
+ * @csspart field - One label, input and error.
+ * @csspart input - Every text input.
+ * @csspart wallet-list - The list of wallets.
+ * @csspart wallet-button - One wallet's pay button.
+ * @csspart pay-button - The final pay button.
+ * @csspart timer - The countdown to expiry.
+ * @csspart progress - The list of steps.
+ * @csspart message - The status and result text.
+ * @csspart error - An error with its retry button.
+ *
+ * @cssproperty --cc-font - Font family.
+ * @cssproperty --cc-radius - Corner radius of the card; controls use 60 % of it.
+ * @cssproperty --cc-background - Card and input background.
+ * @cssproperty --cc-foreground - Text colour.
+ * @cssproperty --cc-muted - Secondary text colour.
+ * @cssproperty --cc-border - Borders.
+ * @cssproperty --cc-accent - Pay button background.
+ * @cssproperty --cc-accent-foreground - Pay button text.
+ * @cssproperty --cc-error - Errors and failure.
+ * @cssproperty --cc-success - Success.
+ * @cssproperty --cc-focus - Focus ring.
+ */
+export class CryptoCheckout extends LitElement {
+  static override styles = styles;
+
+  /** The product's checkout slug. */
+  @property({ reflect: true }) slug = '';
+
+  /** The merchant's expected payment id, which fixes the amount. */
+  @property({ attribute: 'expected-payment' }) expectedPayment = '';
+
+  /** Origin of the checkout service; the page's origin when empty. */
+  @property({ attribute: 'api-base' }) apiBase = '';
+
+  /** Colour scheme: follow the system, or force light or dark. */
+  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+
+  /** A dapp's wagmi config to share (the React wrapper sets it); used when it includes the product's chain. */
+  @property({ attribute: false }) wagmiConfig: Config | undefined;
+
+  @state() private phase: CheckoutPhase = 'loading';
+  @state() private view: CheckoutView | undefined;
+  @state() private session: CheckoutSession | undefined;
+  @state() private amountValue = '';
+  @state() private email = '';
+  @state() private fields: Record<string, string> = {};
+  @state() private fieldErrors: Record<string, string> = {};
+  @state() private plan: PaymentPlan | undefined;
+  @state() private payer = '';
+  @state() private walletStep: 'approve' | 'pay' = 'pay';
+  @state() private failure: { message: string; retry: (() => void) | null } | undefined;
+  @state() private busy = false;
+  @state() private txHash = '';
+
+  private readonly wallets = new WalletDiscoveryController(this);
+  private readonly countdown = new CountdownController(this, () => this.onExpired());
+  private readonly stream = new SessionStreamController(this, (s) => this.applySession(s));
+  private flow: WalletFlow | undefined;
+  private walletModule: WalletModule | undefined;
+  private outcomeSent = false;
+  private api = new CheckoutApi('');
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.phase === 'loading') void this.load();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if ((changed.has('slug') || changed.has('expectedPayment') || changed.has('apiBase')) && this.hasUpdated)
+      void this.load();
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('phase') && this.phase === 'review')
+      this.renderRoot.querySelector<HTMLButtonElement>('[part="pay-button"]')?.focus();
+  }
+
+  /** The wallet module; loaded on first use so the first paint needs no chain code. */
+  protected loadWallet(): Promise<WalletModule> {
+    return loadWalletModule();
+  }
+
+  private get t(): Messages {
+    return this.localized.messages;
+  }
+
+  private get localized() {
+    const lang = this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || undefined;
+    return pickLocale(lang);
+  }
+
+  private async load(): Promise<void> {
+    if (!this.slug) return;
+    this.phase = 'loading';
+    this.failure = undefined;
+    this.api = new CheckoutApi(this.apiBase || window.location.origin);
+    try {
+      const view = await this.api.view(this.slug, this.expectedPayment || undefined);
+      this.view = view;
+      this.fields = Object.fromEntries(view.custom_fields.map((f) => [f, this.fields[f] ?? '']));
+      this.phase = 'connect';
+      const existing = view.expected_payment?.session_id;
+      if (existing) this.applySession(await this.api.session(existing));
+      else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
+    } catch (error) {
+      this.phase = 'load-error';
+      this.failure = {
+        message: this.describeApiError(error) ?? this.t.loadFailed,
+        retry: () => void this.load(),
+      };
+    }
+  }
+
+  /** Amount in the product token the merchant must receive, or null while unknown. */
+  private get tokenAmount(): string | null {
+    const view = this.view;
+    if (!view) return null;
+    if (view.expected_payment) return view.expected_payment.expected_token_amount;
+    if (view.open_amount && dollarAmountProblem(this.amountValue) === null) return this.amountValue.trim();
+    return null;
+  }
+
+  private get dollarAmount(): string | null {
+    const view = this.view;
+    if (view?.expected_payment) return view.expected_payment.dollar_amount;
+    if (view?.open_amount && dollarAmountProblem(this.amountValue) === null) return this.amountValue.trim();
+    return null;
+  }
+
+  private validate(): boolean {
+    const view = this.view;
+    if (!view) return false;
+    const t = this.t;
+    const errors: Record<string, string> = {};
+    if (view.open_amount && !view.expected_payment) {
+      const problem = dollarAmountProblem(this.amountValue);
+      if (problem === 'required') errors.amount = t.amountRequired;
+      else if (problem === 'format') errors.amount = t.amountFormat;
+      else if (problem === 'positive') errors.amount = t.amountPositive;
+    }
+    if (!emailPattern.test(this.email.trim())) errors.email = t.emailInvalid;
+    for (const field of view.custom_fields) {
+      if (!this.fields[field]?.trim()) errors[`field-${field}`] = t.fieldRequired;
+    }
+    this.fieldErrors = errors;
+    const first = Object.keys(errors)[0];
+    if (first) {
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLInputElement>(`#${first}`)?.focus(),
+      );
+      return false;
+    }
+    return true;
+  }
+
+  private async choose(wallet: DiscoveredWallet): Promise<void> {
+    const view = this.view;
+    if (!view || this.busy || !this.validate()) return;
+    const amount = this.tokenAmount;
+    if (!amount) return;
+    this.busy = true;
+    this.failure = undefined;
+    this.phase = 'connecting';
+    try {
+      this.walletModule ??= await this.loadWallet();
+      this.flow = await this.walletModule.startWalletFlow({ view, wallet, config: this.wagmiConfig });
+      this.payer = this.flow.address;
+      const plan = await this.flow.plan(amount);
+      const session = await this.api.openSession(view.slug, {
+        ...(view.expected_payment
+          ? { expected_payment_id: view.expected_payment.id }
+          : { dollar_amount: this.dollarAmount ?? amount }),
+        email: this.email.trim(),
+        custom_fields: Object.fromEntries(view.custom_fields.map((f) => [f, this.fields[f]?.trim() ?? ''])),
+        sender_address: this.flow.address,
+        token_address: plan.payToken.address,
+      });
+      this.plan = plan;
+      this.phase = 'review';
+      this.applySession(session);
+    } catch (error) {
+      this.phase = 'connect';
+      this.showError(error, () => void this.choose(wallet));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async pay(): Promise<void> {
+    const { flow, plan, session } = this;
+    if (!flow || !plan || !session || this.busy || this.isExpired) return;
+    this.busy = true;
+    this.failure = undefined;
+    try {
+      let hash = this.txHash || readStoredHash(session.id);
+      if (!hash) {
+        this.phase = 'wallet';
+        hash = await flow.pay(plan, (step) => {
+          this.walletStep = step;
+        });
+        // Kept before submitting: a failed submission is retried with this hash, never by paying again.
+        storeHash(session.id, hash);
+      }
+      this.txHash = hash;
+      this.phase = 'submitted';
+      await this.submit(hash);
+    } catch (error) {
+      if (!this.txHash) this.phase = 'review';
+      this.showError(error, () => void this.pay());
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async submit(hash: string): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    try {
+      this.applySession(await this.api.submitTransaction(session.id, hash));
+    } catch (error) {
+      if (error instanceof CheckoutApiError && error.code === 'tx_already_submitted') {
+        this.applySession(await this.api.session(session.id));
+      } else if (error instanceof CheckoutApiError && error.code === 'checkout_expired') {
+        this.finish('expired', null);
+        return;
+      } else {
+        throw error;
+      }
+    }
+    this.stream.follow(this.api, session.id);
+  }
+
+  private applySession(session: CheckoutSession): void {
+    this.session = session;
+    if (session.tx_hash) this.txHash = session.tx_hash;
+    const finalPhase = this.phase === 'paid' || this.phase === 'failed' || this.phase === 'expired';
+    this.countdown.set(
+      session.expires_at && !session.tx_hash && !finalPhase ? Date.parse(session.expires_at) : null,
+    );
+    if (session.status === 'resolved') {
+      this.phase = 'paid';
+      this.countdown.set(null);
+      this.succeed(session);
+    } else if (session.status === 'failed') {
+      this.finish('failed', session.error);
+    } else if (session.status === 'expired') {
+      this.finish('expired', session.error);
+    } else if (session.status === 'confirming') {
+      this.phase = session.confirmations > 0 ? 'confirming' : 'submitted';
+      this.stream.follow(this.api, session.id);
+    } else if (session.tx_hash) {
+      this.phase = 'submitted';
+      this.stream.follow(this.api, session.id);
+    }
+  }
+
+  private get isExpired(): boolean {
+    return this.countdown.remainingMs === 0 || this.session?.status === 'expired';
+  }
+
+  private onExpired(): void {
+    if (['submitted', 'confirming', 'paid', 'failed'].includes(this.phase)) return;
+    this.finish('expired', null);
+  }
+
+  private succeed(session: CheckoutSession): void {
+    if (this.outcomeSent) return;
+    this.outcomeSent = true;
+    this.stream.stop();
+    const detail: CheckoutSuccessDetail = {
+      resolvedPaymentId: session.resolved_payment_id ?? '',
+      txHash: session.tx_hash ?? this.txHash,
+      sessionId: session.id,
+    };
+    const event = new CustomEvent('checkout-success', {
+      detail,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    if (this.dispatchEvent(event)) redirect(this.view?.success_url);
+  }
+
+  private finish(reason: 'failed' | 'expired', error: string | null): void {
+    this.phase = reason;
+    this.countdown.set(null);
+    if (this.outcomeSent) return;
+    this.outcomeSent = true;
+    this.stream.stop();
+    const detail: CheckoutFailureDetail = { reason, sessionId: this.session?.id ?? null, error };
+    const event = new CustomEvent('checkout-failure', {
+      detail,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    if (this.dispatchEvent(event)) redirect(this.view?.failure_url);
+  }
+
+  private showError(error: unknown, retry: () => void): void {
+    const message = this.describeApiError(error) ?? this.describeWalletError(error);
+    this.failure = { message, retry };
+  }
+
+  private describeApiError(error: unknown): string | undefined {
+    if (!(error instanceof CheckoutApiError)) return undefined;
+    const t = this.t;
+    if (error.status === 0) return t.errors.rpc;
+    if (error.code === 'checkout_expired') return t.errors.expired;
+    if (error.code === 'tx_already_used') return t.errors.tx_already_used;
+    if (error.code === 'tx_rejected') return t.errors.tx_rejected;
+    const details = error.errors.map((e) => `${e.path} ${e.message}`).join('; ');
+    return details ? `${error.message}: ${details}` : error.message;
+  }
+
+  private describeWalletError(error: unknown): string {
+    const kind: WalletErrorKind = this.walletModule?.classifyWalletError(error) ?? 'unknown';
+    const t = this.t;
+    const view = this.view;
+    switch (kind) {
+      case 'rejected':
+        return t.errors.rejected;
+      case 'wrong_chain':
+        return t.errors.wrong_chain(view ? `${view.blockchain} ${view.network} (${view.chain_id})` : '');
+      case 'insufficient':
+        return t.errors.insufficient(
+          view && this.tokenAmount
+            ? formatToken(this.tokenAmount, view.token.symbol, this.localized.locale)
+            : '',
+        );
+      case 'rpc':
+        return t.errors.rpc;
+      default:
+        return t.errors.unknown;
+    }
+  }
+
+  private useAnotherWallet(): void {
+    if (this.busy) return;
+    this.flow = undefined;
+    this.plan = undefined;
+    this.failure = undefined;
+    this.phase = 'connect';
+  }
+
+  override render(): TemplateResult {
+    const view = this.view;
+    const t = this.t;
+    if (!view) {
+      return html`<div part="base" lang=${this.localized.locale}>
+        ${this.phase === 'loading' ? html`<p part="message" role="status">${t.loading}</p>` : nothing}
+        ${this.renderFailure()}
+      </div>`;
+    }
+    return html`<section part="base" lang=${this.localized.locale} aria-labelledby="title">
+      <header part="header">
+        <h2 id="title">${view.name}${view.is_test ? html`<span class="badge">${t.testMode}</span>` : nothing}</h2>
+      </header>
+      ${this.renderAmount(view)} ${this.renderProgress()} ${this.renderTimer()} ${this.renderForm(view)}
+      ${this.renderAction(view)} ${this.renderFailure()}
+    </section>`;
+  }
+
+  private renderAmount(view: CheckoutView): TemplateResult {
+    const { locale } = this.localized;
+    const dollars = this.dollarAmount;
+    const tokens = this.tokenAmount;
+    const tax =
+      dollars && view.tax_rate > 0
+        ? this.t.taxIncluded(
+            new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(view.tax_rate),
+            formatUsd(fromUnits(includedTaxCents(toUnits(dollars, 2), view.tax_rate), 2), locale),
+          )
+        : null;
+    return html`<div>
+      ${
+        dollars
+          ? html`<p part="amount">
+            <span class="usd">${formatUsd(dollars, locale)}</span>
+            ${tokens ? html`<span class="token">${formatToken(tokens, view.token.symbol, locale)}</span>` : nothing}
+          </p>`
+          : nothing
+      }
+      ${tax ? html`<p class="muted">${tax}</p>` : nothing}
+    </div>`;
+  }
+
+  private renderProgress(): TemplateResult {
+    const current = stepOfPhase[this.phase];
+    const steps = this.t.steps;
+    return html`<ol part="progress" aria-label=${this.t.progress}>
+      ${steps.map(
+        (label, i) => html`<li aria-current=${i === current ? 'step' : nothing}>${i + 1}. ${label}</li>`,
+      )}
+    </ol>`;
+  }
+
+  private renderTimer(): TemplateResult | typeof nothing {
+    const remaining = this.countdown.remainingMs;
+    if (remaining === null || ['paid', 'failed', 'expired'].includes(this.phase)) return nothing;
+    const seconds = Math.ceil(remaining / 1000);
+    const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    // Screen readers hear minutes, then 15-second steps in the last minute; the clock itself stays silent.
+    const coarse =
+      seconds > 60
+        ? this.t.minutesLeft(Math.ceil(seconds / 60))
+        : this.t.secondsLeft(Math.ceil(seconds / 15) * 15);
+    return html`<div part="timer" role="timer" aria-live="polite" aria-atomic="true">
+      <span aria-hidden="true">${this.t.expiresIn(clock)}</span><span class="sr-only">${coarse}</span>
+    </div>`;
+  }
+
+  private renderForm(view: CheckoutView): TemplateResult | typeof nothing {
+    if (['paid', 'failed', 'expired'].includes(this.phase)) return nothing;
+    const t = this.t;
+    const locked = this.phase !== 'connect' || this.busy;
+    const input = (
+      id: string,
+      label: string,
+      value: string,
+      onInput: (v: string) => void,
+      extra: Partial<{ type: string; autocomplete: string; inputmode: string }> = {},
+    ) => {
+      const error = this.fieldErrors[id];
+      return html`<div part="field">
+        <label for=${id}>${label}</label>
+        <input
+          part="input"
+          id=${id}
+          name=${id}
+          type=${extra.type ?? 'text'}
+          autocomplete=${extra.autocomplete ?? 'off'}
+          inputmode=${extra.inputmode ?? nothing}
+          required
+          .value=${value}
+          ?disabled=${locked}
+          aria-invalid=${error ? 'true' : 'false'}
+          aria-describedby=${error ? `${id}-error` : nothing}
+          @input=${(e: Event) => {
+            onInput((e.target as HTMLInputElement).value);
+            if (error) this.fieldErrors = { ...this.fieldErrors, [id]: '' };
+          }}
+        />
+        ${error ? html`<span class="field-error" id=${`${id}-error`}>${error}</span>` : nothing}
+      </div>`;
+    };
+    const autocompletes: Record<string, string> = {
+      full_name: 'name',
+      company: 'organization',
+      job_title: 'organization-title',
+    };
+    return html`<form part="form" novalidate @submit=${(e: Event) => e.preventDefault()}>
+      ${
+        view.open_amount && !view.expected_payment
+          ? input(
+              'amount',
+              t.amountUsd,
+              this.amountValue,
+              (v) => {
+                this.amountValue = v;
+              },
+              { inputmode: 'decimal' },
+            )
+          : nothing
+      }
+      ${input(
+        'email',
+        t.email,
+        this.email,
+        (v) => {
+          this.email = v;
+        },
+        { type: 'email', autocomplete: 'email' },
+      )}
+      ${view.custom_fields.map((field) =>
+        input(
+          `field-${field}`,
+          t.customField[field] ?? field,
+          this.fields[field] ?? '',
+          (v) => {
+            this.fields = { ...this.fields, [field]: v };
+          },
+          { autocomplete: autocompletes[field] ?? 'off' },
+        ),
+      )}
+    </form>`;
+  }
+
+  private renderAction(view: CheckoutView): TemplateResult | typeof nothing {
+    const t = this.t;
+    const { locale } = this.localized;
+    switch (this.phase) {
+      case 'connect': {
+        if (!view.expected_payment && !view.open_amount) return html`<p part="message">${t.noAmount}</p>`;
+        const wallets = this.wallets.available;
+        if (wallets.length === 0) return html`<p part="message">${t.noWallet}</p>`;
+        return html`<ul part="wallet-list">
+          ${wallets.map(
+            (w) => html`<li>
+              <button part="wallet-button" type="button" ?disabled=${this.busy || this.isExpired} @click=${() => void this.choose(w)}>
+                ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}
+                <span>${t.payWith(w.name || t.browserWallet)}</span>
+              </button>
+            </li>`,
+          )}
+        </ul>`;
+      }
+      case 'connecting':
+        return html`<p part="message" role="status">${t.connecting}</p>`;
+      case 'review':
+      case 'wallet': {
+        const plan = this.plan;
+        if (!plan) return nothing;
+        const receive = formatToken(plan.amount, view.token.symbol, locale);
+        return html`<div>
+          <p class="muted">${t.payingFrom(shortAddress(this.payer))}</p>
+          <p>
+            ${
+              plan.kind === 'swap' && plan.spendMax
+                ? t.swap(formatToken(plan.spendMax, plan.payToken.symbol, locale), receive)
+                : t.direct(receive)
+            }
+          </p>
+          ${plan.needsApproval ? html`<p class="muted">${t.approveFirst}</p>` : nothing}
+        </div>
+        ${
+          this.phase === 'wallet'
+            ? html`<p part="message" role="status">
+              ${this.walletStep === 'approve' ? t.waitingApproval : t.waitingWallet}
+            </p>`
+            : nothing
+        }
+        <div class="actions">
+          <button part="pay-button" type="button" ?disabled=${this.busy || this.isExpired} @click=${() => void this.pay()}>
+            ${t.pay}
+          </button>
+          <button type="button" ?disabled=${this.busy} @click=${() => this.useAnotherWallet()}>${t.changeWallet}</button>
+        </div>`;
+      }
+      case 'submitted':
+      case 'confirming': {
+        const s = this.session;
+        const text =
+          this.phase === 'confirming' && s
+            ? t.confirming(s.confirmations, s.required_confirmations)
+            : t.submitted;
+        return html`<p part="message" role="status">${text}</p>${this.renderHash()}`;
+      }
+      case 'paid':
+        return html`<p part="message" class="success" role="status">${t.paid}</p>${this.renderHash()}`;
+      case 'failed':
+        return html`<p part="message" class="failure" role="alert">${t.failed}</p>${this.renderHash()}`;
+      case 'expired':
+        return html`<p part="message" class="failure" role="alert">${t.expired}</p>
+          <button part="pay-button" type="button" disabled>${t.pay}</button>`;
+      default:
+        return nothing;
+    }
+  }
+
+  private renderHash(): TemplateResult | typeof nothing {
+    return this.txHash
+      ? html`<p class="muted">${this.t.transaction}: <code>${shortAddress(this.txHash)}</code></p>`
+      : nothing;
+  }
+
+  private renderFailure(): TemplateResult | typeof nothing {
+    const failure = this.failure;
+    if (!failure) return nothing;
+    return html`<div part="error" role="alert">
+      <p>${failure.message}</p>
+      ${
+        failure.retry
+          ? html`<button type="button" ?disabled=${this.busy} @click=${() => failure.retry?.()}>${this.t.retry}</button>`
+          : nothing
+      }
+    </div>`;
+  }
+}
+
+function shortAddress(value: string): string {
+  return value.length > 14 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value;
+}
+
+function redirect(url: string | undefined): void {
+  // Only web URLs: a merchant-configured javascript: URL must not run in the shopper's page.
+  if (url && /^https?:\/\//i.test(url)) window.location.assign(url);
+}
+
+function readStoredHash(sessionId: string): string {
+  try {
+    return sessionStorage.getItem(txStorageKey(sessionId)) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function storeHash(sessionId: string, hash: string): void {
+  try {
+    sessionStorage.setItem(txStorageKey(sessionId), hash);
+  } catch {
+    // Storage may be disabled; the hash stays in memory for this page.
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'crypto-checkout': CryptoCheckout;
+  }
+  interface HTMLElementEventMap {
+    'checkout-success': CustomEvent<CheckoutSuccessDetail>;
+    'checkout-failure': CustomEvent<CheckoutFailureDetail>;
+  }
+}
+
+if (!customElements.get('crypto-checkout')) customElements.define('crypto-checkout', CryptoCheckout);

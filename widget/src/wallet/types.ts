@@ -1,0 +1,44 @@
+/** Shapes shared by the element and its lazily loaded wallet module (types only: nothing is bundled). */
+import type { Config } from '@wagmi/core';
+import type { CheckoutView } from '../api.ts';
+import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
+
+/** How the shopper pays: the product token directly, or another token swapped on the router. */
+export interface PaymentPlan {
+  kind: 'direct' | 'swap';
+  /** The token leaving the shopper's wallet. */
+  payToken: CheckoutView['token'];
+  /** Exact amount the merchant receives, in the product token (decimal string). */
+  amount: string;
+  /** For swaps: the quoted spend and its ceiling with 0.5 % slippage (decimal strings of `payToken`). */
+  spend?: string;
+  spendMax?: string;
+  /** For swaps: the router must be allowed to spend `spendMax` first. */
+  needsApproval: boolean;
+}
+
+/** Why a wallet step failed, in the words the element shows. */
+export type WalletErrorKind = 'rejected' | 'wrong_chain' | 'insufficient' | 'rpc' | 'unknown';
+
+/** A connected wallet on the product's chain. */
+export interface WalletFlow {
+  address: string;
+  /** Chooses direct payment or a swap for an exact amount of the product token. */
+  plan(amount: string): Promise<PaymentPlan>;
+  /** Sends the payment; `onStep` says when the wallet is asked to approve, then to pay. Resolves to the hash. */
+  pay(plan: PaymentPlan, onStep: (step: 'approve' | 'pay') => void): Promise<string>;
+}
+
+/** What the element hands to the wallet module. */
+export interface WalletFlowOptions {
+  view: CheckoutView;
+  wallet: DiscoveredWallet;
+  /** A dapp's own wagmi config, shared when it knows the product's chain. */
+  config?: Config | undefined;
+}
+
+/** The lazily loaded module's surface. */
+export interface WalletModule {
+  startWalletFlow(options: WalletFlowOptions): Promise<WalletFlow>;
+  classifyWalletError(error: unknown): WalletErrorKind;
+}
