@@ -86,6 +86,14 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       const session = await sessionOf(input.sessionId);
       const chain = chainOf(input.chainId);
       const expected = session.expected_token;
+      // The API marks submitted hashes itself; a hash the scan found is marked here.
+      if (session.status !== 'confirming' || session.tx_hash !== input.txHash) {
+        await updateSession(db, input.sessionId, {
+          status: 'confirming',
+          tx_hash: input.txHash,
+          error: null,
+        });
+      }
       const ctx = Context.current();
       let knownBlockHash = (ctx.info.heartbeatDetails as { blockHash?: Hash } | undefined)?.blockHash;
       let notFoundSince = Date.now();
@@ -171,7 +179,6 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       for (let polls = 0; Date.now() < input.until && polls < 10_000_000; polls++) {
         // Re-read each round: the shopper may change wallet or token while the session is open.
         const session = await sessionOf(input.sessionId);
-        if (session.status !== 'awaiting_payment' && session.status !== 'expired') return null;
         const latest = await chain.client.getBlockNumber({ cacheTime: 0 });
         if (latest >= fromBlock) {
           const tokens = new Set(

@@ -80,22 +80,39 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     await quick.setSessionStatus({ sessionId: input.sessionId, status: next, ...extra });
   };
 
-  // Shoppers who close the tab never send the hash: the chain is scanned for their transfer meanwhile.
+  // Shoppers who close the tab never send the hash: while none is known, the chain is scanned for
+  // their transfer. `scanned` is the running scan's result: undefined while it runs, a hash when it
+  // found one, null when its window closed.
   let scanned: string | null | undefined;
-  const scanScope = new CancellationScope();
-  const scan = scanScope
-    .run(() =>
-      watching.scanForPayment({ sessionId: input.sessionId, chainId: input.chainId, until: input.scanUntil }),
-    )
-    .then(
-      (found) => {
-        scanned = found;
-      },
-      (error: unknown) => {
-        if (!isCancellation(error)) throw error;
-        scanned = null;
-      },
-    );
+  let scanScope: CancellationScope | undefined;
+  let scanDone: Promise<void> = Promise.resolve();
+  const startScan = () => {
+    scanned = undefined;
+    const scope = new CancellationScope();
+    scanScope = scope;
+    scanDone = scope
+      .run(() =>
+        watching.scanForPayment({
+          sessionId: input.sessionId,
+          chainId: input.chainId,
+          until: input.scanUntil,
+        }),
+      )
+      .then(
+        (found) => {
+          scanned = found;
+        },
+        (error: unknown) => {
+          if (!isCancellation(error)) throw error;
+        },
+      );
+  };
+  const stopScan = async () => {
+    scanScope?.cancel();
+    scanScope = undefined;
+    await scanDone;
+  };
+  startScan();
 
   for (let round = 0; round < maxSubmissions; round++) {
     while (txHash === null && scanned === undefined) {
@@ -109,7 +126,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
         await setStatus('expired');
       }
     }
-    if (txHash === null && scanned) txHash = scanned;
+    if (txHash === null && typeof scanned === 'string') txHash = scanned;
     if (txHash === null) {
       // The scan window closed without a payment.
       if (!expired) {
@@ -120,7 +137,10 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     }
 
     const hash: string = txHash;
-    await setStatus('confirming', { txHash: hash, error: null });
+    // One transaction at a time: the scan stops while it is checked (and resumes if it is rejected).
+    await stopScan();
+    status = 'confirming';
+    upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
     const facts = await watching.awaitTransaction({
       sessionId: input.sessionId,
       chainId: input.chainId,
@@ -128,7 +148,6 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     });
     if (facts.status === 'not_found' || facts.status === 'no_transfer') {
       rejected.add(hash);
-      if (scanned === hash) scanned = null;
       txHash = null;
       await setStatus(expired ? 'expired' : 'awaiting_payment', {
         txHash: null,
@@ -137,11 +156,11 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
             ? 'The transaction was not found on the chain'
             : 'The transaction does not pay this checkout',
       });
+      if (Date.now() < input.scanUntil) startScan();
+      else scanned = null;
       continue;
     }
 
-    scanScope.cancel();
-    await scan;
     const late = input.expiresAt !== null && facts.blockTimestamp > input.expiresAt;
     const recorded = await quick.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
     resolvedPaymentId = recorded.resolvedPaymentId;
