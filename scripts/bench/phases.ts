@@ -4,6 +4,7 @@
  * process on a throw-away PostgreSQL database (BENCH_DATABASE_URL / BENCH_POSTGRES_ADMIN_URL as for
  * run.ts), or on PGlite with BENCH_PHASES_DATABASE=pglite. BENCH_PHASES_ITERATIONS sets the count.
  */
+
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { normalizeDecimal, tokenId } from '@checkout/core';
 import { findMerchantAddress, findMerchantByApiKey, hashApiKey, listProducts } from '@checkout/db';
 import { loadConfig, startService } from '@checkout/server';
 import { sql } from 'kysely';
+import { english, generateMnemonic, generatePrivateKey } from 'viem/accounts';
 import { presentProduct } from '../../server/src/presenters/product.ts';
 import { defaultAdminUrl, preparePostgres } from './postgres.ts';
 import { merchantHeaders, productsPath } from './protocol.ts';
@@ -67,6 +69,8 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       RUN_WORKER: 'false',
       SECRET_KEY: randomBytes(32).toString('hex'),
+      DEPOSIT_MNEMONIC: generateMnemonic(english),
+      TREASURY_PRIVATE_KEY: generatePrivateKey(),
       DATA_DIR: dataDir,
       ...(postgres?.available ? { DATABASE_URL: postgres.url } : {}),
     }),

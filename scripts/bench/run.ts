@@ -9,11 +9,13 @@
  * BENCH_ENDPOINTS (list,create), BENCH_CPU_PROF=1 (CPU profiles of the service processes in
  * .bench/profiles; narrow BENCH_TARGETS and BENCH_ENDPOINTS so one profile holds one workload).
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { english, generateMnemonic, generatePrivateKey } from 'viem/accounts';
 import { killAllTargets, startTarget, type TargetProcess } from './child.ts';
 import { type LoadSpec, measure } from './load.ts';
 import { defaultAdminUrl, type PostgresTarget, preparePostgres, redactUrl } from './postgres.ts';
@@ -112,6 +114,9 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     LOG_LEVEL: 'warn',
     RUN_WORKER: 'false',
     SECRET_KEY: randomBytes(32).toString('hex'),
+    // Production refuses to start without its own keys; throw-away ones serve a benchmark.
+    DEPOSIT_MNEMONIC: generateMnemonic(english),
+    TREASURY_PRIVATE_KEY: generatePrivateKey(),
     ...extra,
   };
 }
