@@ -15,8 +15,10 @@ import { expectedPaymentRoutes, publicCheckoutRoutes } from './routes/checkout.t
 import { healthRoutes } from './routes/health.ts';
 import { hostedCheckoutRoutes } from './routes/hostedCheckout.ts';
 import { latamBankNameRoutes } from './routes/latamBankNames.ts';
+import { onrampRoutes, onrampSandboxRoutes } from './routes/onramps.ts';
 import { paymentDetailRoutes } from './routes/paymentDetails.ts';
 import { productRoutes } from './routes/products.ts';
+import { quoteRoutes } from './routes/quotes.ts';
 import { sandboxPageRoutes, sandboxRoutes } from './routes/sandbox.ts';
 import { userRoutes } from './routes/users.ts';
 import { webhookEndpointRoutes } from './routes/webhookEndpoint.ts';
@@ -93,7 +95,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   paymentDetailRoutes(areaB, deps);
   latamBankNameRoutes(areaB);
   webhookEndpointRoutes(areaB);
+  onrampRoutes(areaB, deps);
+  quoteRoutes(areaB, deps);
   if (sandbox) sandboxRoutes(areaB, deps);
+  if (sandbox) onrampSandboxRoutes(areaB, deps);
   app.use(areaB.routes());
   app.use(areaB.allowedMethods());
 

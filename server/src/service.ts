@@ -137,6 +137,7 @@ export async function startService(
             mailer,
             checkout: { pollIntervalMs: config.checkout.pollIntervalMs },
             webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
+            ramps: config.ramps,
           }),
           ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
         });

@@ -4,11 +4,12 @@
  */
 import { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
 import { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
+import { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 import { createSmokeActivities } from './smoke/activities.ts';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 
 /** Resources the activity families need. */
-export type ActivityDeps = CheckoutActivityDeps & WebhookActivityDeps & KycActivityDeps;
+export type ActivityDeps = CheckoutActivityDeps & WebhookActivityDeps & KycActivityDeps & OnrampActivityDeps;
 
 /** Builds all activities from their dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCheckoutActivities(deps),
     ...createWebhookActivities(deps),
     ...createKycActivities(deps),
+    ...createOnrampActivities(deps),
   };
 }
 

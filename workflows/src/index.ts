@@ -12,6 +12,9 @@ export {
 export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
 export * from './kyc/shared.ts';
 export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
+export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
+export * from './onramp/shared.ts';
+export { signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';

@@ -1,5 +1,6 @@
 /** Workflow entry module: the bundler registers every function exported here as a workflow type. */
 export { checkoutSession } from './checkout/workflow.ts';
 export { kycOnboarding } from './kyc/workflow.ts';
+export { onrampLifecycle } from './onramp/workflow.ts';
 export { ping, sleepingPing } from './smoke/workflow.ts';
 export { webhookDelivery } from './webhookDelivery/workflow.ts';

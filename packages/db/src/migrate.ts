@@ -6,6 +6,7 @@ import * as checkout from './migrations/0002_checkout.ts';
 import * as webhooks from './migrations/0003_webhooks.ts';
 import * as users from './migrations/0004_users.ts';
 import * as productListVersion from './migrations/0005_product_list_version.ts';
+import * as ramps from './migrations/0006_ramps.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0003_webhooks': webhooks,
   '0004_users': users,
   '0005_product_list_version': productListVersion,
+  '0006_ramps': ramps,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

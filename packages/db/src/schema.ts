@@ -1,6 +1,7 @@
 /** Table types of the service's database (the same on PGlite and PostgreSQL). */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { CheckoutTables } from './checkoutSchema.ts';
+import type { RampsTables } from './rampsSchema.ts';
 import type { UsersTables } from './usersSchema.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -122,7 +123,7 @@ export interface IdempotencyKeysTable {
 }
 
 /** The whole database. */
-export interface Database extends CheckoutTables, UsersTables {
+export interface Database extends CheckoutTables, UsersTables, RampsTables {
   merchants: MerchantsTable;
   merchant_addresses: MerchantAddressesTable;
   api_keys: ApiKeysTable;

@@ -1,0 +1,136 @@
+/** Table types of the ramps: fiat-to-crypto onramps, quotes with their deposit addresses, and fiat offramps. */
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+/** Onramp lifecycle status (see docs/area-b-decisions.md). */
+export type OnrampStatusValue =
+  | 'initiated'
+  | 'held'
+  | 'funds_received'
+  | 'sending_crypto'
+  | 'crypto_sent'
+  | 'failed'
+  | 'expired';
+
+/** One fiat deposit reported by the bank partner. */
+export interface StoredDeposit {
+  id: string;
+  /** Fiat, exact decimal string. */
+  amount: string;
+}
+
+export interface OnrampsTable {
+  id: string;
+  user_id: string;
+  merchant_id: string;
+  status: OnrampStatusValue;
+  status_message: string | null;
+  crypto_currency: string;
+  crypto_rails: string;
+  chain_id: number;
+  token_address: string;
+  token_decimals: number;
+  /** Whether the token's `transfer` returns nothing (USDT-style). */
+  token_no_return: boolean;
+  /** Fiat-denominated decimals (numeric(20,2)) as exact strings. */
+  destination_amount: string;
+  fee: string;
+  deposit_amount: string;
+  received_amount: string;
+  deposits: Json<StoredDeposit[]>;
+  destination_address: string;
+  fiat_currency: string;
+  fiat_rails: string;
+  /** The transfer reference the user must quote; unique. */
+  deposit_message: string;
+  /** The signed treasury transfer, recorded before its broadcast. */
+  tx_hash: string | null;
+  tx_serialized: string | null;
+  tx_nonce: number | null;
+  status_version: Generated<number>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Quote lifecycle status, kept for search and expiry; the wire shows `executed`. */
+export type QuoteStatusValue = 'open' | 'executed' | 'expired' | 'completed';
+
+/** The crypto transfer a quote was executed with. */
+export interface StoredCryptoTransfer {
+  tx_id: string;
+  blockchain: string;
+  network: string;
+}
+
+export interface QuotesTable {
+  id: string;
+  user_id: string;
+  merchant_id: string;
+  status: QuoteStatusValue;
+  deposit_token: string;
+  deposit_token_chain: string;
+  chain_id: number;
+  network: string;
+  token_address: string;
+  token_decimals: number;
+  /** HD index of the deposit address: from a sequence, never reused. */
+  deposit_index: number;
+  deposit_address: string;
+  crypto_transfer: Json<StoredCryptoTransfer | null>;
+  /** Token base units actually received by the executing transfer (numeric(78,0)). */
+  received_amount: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Offramp lifecycle status (research §7). */
+export type OfframpStatusValue =
+  | 'initiated'
+  | 'pending_internal_assessment'
+  | 'sending_fiat'
+  | 'fiat_sent'
+  | 'bounced'
+  | 'failed';
+
+export interface OfframpsTable {
+  id: string;
+  quote_id: string;
+  user_id: string;
+  merchant_id: string;
+  payment_detail_id: string;
+  status: OfframpStatusValue;
+  status_message: string | null;
+  /** Fiat, numeric(20,2). */
+  destination_amount: string;
+  destination_currency: string;
+  rails: string;
+  reference: string | null;
+  /** Fiat per deposit token, exact decimal string. */
+  rate: string;
+  /** Fiat, numeric(20,2). */
+  fee: string;
+  /** Deposit token base units this offramp costs, fee included (numeric(78,0)). */
+  token_amount: string;
+  /** Deposit token base units of the fee alone (numeric(78,0)). */
+  token_fee: string;
+  supporting_document_url: string | null;
+  metadata: Json<Record<string, unknown> | null>;
+  status_version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The ramp tables, merged into the Database interface. */
+export interface RampsTables {
+  onramps: OnrampsTable;
+  quotes: QuotesTable;
+  offramps: OfframpsTable;
+}
+
+export type OnrampRow = Selectable<OnrampsTable>;
+export type QuoteRow = Selectable<QuotesTable>;
+export type OfframpRow = Selectable<OfframpsTable>;

@@ -1,0 +1,123 @@
+/** Onramps: fiat deposits in, treasury token transfers out, with every status change versioned. */
+import type { Kysely } from 'kysely';
+import type { OnrampRow, OnrampStatusValue, OnrampsTable, StoredDeposit } from '../rampsSchema.ts';
+import type { Database } from '../schema.ts';
+
+/** A new onramp row; the status version starts at 0. */
+export type NewOnrampRow = Omit<
+  OnrampsTable,
+  | 'status_version'
+  | 'created_at'
+  | 'updated_at'
+  | 'expires_at'
+  | 'deposits'
+  | 'tx_hash'
+  | 'tx_serialized'
+  | 'tx_nonce'
+> & { expires_at: Date };
+
+/** Inserts an onramp. */
+export async function insertOnramp(db: Kysely<Database>, row: NewOnrampRow): Promise<OnrampRow> {
+  const now = new Date();
+  return db
+    .insertInto('onramps')
+    .values({
+      ...row,
+      deposits: '[]',
+      tx_hash: null,
+      tx_serialized: null,
+      tx_nonce: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An onramp of the account's user, or undefined. */
+export async function findOnramp(
+  db: Kysely<Database>,
+  scope: { merchantId: string; userId: string },
+  id: string,
+): Promise<OnrampRow | undefined> {
+  return db
+    .selectFrom('onramps')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', scope.userId)
+    .where('merchant_id', '=', scope.merchantId)
+    .executeTakeFirst();
+}
+
+/** An onramp by id, unscoped (for its workflow). */
+export async function findOnrampById(db: Kysely<Database>, id: string): Promise<OnrampRow | undefined> {
+  return db.selectFrom('onramps').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every onramp of a user, oldest first. */
+export async function listOnramps(
+  db: Kysely<Database>,
+  scope: { merchantId: string; userId: string },
+): Promise<OnrampRow[]> {
+  return db
+    .selectFrom('onramps')
+    .selectAll()
+    .where('user_id', '=', scope.userId)
+    .where('merchant_id', '=', scope.merchantId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** What a status change writes besides the status. */
+export interface OnrampChange {
+  status: OnrampStatusValue;
+  statusMessage: string | null;
+  receivedAmount?: string;
+  deposits?: StoredDeposit[];
+}
+
+/**
+ * Moves an onramp to a new status when it is in one of `from`, bumping its version; undefined when it
+ * was not (another change came first), so a retried or racing step never applies twice.
+ */
+export async function transitionOnramp(
+  db: Kysely<Database>,
+  id: string,
+  from: readonly OnrampStatusValue[],
+  change: OnrampChange,
+): Promise<OnrampRow | undefined> {
+  return db
+    .updateTable('onramps')
+    .set((eb) => ({
+      status: change.status,
+      status_message: change.statusMessage,
+      ...(change.receivedAmount === undefined ? {} : { received_amount: change.receivedAmount }),
+      ...(change.deposits === undefined ? {} : { deposits: JSON.stringify(change.deposits) }),
+      status_version: eb('status_version', '+', 1),
+      updated_at: new Date(),
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Records the signed treasury transfer before it is broadcast. Only replaces `previousHash` (null for the
+ * first), so two attempts can never both record a transfer; false when another attempt got there first.
+ */
+export async function recordOnrampTransfer(
+  db: Kysely<Database>,
+  id: string,
+  previousHash: string | null,
+  tx: { hash: string; serialized: string; nonce: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('onramps')
+    .set({ tx_hash: tx.hash, tx_serialized: tx.serialized, tx_nonce: tx.nonce, updated_at: new Date() })
+    .where('id', '=', id)
+    .where((eb) => (previousHash === null ? eb('tx_hash', 'is', null) : eb('tx_hash', '=', previousHash)))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

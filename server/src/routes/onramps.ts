@@ -1,0 +1,218 @@
+/**
+ * Onramps (spec 2.7, 4.11, 4.12; research §9): fiat in by bank transfer, tokens out from the treasury.
+ * Create checks the body, the user's KYC and the supported combination (`onrampToken`, `onrampFiatRails`),
+ * prices the deposit from the fee table and starts the onramp's `onrampLifecycle` workflow.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  ApiError,
+  centsToDecimal,
+  decimalToJsonNumber,
+  feeCents,
+  fiatDecimals,
+  type Kyc,
+  notFound,
+  OnrampCreateBody,
+  parseUnits,
+  recordInvalid,
+  SandboxDepositBody,
+  type TokenInfo,
+  Uuid,
+} from '@checkout/core';
+import {
+  findOnramp,
+  insertOnramp,
+  listOnramps,
+  type OnrampRow,
+  presentOnramp,
+  type UserRow,
+} from '@checkout/db';
+import { signalOnrampDeposit, startOnrampLifecycle } from '@checkout/workflows';
+import type { Router } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import { getAddress } from 'viem';
+import type { AppDeps, AppState } from '../context.ts';
+import { parseBody } from '../parseBody.ts';
+import { userOfRequest } from './users.ts';
+
+/** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
+export const onrampFiatRails: Readonly<Record<string, readonly string[]>> = {
+  usd: ['ach_push', 'wire'],
+  eur: ['sepa', 'local'],
+};
+
+/** Stablecoins an onramp can deliver. */
+export const onrampCryptoCurrencies = ['usdc', 'usdt', 'busd', 'dai'] as const;
+
+/** Bounds of `destination_amount`, in whole tokens. */
+export const onrampLimits = { min: '1', max: '1000000' } as const;
+
+/**
+ * The token an onramp delivers: `crypto_currency` on the chain named `crypto_rails`, from the token
+ * registry's mainnet chains in production and its test network elsewhere, on a chain with an RPC endpoint.
+ */
+function onrampToken(deps: AppDeps, currency: string, rails: string): TokenInfo | undefined {
+  const network = deps.config.env === 'production' ? 'mainnet' : 'testnet';
+  const chain = deps.tokens.chains.find((c) => c.blockchain === rails && c.network === network);
+  if (!chain || !deps.chains.has(chain.chainId)) return undefined;
+  if (!(onrampCryptoCurrencies as readonly string[]).includes(currency)) return undefined;
+  return chain.paymentTokens.find((t) => t.symbol.toLowerCase() === currency);
+}
+
+/** A deposit reference the user quotes in the transfer: `BV` and 12 random base-32 characters. */
+function depositMessage(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  return `BV${Array.from(randomBytes(12), (b) => alphabet[b % 32]).join('')}`;
+}
+
+/** The account's onramp of the user, or a 404. */
+async function onrampOfRequest(
+  ctx: ParameterizedContext<AppState>,
+  user: UserRow,
+  id: string | undefined,
+): Promise<OnrampRow> {
+  if (!id || !Uuid.safeParse(id).success) throw notFound('Onramp');
+  const row = await findOnramp(ctx.state.db, { merchantId: user.merchant_id, userId: user.id }, id);
+  if (!row) throw notFound('Onramp');
+  return row;
+}
+
+const lifecycleInput = (row: OnrampRow) => ({
+  onrampId: row.id,
+  merchantId: row.merchant_id,
+  userId: row.user_id,
+  expiresAt: row.expires_at.toISOString(),
+});
+
+/** Registers the onramp routes on the Area B router (API key only). */
+export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
+  const create = async (ctx: ParameterizedContext<AppState>, userId: string | undefined) => {
+    ctx.state.route = '/users/:id/onramps';
+    const user = await userOfRequest(ctx, userId);
+    const { onramp: input } = parseBody(OnrampCreateBody, ctx.state.body, 'onramp');
+    const kyc = user.kyc as Kyc;
+    if (kyc.general.status !== 'approved') {
+      throw new ApiError(
+        'not_yet_passed_kyc_kyb',
+        `The user has not passed KYC/KYB yet (status ${kyc.general.status})`,
+      );
+    }
+    const errors: Array<{ path: string; message: string }> = [];
+    const amount = parseUnits(input.destination_amount, fiatDecimals);
+    const min = parseUnits(onrampLimits.min, fiatDecimals);
+    const max = parseUnits(onrampLimits.max, fiatDecimals);
+    if (amount < min || amount > max) {
+      errors.push({
+        path: 'onramp.destination_amount',
+        message: `must be from ${onrampLimits.min} to ${onrampLimits.max}`,
+      });
+    }
+    const token = onrampToken(deps, input.crypto_currency, input.crypto_rails);
+    if (!token) {
+      errors.push({
+        path: 'onramp.crypto_currency',
+        message: `${input.crypto_currency} on ${input.crypto_rails} is not supported`,
+      });
+    }
+    const rails = onrampFiatRails[input.fiat_currency];
+    if (!rails) errors.push({ path: 'onramp.fiat_currency', message: 'must be usd or eur' });
+    else if (!rails.includes(input.fiat_rails)) {
+      errors.push({
+        path: 'onramp.fiat_rails',
+        message: `must be one of ${rails.join(', ')} for ${input.fiat_currency}`,
+      });
+    }
+    const feeRule = deps.config.ramps.onrampFees.find(
+      (r) => r.currency === input.fiat_currency && r.rail === input.fiat_rails,
+    );
+    if (rails?.includes(input.fiat_rails) && !feeRule) {
+      errors.push({ path: 'onramp.fiat_rails', message: 'has no configured fee and is not available' });
+    }
+    if (errors.length > 0 || !token || !feeRule) throw recordInvalid(errors);
+    const clearance = (kyc as unknown as Record<string, { status: string } | undefined>)[input.fiat_currency];
+    if (clearance && clearance.status !== 'approved') {
+      throw new ApiError(
+        'not_approved_for_payout_rail',
+        `The user is not approved for ${input.fiat_currency} (status ${clearance.status})`,
+        { errors: [{ path: 'onramp.fiat_currency', message: `is not approved (${clearance.status})` }] },
+      );
+    }
+    // Onramps are priced at par: one fiat unit per token, plus the rail's fee (spec 1, rule 1).
+    const fee = feeCents(feeRule, amount);
+    const row = await insertOnramp(ctx.state.db, {
+      id: randomUUID(),
+      user_id: user.id,
+      merchant_id: user.merchant_id,
+      status: 'initiated',
+      status_message: null,
+      crypto_currency: input.crypto_currency,
+      crypto_rails: input.crypto_rails,
+      chain_id: token.chainId,
+      token_address: token.address,
+      token_decimals: token.decimals,
+      token_no_return: token.noReturnTransfer === true,
+      destination_amount: centsToDecimal(amount),
+      fee: centsToDecimal(fee),
+      deposit_amount: centsToDecimal(amount + fee),
+      received_amount: centsToDecimal(0n),
+      destination_address: getAddress(input.destination_address),
+      fiat_currency: input.fiat_currency,
+      fiat_rails: input.fiat_rails,
+      deposit_message: depositMessage(),
+      expires_at: new Date(Date.now() + deps.config.ramps.onrampExpiryMinutes * 60_000),
+    });
+    if (deps.temporal) {
+      try {
+        await startOnrampLifecycle(deps.temporal.client, deps.config.temporal.taskQueue, lifecycleInput(row));
+      } catch (error) {
+        // The first deposit signal starts the lifecycle (signal-with-start); the onramp itself stands.
+        ctx.state.log.warn({ err: error, onrampId: row.id }, 'could not start the onramp lifecycle');
+      }
+    }
+    ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
+  };
+
+  router.post('/users/:id/onramps', (ctx) => create(ctx, ctx.params.id));
+  router.post('/users/:id/onramp', (ctx) => create(ctx, ctx.params.id));
+
+  router.get('/users/:id/onramps', async (ctx) => {
+    ctx.state.route = '/users/:id/onramps';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const rows = await listOnramps(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+    ctx.body = { onramps: rows.map((row) => presentOnramp(row)) };
+  });
+
+  router.get('/users/:id/onramps/:onrampId', async (ctx) => {
+    ctx.state.route = '/users/:id/onramps/:onramp_id';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx, user, ctx.params.onrampId)) };
+  });
+}
+
+/** Registers the sandbox bank partner's deposit notification (API key only, sandbox only). */
+export function onrampSandboxRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.post('/sandbox/users/:id/onramps/:onrampId/deposit', async (ctx) => {
+    ctx.state.route = '/sandbox/users/:id/onramps/:onramp_id/deposit';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
+    const { amount } = parseBody(SandboxDepositBody, ctx.state.body, 'amount');
+    if (parseUnits(amount, fiatDecimals) <= 0n)
+      throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
+    if (!deps.temporal) throw new ApiError('service_unavailable', 'Deposits need the workflow service');
+    const deposit = { depositId: randomUUID(), amount };
+    try {
+      await signalOnrampDeposit(
+        deps.temporal.client,
+        deps.config.temporal.taskQueue,
+        lifecycleInput(row),
+        deposit,
+      );
+    } catch (error) {
+      throw new ApiError('service_unavailable', 'The workflow service did not accept the deposit', {
+        cause: error,
+      });
+    }
+    // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.
+    ctx.body = { deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) } };
+  });
+}

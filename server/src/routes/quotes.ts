@@ -1,0 +1,83 @@
+/**
+ * Quotes (spec 2.6, 4.10; research §7): each quote gets its own deposit address, derived from the HD
+ * mnemonic at the next index of a database sequence, so no address is ever handed out twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { deriveDepositAccount } from '@checkout/chain';
+import { notFound, QuoteCreateBody, recordInvalid, Uuid } from '@checkout/core';
+import {
+  findQuote,
+  insertQuote,
+  listOfframpsOfQuote,
+  nextDepositIndex,
+  presentQuote,
+  type QuoteRow,
+  type UserRow,
+} from '@checkout/db';
+import type { Router } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import type { AppDeps, AppState } from '../context.ts';
+import { parseBody } from '../parseBody.ts';
+import { userOfRequest } from './users.ts';
+
+/** Deposit tokens a quote accepts: USD stablecoins, as in the research (§7, §14). */
+export const quoteDepositTokens = ['usdc', 'usdt'] as const;
+
+/** The account's quote of the user, or a 404. */
+export async function quoteOfRequest(
+  ctx: ParameterizedContext<AppState>,
+  user: UserRow,
+  id: string | undefined,
+): Promise<QuoteRow> {
+  if (!id || !Uuid.safeParse(id).success) throw notFound('Quote');
+  const row = await findQuote(ctx.state.db, { merchantId: user.merchant_id, userId: user.id }, id);
+  if (!row) throw notFound('Quote');
+  return row;
+}
+
+/** Registers the quote routes on the Area B router (API key only). */
+export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
+  router.post('/users/:id/quotes', async (ctx) => {
+    ctx.state.route = '/users/:id/quotes';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const { quote: input } = parseBody(QuoteCreateBody, ctx.state.body, 'quote');
+    const network = deps.config.env === 'production' ? 'mainnet' : 'testnet';
+    const chain = deps.tokens.chains.find(
+      (c) =>
+        c.blockchain === input.deposit_token_chain && c.network === network && deps.chains.has(c.chainId),
+    );
+    const token = (quoteDepositTokens as readonly string[]).includes(input.deposit_token)
+      ? chain?.paymentTokens.find((t) => t.symbol.toLowerCase() === input.deposit_token)
+      : undefined;
+    const errors = [];
+    if (!chain) errors.push({ path: 'quote.deposit_token_chain', message: 'is not supported' });
+    else if (!token)
+      errors.push({ path: 'quote.deposit_token', message: `is not supported on ${chain.blockchain}` });
+    if (!chain || !token) throw recordInvalid(errors);
+    // Outside the request's transaction semantics: a sequence value is never returned, even on rollback.
+    const index = await nextDepositIndex(ctx.state.db);
+    const account = deriveDepositAccount({ mnemonic: deps.config.ramps.depositMnemonic, index });
+    const row = await insertQuote(ctx.state.db, {
+      id: randomUUID(),
+      user_id: user.id,
+      merchant_id: user.merchant_id,
+      deposit_token: input.deposit_token,
+      deposit_token_chain: chain.blockchain,
+      chain_id: chain.chainId,
+      network,
+      token_address: token.address,
+      token_decimals: token.decimals,
+      deposit_index: index,
+      deposit_address: account.address,
+      expires_at: new Date(Date.now() + deps.config.ramps.quoteExpiryMinutes * 60_000),
+    });
+    ctx.body = presentQuote(row, []);
+  });
+
+  router.get('/users/:id/quotes/:quoteId', async (ctx) => {
+    ctx.state.route = '/users/:id/quotes/:quote_id';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const row = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+    ctx.body = presentQuote(row, await listOfframpsOfQuote(ctx.state.db, row.id));
+  });
+}
