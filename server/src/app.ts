@@ -15,6 +15,7 @@ import { expectedPaymentRoutes, publicCheckoutRoutes } from './routes/checkout.t
 import { healthRoutes } from './routes/health.ts';
 import { hostedCheckoutRoutes } from './routes/hostedCheckout.ts';
 import { latamBankNameRoutes } from './routes/latamBankNames.ts';
+import { offrampRoutes } from './routes/offramps.ts';
 import { onrampRoutes, onrampSandboxRoutes } from './routes/onramps.ts';
 import { paymentDetailRoutes } from './routes/paymentDetails.ts';
 import { productRoutes } from './routes/products.ts';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   webhookEndpointRoutes(areaB);
   onrampRoutes(areaB, deps);
   quoteRoutes(areaB, deps);
+  offrampRoutes(areaB, deps);
   if (sandbox) sandboxRoutes(areaB, deps);
   if (sandbox) onrampSandboxRoutes(areaB, deps);
   app.use(areaB.routes());

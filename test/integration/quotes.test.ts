@@ -1,10 +1,11 @@
 /** Quotes against the real service and a local chain: shape, HD deposit addresses, isolation, bad input. */
 import { deriveDepositAccount } from '@checkout/chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOf, createUser, expectError } from '../support/areaB.ts';
+import { authOf, createUser, decideKyc, expectError, waitForKyc } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 const devMnemonic = 'test test test test test test test test test test test junk';
 
@@ -85,5 +86,350 @@ describe.skipIf(databaseUnavailable())('quotes', () => {
       404,
       'record_not_found',
     );
+  });
+});
+
+const holder = {
+  account_name: 'Acme Supplies LLC',
+  beneficiary_type: 'business',
+  bank_name: 'JPMorgan Chase',
+  address_line1: '383 Madison Avenue',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10179',
+  country: 'US',
+  company_number: '12-3456789',
+};
+const usdLocal = { ...holder, currency: 'usd', account_number: '000123456789', routing_number: '021000021' };
+const eurLocal = {
+  ...holder,
+  state: null,
+  country: 'DE',
+  city: 'Berlin',
+  postal_code: '10117',
+  currency: 'eur',
+  iban: 'DE89 3704 0044 0532 0130 00',
+};
+
+describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
+  let chain: TestChain;
+  let service: TestService;
+  let merchant: TestMerchant;
+  let other: TestMerchant;
+  let receiver: WebhookReceiver;
+  let userId: string;
+  let usdDetail: string;
+  let eurDetail: string;
+  let swiftDetail: string;
+
+  const auth = () => authOf(merchant);
+  const createDetail = async (detail: unknown, approve = true): Promise<string> => {
+    const res = await service.request('POST', `/users/${userId}/payment_details`, {
+      headers: auth(),
+      json: { payment_detail: detail },
+    });
+    expect(res.status, res.text).toBe(200);
+    const id = res.body.payment_detail.id as string;
+    if (approve) await setDetailStatus(id, 'approved');
+    return id;
+  };
+  const setDetailStatus = async (id: string, status: string) => {
+    const res = await service.request('PATCH', `/sandbox/users/${userId}/payment_details/${id}`, {
+      headers: auth(),
+      json: { payment_detail: { status } },
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+
+  beforeAll(async () => {
+    chain = await startTestChain();
+    service = await startTestService({
+      env: { RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl, PAYOUT_SANDBOX_DELAY_MS: '200' },
+    });
+    merchant = await service.createMerchant();
+    other = await service.createMerchant();
+    receiver = await startWebhookReceiver();
+    const put = await service.request('PUT', '/webhook_endpoint', {
+      headers: auth(),
+      json: { webhook_endpoint: { url: receiver.url } },
+    });
+    expect(put.status, put.text).toBe(200);
+    userId = await createUser(service, merchant);
+    await decideKyc(service, merchant, userId, { status: 'full_clearance' });
+    await waitForKyc(service, merchant, userId, (k) => k.eur.swift_status === 'approved');
+    usdDetail = await createDetail(usdLocal);
+    eurDetail = await createDetail(eurLocal);
+    swiftDetail = await createDetail({ ...eurLocal, rails: 'swift', swift_bic: 'COBADEFFXXX' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await receiver?.close();
+    await chain?.stop();
+  });
+
+  const newQuote = async (who: TestMerchant = merchant) => {
+    const res = await service.request('POST', `/users/${userId}/quotes`, {
+      headers: authOf(who),
+      json: { quote: { deposit_token: 'usdc', deposit_token_chain: 'binance-smart-chain' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body as { quote: { id: string }; deposit_address: { adddress: `0x${string}` } };
+  };
+  const addOfframps = (quoteId: string, offramps: unknown, who: TestMerchant = merchant) =>
+    service.request('POST', `/users/${userId}/quotes/${quoteId}/offramps`, {
+      headers: authOf(who),
+      json: { offramps },
+    });
+  const showQuote = (quoteId: string) =>
+    service.request('GET', `/users/${userId}/quotes/${quoteId}`, { headers: auth() });
+  const execute = (quoteId: string, crypto_transfer: Record<string, string>, who: TestMerchant = merchant) =>
+    service.request('POST', `/users/${userId}/quotes/${quoteId}/execute`, {
+      headers: authOf(who),
+      json: { quote: { crypto_transfer } },
+    });
+  const usdc = () => chain.deployment.tokens.USDC.address;
+  const usd = (amount: unknown, extra: Record<string, unknown> = {}) => ({
+    payment_detail_id: usdDetail,
+    destination_amount: amount,
+    destination_currency: 'usd',
+    ...extra,
+  });
+  const transferFor = (tx_id: string) => ({ tx_id, blockchain: 'binance-smart-chain', network: 'testnet' });
+  /** A quote with offramps, funded on chain with `units` (default: exactly its deposit_token_amount). */
+  const fundedQuote = async (offramps: unknown[], units?: bigint) => {
+    const q = await newQuote();
+    const added = await addOfframps(q.quote.id, offramps);
+    expect(added.status, added.text).toBe(200);
+    const shown = await showQuote(q.quote.id);
+    const due = BigInt(Math.round(shown.body.quote.deposit_token_amount * 1e6));
+    const hash = await chain.transfer(0, usdc(), q.deposit_address.adddress, units ?? due);
+    return { quoteId: q.quote.id, hash, offramps: added.body.offramps as Array<{ id: string }> };
+  };
+  const waitForOfframp = async (id: string, status: string, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await service.request('GET', `/users/${userId}/offramps/${id}`, { headers: auth() });
+      expect(res.status, res.text).toBe(200);
+      if (res.body.offramp.status === status) return res.body.offramp;
+      if (Date.now() > deadline) throw new Error(`offramp stayed ${JSON.stringify(res.body.offramp)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const webhookStatuses = (id: string) =>
+    receiver.received
+      .map((r) => JSON.parse(r.body))
+      .filter((b) => b.event === 'offramp_update' && b.payload.offramp.id === id)
+      .map((b) => b.payload.offramp.status as string);
+
+  it('prices offramps from the fee and FX tables, updates the quote totals, lists and shows them', async () => {
+    const q = await newQuote();
+    const res = await addOfframps(q.quote.id, [
+      usd(1000, { reference: 'INV-1', metadata: { order: 7 } }),
+      { payment_detail_id: eurDetail, destination_amount: '1000', destination_currency: 'eur' },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    const [a, b] = res.body.offramps;
+    expect(a).toMatchObject({
+      user_id: userId,
+      payment_detail_id: usdDetail,
+      quote_id: q.quote.id,
+      status: 'initiated',
+      status_message: null,
+      destination_amount: 1000,
+      destination_currency: 'usd',
+      reference: 'INV-1',
+      rails: 'local',
+      rate: 1,
+      fee: 4,
+      supporting_document: null,
+      metadata: { order: 7 },
+    });
+    expect(b).toMatchObject({ destination_currency: 'eur', rate: 0.92, fee: 4, reference: null });
+    const shown = await showQuote(q.quote.id);
+    expect(shown.body.quote).toMatchObject({
+      // 1004 USD at 1, plus 1004 EUR at 0.92 rounded up to the token's 6 decimals.
+      deposit_token_amount: 2095.304348,
+      fees: 8.347827,
+      rates: { usd: 1, eur: 0.92 },
+      executed: false,
+    });
+    expect(shown.body.offramps).toEqual(res.body.offramps);
+    const list = await service.request('GET', `/users/${userId}/offramps`, { headers: auth() });
+    expect(list.body.offramps.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+    const one = await service.request('GET', `/users/${userId}/offramps/${a.id}`, { headers: auth() });
+    expect(one.body).toEqual({ offramp: a });
+  });
+
+  it('requires approved details, matching currencies, supporting documents; refuses bad input and others', async () => {
+    const q = await newQuote();
+    const pending = await createDetail(usdLocal, false);
+    expectError(
+      await addOfframps(q.quote.id, [usd(10, { payment_detail_id: pending })]),
+      422,
+      'payment_detail_not_approved',
+    );
+    expectError(
+      await addOfframps(q.quote.id, [usd(10, { destination_currency: 'eur' })]),
+      422,
+      'currency_mismatch',
+    );
+    expectError(await addOfframps(q.quote.id, [usd('10000.01')]), 422, 'record_invalid');
+    const swift = { payment_detail_id: swiftDetail, destination_amount: 100, destination_currency: 'eur' };
+    expectError(await addOfframps(q.quote.id, [swift]), 422, 'record_invalid');
+    expectError(await addOfframps(q.quote.id, [usd(10, { rails: 'sepa' })]), 422, 'record_invalid');
+    expectError(await addOfframps(q.quote.id, [usd('0')]), 422, 'record_invalid');
+    expectError(await addOfframps(q.quote.id, [usd('-1')]), 422, 'record_invalid');
+    expectError(await addOfframps(q.quote.id, [usd(10, { extra: 1 })]), 422, 'record_invalid');
+    expectError(await addOfframps(q.quote.id, []), 422, 'record_invalid');
+    expectError(
+      await service.request('POST', `/users/${userId}/quotes/${q.quote.id}/offramps`, {
+        headers: auth(),
+        json: {},
+      }),
+      400,
+      'parameter_missing',
+    );
+    const big = await addOfframps(q.quote.id, [
+      usd('10000.01', { supporting_document_url: 'https://files.example.com/invoice.pdf' }),
+      {
+        ...swift,
+        supporting_document_attributes: { submitted_url: 'https://files.example.com/payslip.pdf' },
+      },
+    ]);
+    expect(big.status, big.text).toBe(200);
+    expect(big.body.offramps[0].supporting_document).toEqual({
+      submitted_url: 'https://files.example.com/invoice.pdf',
+      status: 'not_checked',
+    });
+    expect(big.body.offramps[1]).toMatchObject({ rails: 'swift', fee: 25.5 });
+
+    expectError(await addOfframps(q.quote.id, [usd(10)], other), 404, 'record_not_found');
+    const id = big.body.offramps[0].id;
+    for (const path of [`/users/${userId}/offramps/${id}`, `/users/${userId}/offramps`]) {
+      expectError(await service.request('GET', path, { headers: authOf(other) }), 404, 'record_not_found');
+    }
+    expectError(
+      await service.request('GET', `/users/${userId}/offramps/nope`, { headers: auth() }),
+      404,
+      'record_not_found',
+    );
+    expectError(
+      await execute(q.quote.id, transferFor(`0x${'1'.repeat(64)}`), other),
+      404,
+      'record_not_found',
+    );
+    expectError(
+      await execute(q.quote.id, { tx_id: 'nope', blockchain: 'x', network: 'y' }),
+      422,
+      'record_invalid',
+    );
+  });
+
+  it('executes a funded quote; payouts reach fiat_sent, bounce on .13 and fail on .66, with webhooks', async () => {
+    const { quoteId, hash, offramps } = await fundedQuote([usd(100), usd('50.13'), usd('20.66')]);
+    const res = await execute(quoteId, transferFor(hash));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.quote.executed).toBe(true);
+    expect(res.body.crypto_transfer).toEqual(transferFor(hash.toLowerCase()));
+    const [sent, bounced, failed] = offramps.map((o) => o.id) as [string, string, string];
+    expect((await waitForOfframp(sent, 'fiat_sent')).status_message).toBeNull();
+    expect((await waitForOfframp(bounced, 'bounced')).status_message).toContain('returned');
+    expect((await waitForOfframp(failed, 'failed')).status_message).toContain('rejected');
+
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && webhookStatuses(failed).length < 3) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(webhookStatuses(sent)).toEqual(['pending_internal_assessment', 'sending_fiat', 'fiat_sent']);
+    expect(webhookStatuses(bounced)).toEqual(['pending_internal_assessment', 'sending_fiat', 'bounced']);
+    expect(webhookStatuses(failed)).toEqual(['pending_internal_assessment', 'sending_fiat', 'failed']);
+
+    expectError(await execute(quoteId, transferFor(hash)), 422, 'quote_already_executed');
+    expectError(await addOfframps(quoteId, [usd(10)]), 422, 'quote_already_executed');
+  });
+
+  it('refuses each execute error in the documented order', async () => {
+    const tx = `0x${'ab'.repeat(32)}`;
+    const empty = await newQuote();
+    expectError(await execute(empty.quote.id, transferFor(tx)), 422, 'no_offramps_present');
+
+    const detail = await createDetail(usdLocal);
+    const q = await newQuote();
+    expect((await addOfframps(q.quote.id, [usd(10, { payment_detail_id: detail })])).status).toBe(200);
+    await setDetailStatus(detail, 'failed');
+    expectError(await execute(q.quote.id, transferFor(tx)), 422, 'payment_detail_not_approved');
+
+    const funded = await fundedQuote([usd(10)]);
+    expectError(
+      await execute(funded.quoteId, { ...transferFor(funded.hash), blockchain: 'ethereum' }),
+      422,
+      'currency_mismatch',
+    );
+    expectError(
+      await execute(funded.quoteId, { ...transferFor(funded.hash), network: 'mainnet' }),
+      422,
+      'currency_mismatch',
+    );
+
+    const expired = await fundedQuote([usd(10)]);
+    await service.db.kysely
+      .updateTable('quotes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expired.quoteId)
+      .execute();
+    expectError(await execute(expired.quoteId, transferFor(expired.hash)), 422, 'quote_expired');
+
+    const short = await fundedQuote([usd(10)], 1_000_000n);
+    expectError(await execute(short.quoteId, transferFor(short.hash)), 422, 'sum_mismatch');
+    expectError(await execute(short.quoteId, transferFor(tx)), 422, 'tx_rejected');
+
+    // One transaction funds one quote.
+    const ok = await execute(funded.quoteId, transferFor(funded.hash));
+    expect(ok.status, ok.text).toBe(200);
+    const again = await newQuote();
+    expect((await addOfframps(again.quote.id, [usd(10)])).status).toBe(200);
+    expectError(await execute(again.quote.id, transferFor(funded.hash)), 422, 'tx_already_used');
+    // A transfer to another address is no funding of this quote.
+    expectError(await execute(again.quote.id, transferFor(short.hash)), 422, 'tx_rejected');
+  });
+
+  it('changes the reference only of an initiated, non-USD-local offramp', async () => {
+    const q = await newQuote();
+    const added = await addOfframps(q.quote.id, [
+      { payment_detail_id: eurDetail, destination_amount: 10, destination_currency: 'eur', reference: 'A' },
+      usd(10),
+    ]);
+    const [eur, usdOne] = added.body.offramps as Array<{ id: string }>;
+    const patch = (
+      id: string | undefined,
+      offramp: unknown,
+      who: TestMerchant = merchant,
+      quoteId = q.quote.id,
+    ) =>
+      service.request('PATCH', `/users/${userId}/quotes/${quoteId}/offramps/${id}`, {
+        headers: authOf(who),
+        json: { offramp },
+      });
+    const res = await patch(eur?.id, { reference: 'B' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.offramp).toMatchObject({ id: eur?.id, reference: 'B', status: 'initiated' });
+    expectError(await patch(usdOne?.id, { reference: 'B' }), 422, 'record_invalid');
+    expectError(await patch(eur?.id, { reference: 'B', destination_amount: 5 }), 422, 'record_invalid');
+    expectError(await patch(eur?.id, { reference: 'B' }, other), 404, 'record_not_found');
+    expectError(await patch('nope', { reference: 'B' }), 404, 'record_not_found');
+    const elsewhere = await newQuote();
+    expectError(
+      await patch(eur?.id, { reference: 'B' }, merchant, elsewhere.quote.id),
+      404,
+      'record_not_found',
+    );
+
+    const funded = await fundedQuote([
+      { payment_detail_id: eurDetail, destination_amount: 10, destination_currency: 'eur' },
+    ]);
+    expect((await execute(funded.quoteId, transferFor(funded.hash))).status).toBe(200);
+    const id = funded.offramps[0]?.id;
+    await waitForOfframp(id as string, 'fiat_sent');
+    expectError(await patch(id, { reference: 'C' }, merchant, funded.quoteId), 422, 'record_invalid');
   });
 });

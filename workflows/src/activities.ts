@@ -5,11 +5,16 @@
 import { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
 import { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
 import { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
+import { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
 import { createSmokeActivities } from './smoke/activities.ts';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 
 /** Resources the activity families need. */
-export type ActivityDeps = CheckoutActivityDeps & WebhookActivityDeps & KycActivityDeps & OnrampActivityDeps;
+export type ActivityDeps = CheckoutActivityDeps &
+  WebhookActivityDeps &
+  KycActivityDeps &
+  OnrampActivityDeps &
+  QuoteActivityDeps;
 
 /** Builds all activities from their dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -19,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createKycActivities(deps),
     ...createOnrampActivities(deps),
+    ...createQuoteActivities(deps),
   };
 }
 

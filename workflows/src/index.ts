@@ -15,6 +15,15 @@ export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 export * from './onramp/shared.ts';
 export { signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
+export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
+export {
+  createSandboxPayoutPartner,
+  type PayoutOutcome,
+  type PayoutPartner,
+  sandboxPayoutMagicCents,
+} from './quote/payoutPartner.ts';
+export * from './quote/shared.ts';
+export { startQuoteLifecycle } from './quote/start.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';

@@ -2,5 +2,6 @@
 export { checkoutSession } from './checkout/workflow.ts';
 export { kycOnboarding } from './kyc/workflow.ts';
 export { onrampLifecycle } from './onramp/workflow.ts';
+export { quoteLifecycle } from './quote/workflow.ts';
 export { ping, sleepingPing } from './smoke/workflow.ts';
 export { webhookDelivery } from './webhookDelivery/workflow.ts';

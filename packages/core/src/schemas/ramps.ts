@@ -57,6 +57,7 @@ export const OfframpInput = z
     rails: code.optional(),
     reference: z.string().trim().max(140).nullable().optional(),
     supporting_document_attributes: z.object({ submitted_url: HttpUrl }).strict().nullable().optional(),
+    supporting_document_url: HttpUrl.nullable().optional(),
     metadata: z.record(z.string(), z.unknown()).nullable().optional(),
   })
   .strict();

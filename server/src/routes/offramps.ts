@@ -1,0 +1,350 @@
+/**
+ * Offramps and quote execution (research §7, §12): offramps are added to an open quote and priced from
+ * the fee and FX tables; executing the quote checks it (in the order documented in
+ * docs/area-b-decisions.md), verifies the funding transaction on chain and starts `quoteLifecycle`.
+ */
+import { randomUUID } from 'node:crypto';
+import { type AcceptedToken, verifyPayment } from '@checkout/chain';
+import {
+  ApiError,
+  centsToDecimal,
+  type FieldError,
+  feeCents,
+  fiatDecimals,
+  formatUnits,
+  notFound,
+  OfframpsCreateBody,
+  OfframpUpdateBody,
+  parseUnits,
+  QuoteExecuteBody,
+  recordInvalid,
+  tokenUnitsForFiat,
+  Uuid,
+} from '@checkout/core';
+import {
+  type Database,
+  findOfframp,
+  findPaymentDetail,
+  findQuoteById,
+  insertOfframps,
+  listOfframpsOfQuote,
+  listOfframpsOfUser,
+  markQuoteExecuted,
+  type NewOfframpRow,
+  type OfframpRow,
+  presentOfframp,
+  presentQuote,
+  type QuoteRow,
+  quoteTotals,
+  updateOfframpReference,
+} from '@checkout/db';
+import { startQuoteLifecycle } from '@checkout/workflows';
+import type { Router } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import type { Kysely } from 'kysely';
+import type { Hash } from 'viem';
+import type { AppDeps, AppState } from '../context.ts';
+import { parseBody } from '../parseBody.ts';
+import { quoteOfRequest } from './quotes.ts';
+import { userOfRequest } from './users.ts';
+
+/** Destination amounts above which an offramp needs a supporting document, in fiat cents per currency. */
+export const supportingDocumentThresholdCents: Readonly<Record<string, bigint>> = {
+  eur: 1_500_000n,
+  usd: 1_000_000n,
+};
+
+/** Runs `work` in a transaction, or in the request's own when an Idempotency-Key opened one. */
+function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** True when `fiatCents` of `currency` needs a supporting document; other currencies go by their USD value. */
+function needsSupportingDocument(currency: string, fiatCents: bigint, rate: string): boolean {
+  const threshold = supportingDocumentThresholdCents[currency];
+  if (threshold !== undefined) return fiatCents > threshold;
+  const scale = rate.includes('.') ? rate.length - rate.indexOf('.') - 1 : 0;
+  const usdThreshold = supportingDocumentThresholdCents.usd ?? 0n;
+  // fiat / rate > threshold, cross-multiplied so no division rounds.
+  return fiatCents * 10n ** BigInt(scale) > usdThreshold * parseUnits(rate, scale);
+}
+
+/** The quote locked for this transaction, refused unless it still takes offramps. */
+async function lockOpenQuote(trx: Kysely<Database>, quote: QuoteRow): Promise<QuoteRow> {
+  const locked = await findQuoteById(trx, quote.id, true);
+  if (!locked) throw notFound('Quote');
+  if (locked.status !== 'open' || locked.crypto_transfer !== null) {
+    throw new ApiError('quote_already_executed', 'The quote has already been executed');
+  }
+  if (locked.expires_at.getTime() <= Date.now()) {
+    throw new ApiError('quote_expired', 'The quote has expired; create a new quote');
+  }
+  return locked;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
+}
+
+/** Registers offramp and quote execution routes on the Area B router (API key only). */
+export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
+  const offrampOfRequest = async (
+    ctx: ParameterizedContext<AppState>,
+    scope: { merchantId: string; userId: string },
+    id: string | undefined,
+  ): Promise<OfframpRow> => {
+    if (!id || !Uuid.safeParse(id).success) throw notFound('Offramp');
+    const row = await findOfframp(ctx.state.db, scope, id);
+    if (!row) throw notFound('Offramp');
+    return row;
+  };
+
+  router.post('/users/:id/quotes/:quoteId/offramps', async (ctx) => {
+    ctx.state.route = '/users/:id/quotes/:quote_id/offramps';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+    const { offramps: inputs } = parseBody(OfframpsCreateBody, ctx.state.body, 'offramps');
+    const scope = { merchantId: user.merchant_id, userId: user.id };
+    const errors: FieldError[] = [];
+    const rows: NewOfframpRow[] = [];
+    for (const [i, input] of inputs.entries()) {
+      const path = (field: string) => `offramps.${i}.${field}`;
+      const detail = await findPaymentDetail(ctx.state.db, scope, input.payment_detail_id);
+      if (!detail) {
+        errors.push({ path: path('payment_detail_id'), message: 'does not exist' });
+        continue;
+      }
+      if (detail.status !== 'approved') {
+        throw new ApiError(
+          'payment_detail_not_approved',
+          `Payment detail ${detail.id} is ${detail.status}, not approved`,
+          { errors: [{ path: path('payment_detail_id'), message: `is ${detail.status}` }] },
+        );
+      }
+      if (input.destination_currency !== detail.currency) {
+        throw new ApiError(
+          'currency_mismatch',
+          `The destination currency ${input.destination_currency} is not the payment detail's ${detail.currency}`,
+          { errors: [{ path: path('destination_currency'), message: `must be ${detail.currency}` }] },
+        );
+      }
+      const rails = input.rails ?? detail.rails ?? 'local';
+      if (detail.rails === 'swift' && rails !== 'swift') {
+        errors.push({ path: path('rails'), message: 'must be swift for a SWIFT payment detail' });
+        continue;
+      }
+      const rule = deps.config.ramps.offrampFees.find(
+        (r) => r.currency === input.destination_currency && r.rail === rails,
+      );
+      const rate = deps.config.ramps.fxRates[input.destination_currency];
+      if (!rule || !rate) {
+        errors.push({ path: path('rails'), message: `${rails} is not available for ${detail.currency}` });
+        continue;
+      }
+      const amount = parseUnits(input.destination_amount, fiatDecimals);
+      if (amount <= 0n) {
+        errors.push({ path: path('destination_amount'), message: 'must be positive' });
+        continue;
+      }
+      const documentUrl =
+        input.supporting_document_url ?? input.supporting_document_attributes?.submitted_url ?? null;
+      if (!documentUrl && (rails === 'swift' || needsSupportingDocument(detail.currency, amount, rate))) {
+        errors.push({
+          path: path('supporting_document_attributes.submitted_url'),
+          message: 'is required above 15000 EUR or 10000 USD and for SWIFT payouts',
+        });
+        continue;
+      }
+      const fee = feeCents(rule, amount);
+      rows.push({
+        id: randomUUID(),
+        quote_id: quote.id,
+        user_id: user.id,
+        merchant_id: user.merchant_id,
+        payment_detail_id: detail.id,
+        status: 'initiated',
+        status_message: null,
+        destination_amount: centsToDecimal(amount),
+        destination_currency: input.destination_currency,
+        rails,
+        reference: input.reference ?? null,
+        rate,
+        fee: centsToDecimal(fee),
+        token_amount: tokenUnitsForFiat(amount + fee, rate, quote.token_decimals).toString(),
+        token_fee: tokenUnitsForFiat(fee, rate, quote.token_decimals).toString(),
+        supporting_document_url: documentUrl,
+        metadata: input.metadata ?? null,
+      });
+    }
+    if (errors.length > 0) throw recordInvalid(errors);
+    const inserted = await inTransaction(ctx.state.db, async (trx) => {
+      await lockOpenQuote(trx, quote);
+      return insertOfframps(trx, rows);
+    });
+    ctx.body = { offramps: inserted.map(presentOfframp) };
+  });
+
+  router.get('/users/:id/offramps', async (ctx) => {
+    ctx.state.route = '/users/:id/offramps';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const rows = await listOfframpsOfUser(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+    ctx.body = { offramps: rows.map(presentOfframp) };
+  });
+
+  router.get('/users/:id/offramps/:offrampId', async (ctx) => {
+    ctx.state.route = '/users/:id/offramps/:offramp_id';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const scope = { merchantId: user.merchant_id, userId: user.id };
+    ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx, scope, ctx.params.offrampId)) };
+  });
+
+  router.patch('/users/:id/quotes/:quoteId/offramps/:offrampId', async (ctx) => {
+    ctx.state.route = '/users/:id/quotes/:quote_id/offramps/:offramp_id';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+    const scope = { merchantId: user.merchant_id, userId: user.id };
+    const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
+    if (row.quote_id !== quote.id) throw notFound('Offramp');
+    const { offramp: input } = parseBody(OfframpUpdateBody, ctx.state.body, 'offramp');
+    if (row.destination_currency === 'usd' && row.rails === 'local') {
+      throw recordInvalid([{ path: 'offramp.reference', message: 'cannot change on a USD local payout' }]);
+    }
+    const updated = await updateOfframpReference(ctx.state.db, row.id, input.reference || null);
+    if (!updated) {
+      throw recordInvalid([
+        { path: 'offramp.reference', message: `cannot change once the offramp is ${row.status}` },
+      ]);
+    }
+    ctx.body = { offramp: presentOfframp(updated) };
+  });
+
+  router.post('/users/:id/quotes/:quoteId/execute', async (ctx) => {
+    ctx.state.route = '/users/:id/quotes/:quote_id/execute';
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+    const { quote: input } = parseBody(QuoteExecuteBody, ctx.state.body, 'quote');
+    const transfer = input.crypto_transfer;
+    const scope = { merchantId: user.merchant_id, userId: user.id };
+
+    // 1. quote_already_executed
+    if (quote.status !== 'open' || quote.crypto_transfer !== null) {
+      throw new ApiError('quote_already_executed', 'The quote has already been executed');
+    }
+    // 2. no_offramps_present
+    const offramps = await listOfframpsOfQuote(ctx.state.db, quote.id);
+    if (offramps.length === 0) {
+      throw new ApiError('no_offramps_present', 'Add offramps to the quote before executing it');
+    }
+    // 3. payment_detail_not_approved
+    for (const [i, o] of offramps.entries()) {
+      const detail = await findPaymentDetail(ctx.state.db, scope, o.payment_detail_id);
+      if (detail?.status !== 'approved') {
+        throw new ApiError(
+          'payment_detail_not_approved',
+          `Payment detail ${o.payment_detail_id} of offramp ${o.id} is ${detail?.status ?? 'gone'}, not approved`,
+          { errors: [{ path: `offramps.${i}.payment_detail_id`, message: 'is not approved' }] },
+        );
+      }
+    }
+    // 4. currency_mismatch: the transfer must be of the quote's token chain and network.
+    const wantsMainnet = quote.network === 'mainnet';
+    if (
+      transfer.blockchain !== quote.deposit_token_chain ||
+      (transfer.network === 'mainnet') !== wantsMainnet
+    ) {
+      throw new ApiError(
+        'currency_mismatch',
+        `The quote is funded in ${quote.deposit_token} on ${quote.deposit_token_chain} (${quote.network}), not on ${transfer.blockchain} (${transfer.network})`,
+        {
+          errors: [
+            { path: 'quote.crypto_transfer.blockchain', message: `must be ${quote.deposit_token_chain}` },
+          ],
+        },
+      );
+    }
+    // 5. quote_expired
+    if (quote.expires_at.getTime() <= Date.now()) {
+      throw new ApiError('quote_expired', 'The quote has expired; create a new quote');
+    }
+    // 6. one transaction funds one quote.
+    const used = await ctx.state.db
+      .selectFrom('quotes')
+      .select('id')
+      .where((eb) => eb(eb.ref('crypto_transfer', '->>').key('tx_id'), '=', transfer.tx_id.toLowerCase()))
+      .executeTakeFirst();
+    if (used) throw new ApiError('tx_already_used', 'This transaction already funded another quote');
+
+    // 7. on chain: the transfer of at least the quote's total into its deposit address.
+    const chain = deps.chains.get(quote.chain_id);
+    if (!chain) throw new ApiError('service_unavailable', 'The quote chain has no RPC endpoint');
+    const total = quoteTotals(offramps).amount;
+    const token: AcceptedToken = {
+      address: quote.token_address as Hash,
+      decimals: quote.token_decimals,
+      symbol: quote.deposit_token,
+    };
+    const verification = await verifyPayment({
+      client: chain.client,
+      txHash: transfer.tx_id as Hash,
+      receivingAddress: quote.deposit_address as Hash,
+      tokens: [token],
+      expectedToken: token.address,
+      expectedAmount: total,
+      confirmations: chain.confirmations,
+    });
+    if (verification.status !== 'confirmed') {
+      const reason =
+        verification.status === 'pending'
+          ? `has ${verification.confirmations} of ${chain.confirmations} confirmations; execute again once confirmed`
+          : verification.status === 'no_transfer'
+            ? `sent no ${quote.deposit_token} to the deposit address`
+            : verification.status === 'not_found'
+              ? 'was not found on chain'
+              : verification.status;
+      throw new ApiError('tx_rejected', `The transaction ${reason}`, {
+        errors: [{ path: 'quote.crypto_transfer.tx_id', message: reason }],
+      });
+    }
+    const sumMismatch = (received: bigint, due: bigint) =>
+      new ApiError(
+        'sum_mismatch',
+        `The transaction sent ${formatUnits(received, quote.token_decimals)} ${quote.deposit_token}; the offramps need ${formatUnits(due, quote.token_decimals)}`,
+      );
+    if (verification.receivedAmount < total) throw sumMismatch(verification.receivedAmount, total);
+
+    let executed: QuoteRow;
+    try {
+      executed = await inTransaction(ctx.state.db, async (trx) => {
+        await lockOpenQuote(trx, quote);
+        // Offramps added while the chain was read must still be covered.
+        const due = quoteTotals(await listOfframpsOfQuote(trx, quote.id)).amount;
+        if (verification.receivedAmount < due) throw sumMismatch(verification.receivedAmount, due);
+        const row = await markQuoteExecuted(
+          trx,
+          quote.id,
+          { tx_id: transfer.tx_id.toLowerCase(), blockchain: transfer.blockchain, network: transfer.network },
+          verification.receivedAmount.toString(),
+        );
+        if (!row) throw new ApiError('quote_already_executed', 'The quote has already been executed');
+        return row;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ApiError('tx_already_used', 'This transaction already funded another quote');
+      }
+      throw error;
+    }
+    if (deps.temporal) {
+      try {
+        await startQuoteLifecycle(deps.temporal.client, deps.config.temporal.taskQueue, {
+          quoteId: executed.id,
+          merchantId: executed.merchant_id,
+          userId: executed.user_id,
+        });
+      } catch (error) {
+        ctx.state.log.warn({ err: error, quoteId: executed.id }, 'could not start the quote lifecycle');
+      }
+    }
+    ctx.body = presentQuote(executed, await listOfframpsOfQuote(ctx.state.db, executed.id));
+  });
+}

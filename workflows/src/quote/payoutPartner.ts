@@ -1,0 +1,47 @@
+/**
+ * The fiat payout partner behind offramps, and its sandbox: it settles every payout after a configured
+ * delay, except destination amounts whose cents are `.13` (the bank bounces the payout) or `.66` (the
+ * partner fails it). See docs/area-b-decisions.md.
+ */
+import { fiatDecimals, normalizeDecimal, parseUnits } from '@checkout/core';
+import type { OfframpRow } from '@checkout/db';
+
+/** The partner's final word on one payout. */
+export type PayoutOutcome = { status: 'fiat_sent' } | { status: 'bounced' | 'failed'; message: string };
+
+/** A fiat payout partner. */
+export interface PayoutPartner {
+  /** Hands the payout over; returns how long to wait before asking for its outcome. */
+  submit(offramp: OfframpRow): Promise<{ settleAfterMs: number }>;
+  /** The payout's outcome. */
+  outcome(offramp: OfframpRow): Promise<PayoutOutcome>;
+}
+
+/** Cents of a destination amount that make the sandbox partner bounce or fail a payout. */
+export const sandboxPayoutMagicCents = { bounced: 13n, failed: 66n } as const;
+
+/** The sandbox partner: deterministic outcomes from the destination amount's cents. */
+export function createSandboxPayoutPartner(options: { delayMs: number }): PayoutPartner {
+  return {
+    async submit() {
+      return { settleAfterMs: options.delayMs };
+    },
+    async outcome(offramp) {
+      const cents = parseUnits(normalizeDecimal(offramp.destination_amount), fiatDecimals) % 100n;
+      if (cents === sandboxPayoutMagicCents.bounced) {
+        return {
+          status: 'bounced',
+          message:
+            'The beneficiary bank returned the payout: the account is closed. Add new payment details or request a refund.',
+        };
+      }
+      if (cents === sandboxPayoutMagicCents.failed) {
+        return {
+          status: 'failed',
+          message: 'The payout partner rejected the payout; the funds will be returned to the sender.',
+        };
+      }
+      return { status: 'fiat_sent' };
+    },
+  };
+}
