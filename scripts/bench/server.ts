@@ -67,7 +67,8 @@ async function startBareTarget(): Promise<Started> {
   });
   app.use(router.routes());
 
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  const server = createServer((req, res) => void handle(req, res));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

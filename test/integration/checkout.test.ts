@@ -208,11 +208,13 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     expect(ep.body.expected_payment).toMatchObject({ status: 'paid', resolved_payment_id: payment!.id });
 
     // Ops find the workflow in the Temporal UI by merchant, product and status.
-    const described = await service.deps.temporal!.client.workflow.getHandle(checkoutWorkflowId(expected.id)).describe();
+    const described = await service.deps
+      .temporal!.client.workflow.getHandle(checkoutWorkflowId(expected.id))
+      .describe();
     expect(described.typedSearchAttributes.get(MerchantId)).toBe(merchant.merchantId);
     expect(described.typedSearchAttributes.get(ProductId)).toBe(product.id);
     expect(described.typedSearchAttributes.get(CheckoutStatus)).toBe('resolved');
-    expect(await described.memo).toMatchObject({ slug: product.slug, dollar_amount: '25.00' });
+    expect(described.memo).toMatchObject({ slug: product.slug, dollar_amount: '25.00' });
     // A webhook is delivered once.
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.body.includes(payment!.id))).toHaveLength(1);

@@ -253,12 +253,18 @@ describe.skipIf(databaseUnavailable())('products', () => {
   });
 
   it('never serves a stale list after a create or an update', async () => {
-    const before = (await service.request('GET', '/api/v1/products', { headers: merchant.headers })).body.products.length;
+    const before = (await service.request('GET', '/api/v1/products', { headers: merchant.headers })).body
+      .products.length;
     const created = (await create({ name: 'Fresh', email: 'a@example.com', token: usdc })).body.product;
-    const after = (await service.request('GET', '/api/v1/products', { headers: merchant.headers })).body.products;
+    const after = (await service.request('GET', '/api/v1/products', { headers: merchant.headers })).body
+      .products;
     expect(after).toHaveLength(before + 1);
-    await service.request('PATCH', `/api/v1/products/${created.id}`, { headers: merchant.headers, json: { product: { active: true } } });
-    const again = (await service.request('GET', '/api/v1/products', { headers: merchant.headers })).body.products;
+    await service.request('PATCH', `/api/v1/products/${created.id}`, {
+      headers: merchant.headers,
+      json: { product: { active: true } },
+    });
+    const again = (await service.request('GET', '/api/v1/products', { headers: merchant.headers })).body
+      .products;
     expect(again.find((p: { id: string }) => p.id === created.id).active).toBe(true);
   });
 
