@@ -1,5 +1,6 @@
 /** The service process of one database target: spawned with its environment, awaited, always stopped. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { CheckoutReady } from './protocol.ts';
@@ -50,8 +51,11 @@ export async function startServiceProcess(options: {
     if (lines <= 10) process.stderr.write(`  [${options.label}] ${line.slice(0, 400)}\n`);
     else if (lines === 11) process.stderr.write(`  [${options.label}] (further output hidden)\n`);
   };
+  const logFile = process.env.BENCH_TARGET_LOG;
   createInterface({ input: child.stderr }).on('line', (line) => {
     tail = `${tail}\n${line}`.slice(-2000);
+    // BENCH_TARGET_LOG keeps every line of the service's output, for finding out why a payment stalled.
+    if (logFile) appendFileSync(logFile, `[${options.label}] ${line}\n`);
     echo(line);
   });
 

@@ -9,6 +9,7 @@ import {
   isCancellation,
   ParentClosePolicy,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   upsertSearchAttributes,
@@ -27,9 +28,16 @@ import {
   submitTransactionUpdate,
 } from './shared.ts';
 
-const quick = proxyActivities<CheckoutActivities>({
+// Short, idempotent database steps run as local activities: no extra round trip through the server.
+const local = proxyLocalActivities<CheckoutActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+const mail = proxyActivities<CheckoutActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
 const watching = proxyActivities<CheckoutActivities>({
@@ -77,7 +85,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
   ) => {
     status = next;
     upsertSearchAttributes([{ key: CheckoutStatus, value: next }]);
-    await quick.setSessionStatus({ sessionId: input.sessionId, status: next, ...extra });
+    await local.setSessionStatus({ sessionId: input.sessionId, status: next, ...extra });
   };
 
   // Shoppers who close the tab never send the hash: while none is known, the chain is scanned for
@@ -162,7 +170,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     }
 
     const late = input.expiresAt !== null && facts.blockTimestamp > input.expiresAt;
-    const recorded = await quick.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
+    const recorded = await local.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
     resolvedPaymentId = recorded.resolvedPaymentId;
     status = facts.status === 'reverted' ? 'failed' : 'resolved';
     upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
@@ -174,7 +182,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
         parentClosePolicy: ParentClosePolicy.ABANDON,
       });
     }
-    await quick.sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
+    await mail.sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
     return { status, resolvedPaymentId, webhookDeliveryId: recorded.webhookDeliveryId, late };
   }
   return { status, resolvedPaymentId: null, webhookDeliveryId: null, late: false };
