@@ -1,0 +1,306 @@
+/**
+ * `npm run bench:widget`: size and first-render time of the `<crypto-checkout>` element. Builds the
+ * widget (production), reports raw, gzip (9) and brotli (11) sizes of the first script and of everything
+ * a payment loads, then times navigation → first render in headless Chromium (gzip served, cache
+ * disabled, median of BENCH_WIDGET_RUNS, unthrottled and 4× CPU slowdown) against a trivial Lit element
+ * built in the same run. Prints a table and the aims; writes `.bench/widget-<timestamp>.json`.
+ *
+ * Environment: BENCH_WIDGET_RUNS (5), CHROMIUM_PATH (/usr/bin/chromium).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildTrivialElement, type TrivialBuild, trivialTag } from './baseline.ts';
+import { type BenchBrowser, launchBenchBrowser, recordWalletRequests, timeFirstRender } from './browser.ts';
+import { type PageServer, startPageServer } from './server.ts';
+import { type Size, sizeOf, staticClosure, sumSizes } from './sizes.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const widgetDir = join(root, 'widget', 'dist');
+const classicScript = 'crypto-checkout.iife.js';
+const moduleScript = 'crypto-checkout.js';
+const walletModule = 'crypto-checkout-wallet.js';
+const cpuRates = [1, 4];
+const aims = { firstScriptGzip: 20_000, paymentGzip: 85_000, renderRatio: 1.3 };
+
+function readRuns(): number {
+  const raw = process.env.BENCH_WIDGET_RUNS;
+  const value = raw ? Number(raw) : 5;
+  if (!Number.isInteger(value) || value < 1 || value > 100)
+    throw new Error(`BENCH_WIDGET_RUNS must be an integer from 1 to 100, got "${raw}"`);
+  return value;
+}
+
+const runs = readRuns();
+let browser: BenchBrowser | undefined;
+let server: PageServer | undefined;
+let trivial: TrivialBuild | undefined;
+
+async function cleanUp(): Promise<void> {
+  await browser?.close();
+  await server?.close();
+  if (trivial) rmSync(dirname(trivial.dir), { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+function buildWidget(): Promise<number> {
+  const started = performance.now();
+  return new Promise((done, fail) => {
+    const child = spawn('npm', ['run', 'build', '-w', 'widget'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.once('error', fail);
+    child.once('exit', (code) => {
+      if (code === 0) done(performance.now() - started);
+      else fail(new Error(`widget build failed (exit ${code}):\n${output}`));
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows
+    .map((r, ri) =>
+      r
+        .map((cell, i) => (i === 0 || ri === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+        .join('  '),
+    )
+    .join('\n');
+}
+
+/** One timed page: samples and medians per CPU rate. */
+interface RenderSeries {
+  cpuRate: number;
+  samples: { firstRender: number; ready: number; scriptLoaded: number; fcp: number | null }[];
+  firstRender: number;
+  scriptToRender: number;
+  ready: number;
+}
+
+async function main(): Promise<void> {
+  const buildMs = await buildWidget();
+  trivial = await buildTrivialElement(root);
+
+  const files = {
+    classic: sizeOf(join(widgetDir, classicScript)),
+    module: sizeOf(join(widgetDir, moduleScript)),
+  };
+  const walletFiles = staticClosure(widgetDir, walletModule);
+  const walletSizes = Object.fromEntries(walletFiles.map((f) => [f, sizeOf(join(widgetDir, f))]));
+  const walletTotal = sumSizes(Object.values(walletSizes));
+  const moduleClosure = staticClosure(widgetDir, moduleScript);
+  const moduleFirst = sumSizes(moduleClosure.map((f) => sizeOf(join(widgetDir, f))));
+  const payment = {
+    classic: sumSizes([files.classic, walletTotal]),
+    module: sumSizes([
+      moduleFirst,
+      ...walletFiles.filter((f) => !moduleClosure.includes(f)).map((f) => walletSizes[f] as Size),
+    ]),
+  };
+  const trivialSize = sizeOf(join(trivial.dir, trivial.script));
+
+  server = await startPageServer({
+    widgetDir,
+    classicScript,
+    walletModule,
+    trivialDir: trivial.dir,
+    trivialScript: trivial.script,
+  });
+  browser = await launchBenchBrowser();
+
+  const requested = await recordWalletRequests(browser.context, `${server.origin}/wallet.html`);
+  const requestedWallet = requested.map((p) => p.replace(/^\/w\//, '')).sort();
+  const walletMatches = JSON.stringify(requestedWallet) === JSON.stringify([...walletFiles].sort());
+
+  const pages = {
+    widget: { url: `${server.origin}/widget.html`, tag: 'crypto-checkout', script: `/w/${classicScript}` },
+    trivial: { url: `${server.origin}/trivial.html`, tag: trivialTag, script: `/t/${trivial.script}` },
+  };
+  const series: Record<'widget' | 'trivial', RenderSeries[]> = { widget: [], trivial: [] };
+  for (const cpuRate of cpuRates) {
+    const samples: Record<'widget' | 'trivial', RenderSeries['samples']> = { widget: [], trivial: [] };
+    // One unrecorded load of each warms Chromium; then the two pages alternate.
+    for (let i = 0; i <= runs; i++) {
+      for (const name of ['widget', 'trivial'] as const) {
+        const p = pages[name];
+        const timing = await timeFirstRender(browser.context, p.url, p.tag, p.script, cpuRate);
+        if (i > 0) samples[name].push(timing);
+      }
+    }
+    for (const name of ['widget', 'trivial'] as const) {
+      const s = samples[name];
+      series[name].push({
+        cpuRate,
+        samples: s,
+        firstRender: median(s.map((t) => t.firstRender)),
+        scriptToRender: median(s.map((t) => t.firstRender - t.scriptLoaded)),
+        ready: median(s.map((t) => t.ready)),
+      });
+    }
+  }
+  await browser.close();
+  await server.close();
+
+  const sizeRows = [
+    ['bundle', 'files', 'raw', 'gzip', 'brotli'],
+    [
+      'first script, classic (iife)',
+      '1',
+      kb(files.classic.raw),
+      kb(files.classic.gzip),
+      kb(files.classic.brotli),
+    ],
+    [
+      'first script, ES module',
+      String(moduleClosure.length),
+      kb(moduleFirst.raw),
+      kb(moduleFirst.gzip),
+      kb(moduleFirst.brotli),
+    ],
+    [
+      'wallet module + static chunks',
+      String(walletFiles.length),
+      kb(walletTotal.raw),
+      kb(walletTotal.gzip),
+      kb(walletTotal.brotli),
+    ],
+    [
+      'payment, classic path',
+      String(1 + walletFiles.length),
+      kb(payment.classic.raw),
+      kb(payment.classic.gzip),
+      kb(payment.classic.brotli),
+    ],
+    [
+      'payment, ES path',
+      String(new Set([...moduleClosure, ...walletFiles]).size),
+      kb(payment.module.raw),
+      kb(payment.module.gzip),
+      kb(payment.module.brotli),
+    ],
+    ['baseline: trivial Lit (iife)', '1', kb(trivialSize.raw), kb(trivialSize.gzip), kb(trivialSize.brotli)],
+  ];
+  const timeRows = [['first render (median ms)', 'CPU', 'nav→render', 'script→render', 'nav→view shown']];
+  for (const name of ['widget', 'trivial'] as const) {
+    for (const s of series[name]) {
+      timeRows.push([
+        name === 'widget' ? '<crypto-checkout> (iife)' : 'trivial Lit (iife)',
+        `${s.cpuRate}×`,
+        s.firstRender.toFixed(1),
+        s.scriptToRender.toFixed(1),
+        name === 'widget' ? s.ready.toFixed(1) : '–',
+      ]);
+    }
+  }
+
+  const ratios = cpuRates.map((rate, i) => ({
+    cpuRate: rate,
+    ratio: (series.widget[i] as RenderSeries).firstRender / (series.trivial[i] as RenderSeries).firstRender,
+  }));
+  const checks = [
+    {
+      aim: `first script (classic) ≤ ${kb(aims.firstScriptGzip)} gzip`,
+      value: kb(files.classic.gzip),
+      pass: files.classic.gzip <= aims.firstScriptGzip,
+    },
+    {
+      aim: `first script (ES module) ≤ ${kb(aims.firstScriptGzip)} gzip`,
+      value: kb(moduleFirst.gzip),
+      pass: moduleFirst.gzip <= aims.firstScriptGzip,
+    },
+    {
+      aim: `payment, classic path ≤ ${kb(aims.paymentGzip)} gzip`,
+      value: kb(payment.classic.gzip),
+      pass: payment.classic.gzip <= aims.paymentGzip,
+    },
+    {
+      aim: `payment, ES path ≤ ${kb(aims.paymentGzip)} gzip`,
+      value: kb(payment.module.gzip),
+      pass: payment.module.gzip <= aims.paymentGzip,
+    },
+    ...ratios.map((r) => ({
+      aim: `first render ≤ ${aims.renderRatio}× trivial, ${r.cpuRate}× CPU`,
+      value: `${r.ratio.toFixed(2)}×`,
+      pass: r.ratio <= aims.renderRatio,
+    })),
+  ];
+
+  console.log(
+    `\nwidget build ${(buildMs / 1000).toFixed(1)} s (npm run build -w widget); KB = 1000 bytes; each file compressed on its own`,
+  );
+  console.log(`wallet static chunks: ${walletFiles.join(', ')}`);
+  console.log(
+    `Chromium requested for the wallet module: ${requestedWallet.join(', ')} (${walletMatches ? 'matches' : 'DIFFERS from'} the static imports)\n`,
+  );
+  console.log(table(sizeRows));
+  console.log('');
+  console.log(`${runs} runs each, after one warm-up; gzip served, cache disabled, 127.0.0.1`);
+  console.log(table(timeRows));
+  console.log('');
+  console.log(table([['aim', 'value', ''], ...checks.map((c) => [c.aim, c.value, verdict(c.pass)])]));
+
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const outDir = join(root, '.bench');
+  mkdirSync(outDir, { recursive: true });
+  const outFile = join(outDir, `widget-${stamp}.json`);
+  writeFileSync(
+    outFile,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        runs,
+        buildMs,
+        sizes: {
+          classic: files.classic,
+          moduleFirst: { files: moduleClosure, ...moduleFirst },
+          wallet: {
+            files: walletSizes,
+            total: walletTotal,
+            requestedByChromium: requestedWallet,
+            matchesStaticImports: walletMatches,
+          },
+          payment,
+          trivial: trivialSize,
+        },
+        render: series,
+        aims,
+        checks,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`\nwrote ${relative(root, outFile)}`);
+}
+
+try {
+  await main();
+} finally {
+  await cleanUp();
+}
