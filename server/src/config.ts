@@ -86,6 +86,7 @@ const ConfigSchema = z.object({
   CHECKOUT_SESSION_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(1440),
   CHECKOUT_GRACE_MINUTES: z.coerce.number().int().min(0).max(43_200).default(60),
   CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
   MAIL_FROM: z.string().default('Stable Checkout <payments@localhost>'),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
@@ -131,7 +132,12 @@ export interface Config {
     confirmations: number;
     publicRpcUrl?: string | undefined;
   }>;
-  checkout: { sessionTtlMinutes: number; graceMinutes: number; pollIntervalMs: number };
+  checkout: {
+    sessionTtlMinutes: number;
+    graceMinutes: number;
+    pollIntervalMs: number;
+    scanClaimDelayMs: number;
+  };
   mail: { smtpUrl: string | undefined; from: string; devInboxDir: string | undefined };
   webhooks: { allowPrivateAddresses: boolean };
   publicRateLimitPerMinute: number;
@@ -223,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionTtlMinutes: c.CHECKOUT_SESSION_TTL_MINUTES,
       graceMinutes: c.CHECKOUT_GRACE_MINUTES,
       pollIntervalMs: c.CHAIN_POLL_INTERVAL_MS,
+      scanClaimDelayMs: c.CHECKOUT_SCAN_CLAIM_DELAY_SECONDS * 1000,
     },
     mail: {
       smtpUrl: c.SMTP_URL,

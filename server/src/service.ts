@@ -135,7 +135,10 @@ export async function startService(
             tokens,
             chains,
             mailer,
-            checkout: { pollIntervalMs: config.checkout.pollIntervalMs },
+            checkout: {
+              pollIntervalMs: config.checkout.pollIntervalMs,
+              scanClaimDelayMs: config.checkout.scanClaimDelayMs,
+            },
             webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
             ramps: config.ramps,
           }),

@@ -38,6 +38,7 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
         SMTP_URL: inbox.smtpUrl,
         CHAIN_POLL_INTERVAL_MS: '100',
         CHECKOUT_GRACE_MINUTES: '1',
+        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
       },
     });
     merchant = await service.createMerchant();
@@ -327,6 +328,29 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     const [payment] = await resolvedPayments(product.id);
     expect(payment!.payment).toMatchObject({ tx_id: tx.toLowerCase(), amount_difference: '0.0' });
     expect(payment!.user.email).toBe('shopper@example.com');
+  });
+
+  it('does not let a second open checkout of the same shopper take the other one’s payment', async () => {
+    const product = await createProduct({ send_webhook: false, send_email: false });
+    const first = await expectPayment(product.id, '2.50');
+    const second = await expectPayment(product.id, '2.50');
+    const a = await openSession(product.slug, {
+      expected_payment_id: first.id,
+      sender_address: shopper(4),
+      token_address: busd,
+    });
+    const b = await openSession(product.slug, {
+      expected_payment_id: second.id,
+      sender_address: shopper(4),
+      token_address: busd,
+    });
+    const tx = await chain.transfer(4, busd, merchant.address as Address, parseUnits('2.5', 18));
+    expect((await submit(b.id, tx)).status).toBe(200);
+    await waitForSession(b.id, ['resolved']);
+    // Past the claim delay, the other session's scan has seen the transfer and left it alone.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const other = await service.request('GET', `/api/v1/checkout/sessions/${a.id}`);
+    expect(other.body.session).toMatchObject({ status: 'awaiting_payment', tx_hash: null });
   });
 
   it('lets one transaction pay one checkout only', async () => {

@@ -42,6 +42,8 @@ export interface FindIncomingTransferParameters {
   maxBlockRange?: number;
   /** Give up (throw) when the scan takes longer, rather than hold a worker indefinitely. */
   timeoutMs?: number;
+  /** Transfers to pass over (e.g. ones that already pay something else). */
+  skip?: (transfer: { txHash: Hash; logIndex: number }) => boolean;
 }
 
 const defaultMaxBlockRange = 2000;
@@ -83,6 +85,7 @@ export async function findIncomingTransfer(
       if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
       if (log.logIndex === null || log.blockHash === null) continue;
       if (minAmount !== undefined && log.args.value < minAmount) continue;
+      if (params.skip?.({ txHash: log.transactionHash, logIndex: log.logIndex })) continue;
       if (from !== undefined && !(await sentBy(log.args.from, log.transactionHash, log.blockNumber)))
         continue;
       return {

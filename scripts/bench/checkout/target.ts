@@ -46,16 +46,16 @@ export async function startServiceProcess(options: {
   // Output goes to stderr with a cap, so a noisy target cannot flood the report.
   let lines = 0;
   let tail = '';
+  const logFile = process.env.BENCH_TARGET_LOG;
   const echo = (line: string) => {
+    // BENCH_TARGET_LOG keeps every line of the service's output, for finding out why a payment stalled.
+    if (logFile) appendFileSync(logFile, `[${options.label}] ${line}\n`);
     lines++;
     if (lines <= 10) process.stderr.write(`  [${options.label}] ${line.slice(0, 400)}\n`);
     else if (lines === 11) process.stderr.write(`  [${options.label}] (further output hidden)\n`);
   };
-  const logFile = process.env.BENCH_TARGET_LOG;
   createInterface({ input: child.stderr }).on('line', (line) => {
     tail = `${tail}\n${line}`.slice(-2000);
-    // BENCH_TARGET_LOG keeps every line of the service's output, for finding out why a payment stalled.
-    if (logFile) appendFileSync(logFile, `[${options.label}] ${line}\n`);
     echo(line);
   });
 

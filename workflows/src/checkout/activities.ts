@@ -28,7 +28,7 @@ export interface CheckoutActivityDeps {
   chains: ChainClients;
   /** Absent when no SMTP server is configured: e-mails are then skipped (and logged). */
   mailer?: Mailer | undefined;
-  checkout: { pollIntervalMs: number };
+  checkout: { pollIntervalMs: number; scanClaimDelayMs: number };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -176,6 +176,8 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
         (ctx.info.heartbeatDetails as { nextBlock?: string } | undefined)?.nextBlock ??
           (await sessionOf(input.sessionId)).start_block,
       );
+      const passedOver = new Set<string>();
+      const firstSeen = new Map<string, number>();
       for (let polls = 0; Date.now() < input.until && polls < 10_000_000; polls++) {
         // Re-read each round: the shopper may change wallet or token while the session is open.
         const session = await sessionOf(input.sessionId);
@@ -184,6 +186,8 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
           const tokens = new Set(
             [session.expected_token.address, session.payment_token_address].map((a) => getAddress(a)),
           );
+          // Where the next scan starts: past `latest`, unless a transfer was too fresh to claim yet.
+          let resumeAt = latest + 1n;
           for (const token of tokens) {
             const found = await findIncomingTransfer({
               client: chain.client,
@@ -192,16 +196,29 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
               from: getAddress(session.sender_address),
               fromBlock,
               toBlock: latest,
+              skip: ({ txHash }) => passedOver.has(txHash.toLowerCase()),
             });
             if (!found) continue;
+            // A shopper with several open checkouts: the session the hash is submitted to claims it
+            // first; a scan only takes transfers it has seen stay unclaimed for the claim delay
+            // (measured here, not from block timestamps, which dev chains run ahead of the clock).
+            const key = found.txHash.toLowerCase();
+            const seenAt = firstSeen.get(key) ?? Date.now();
+            firstSeen.set(key, seenAt);
+            if (Date.now() - seenAt < deps.checkout.scanClaimDelayMs) {
+              if (found.blockNumber < resumeAt) resumeAt = found.blockNumber;
+              continue;
+            }
             const claim = await claimTransaction(db, {
               chainId: input.chainId,
               txHash: found.txHash,
               sessionId: input.sessionId,
             });
             if (claim !== 'other_session') return found.txHash.toLowerCase();
+            passedOver.add(found.txHash.toLowerCase());
+            if (found.blockNumber < resumeAt) resumeAt = found.blockNumber;
           }
-          fromBlock = latest + 1n;
+          fromBlock = resumeAt;
         }
         ctx.heartbeat({ nextBlock: fromBlock.toString() });
         await sleep(deps.checkout.pollIntervalMs);
