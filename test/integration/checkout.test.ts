@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResolvedPayment } from '@checkout/core';
 import { type DevInbox, startDevInbox } from '@checkout/mail';
-import { CheckoutStatus, checkoutWorkflowId, MerchantId, ProductId } from '@checkout/workflows';
+import {
+  CheckoutStatus,
+  checkoutStateQuery,
+  checkoutWorkflowId,
+  MerchantId,
+  ProductId,
+} from '@checkout/workflows';
 import type { Address, Hash } from 'viem';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,9 +215,11 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     expect(ep.body.expected_payment).toMatchObject({ status: 'paid', resolved_payment_id: payment!.id });
 
     // Ops find the workflow in the Temporal UI by merchant, product and status.
-    const described = await service.deps
-      .temporal!.client.workflow.getHandle(checkoutWorkflowId(expected.id))
-      .describe();
+    const handle = service.deps.temporal!.client.workflow.getHandle(checkoutWorkflowId(expected.id));
+    // A product without a timer never expires, not even for a moment while the hash arrives.
+    expect(await handle.query(checkoutStateQuery)).toMatchObject({ status: 'resolved', expired: false });
+    expect(await handle.result()).toMatchObject({ status: 'resolved', late: false });
+    const described = await handle.describe();
     expect(described.typedSearchAttributes.get(MerchantId)).toBe(merchant.merchantId);
     expect(described.typedSearchAttributes.get(ProductId)).toBe(product.id);
     expect(described.typedSearchAttributes.get(CheckoutStatus)).toBe('resolved');

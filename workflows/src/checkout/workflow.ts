@@ -124,11 +124,14 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
 
   for (let round = 0; round < maxSubmissions; round++) {
     while (txHash === null && scanned === undefined) {
-      const remaining = !expired && input.expiresAt !== null ? input.expiresAt - Date.now() : undefined;
-      const woke = await condition(
-        () => txHash !== null || scanned !== undefined,
-        remaining === undefined ? undefined : Math.max(remaining, 1),
-      );
+      const woken = () => txHash !== null || scanned !== undefined;
+      if (expired || input.expiresAt === null) {
+        // No timer left to run: wait for a hash or the scan's end only (`condition` without a
+        // timeout resolves to nothing, so it must not be read as "timed out").
+        await condition(woken);
+        continue;
+      }
+      const woke = await condition(woken, Math.max(input.expiresAt - Date.now(), 1));
       if (!woke) {
         expired = true;
         await setStatus('expired');
