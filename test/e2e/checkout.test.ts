@@ -13,7 +13,7 @@ import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
-import { axeViolations, launchBrowser, type TestBrowser } from './support/browser.ts';
+import { axeViolations, browserUnavailable, launchBrowser, type TestBrowser } from './support/browser.ts';
 import { installTestWallet, type TestWallet } from './support/testWallet.ts';
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
@@ -23,7 +23,7 @@ interface Outcome {
   detail: Record<string, string | null>;
 }
 
-describe.skipIf(databaseUnavailable())('checkout element in Chromium', () => {
+describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element in Chromium', () => {
   let chain: TestChain;
   let service: TestService;
   let receiver: WebhookReceiver;

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /** Debian's Chromium driven by playwright-core, with a fresh profile per launch. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,18 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Path of the system Chromium the suite drives (`apt-get install chromium`). */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * True when no Chromium is installed outside CI: the browser suite is then skipped with a warning
+ * (`apt-get install chromium` enables it); under CI (`CI=true`) it always runs, so a missing browser fails.
+ */
+export function browserUnavailable(): boolean {
+  if (process.env.CI || existsSync(chromiumPath)) return false;
+  console.warn(
+    `${chromiumPath} not found: the browser suite is skipped (apt-get install chromium, or set CHROMIUM_PATH).`,
+  );
+  return true;
+}
 
 /** A headless browser context and the cleanup of its profile. */
 export interface TestBrowser {
