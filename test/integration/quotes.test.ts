@@ -87,6 +87,54 @@ describe.skipIf(databaseUnavailable())('quotes', () => {
       'record_not_found',
     );
   });
+
+  it('prices one payout from either side without storing anything', async () => {
+    const rate = (quote: unknown, who: TestMerchant = merchant) =>
+      service.request('POST', `/users/${userId}/quote/rate`, { headers: authOf(who), json: { quote } });
+    const fromFiat = await rate({ ...usdc, fiat_currency: 'usd', rails: 'wire', fiat_amount: 1000 });
+    expect(fromFiat.status, fromFiat.text).toBe(200);
+    // usd wire (default fee table): 0.4 % + 20 → fee 24; at 1 USD per USDC the deposit is 1024.
+    expect(fromFiat.body.quote).toMatchObject({
+      deposit_token: 'usdc',
+      deposit_token_chain: 'binance-smart-chain',
+      deposit_token_amount: 1024,
+      fiat_amount: 1000,
+      fiat_currency: 'usd',
+      currency_pair: 'usdcusd',
+      fees: 24,
+      rails: 'wire',
+      rate: '1',
+      executed: false,
+    });
+    expect(fromFiat.body.quote.expiry).toBeGreaterThan(Math.floor(Date.now() / 1000));
+    const fromTokens = await rate({
+      ...usdc,
+      fiat_currency: 'usd',
+      rails: 'wire',
+      deposit_token_amount: '1024',
+    });
+    expect(fromTokens.body.quote).toMatchObject({ fiat_amount: 1000, fees: 24, deposit_token_amount: 1024 });
+    const euros = await rate({ ...usdc, fiat_currency: 'eur', fiat_amount: '92.00' });
+    expect(euros.body.quote).toMatchObject({ rails: 'local', rate: '0.92', fiat_amount: 92 });
+
+    expectError(await rate({ ...usdc, fiat_currency: 'usd' }), 422, 'record_invalid');
+    expectError(
+      await rate({ ...usdc, fiat_currency: 'usd', fiat_amount: 1, deposit_token_amount: 1 }),
+      422,
+      'record_invalid',
+    );
+    expectError(
+      await rate({ ...usdc, fiat_currency: 'usd', rails: 'wire', deposit_token_amount: '10' }),
+      422,
+      'record_invalid',
+    );
+    expectError(await rate({ ...usdc, fiat_currency: 'jpy', fiat_amount: 1 }), 422, 'record_invalid');
+    expectError(
+      await rate({ ...usdc, fiat_currency: 'usd', fiat_amount: 1 }, other),
+      404,
+      'record_not_found',
+    );
+  });
 });
 
 const holder = {

@@ -84,3 +84,47 @@ export function tokenUnitsForFiat(fiatCents: bigint, rate: string, tokenDecimals
   const denominator = 10n ** BigInt(fiatDecimals) * rateUnits;
   return (numerator + denominator - 1n) / denominator;
 }
+
+/** Fiat cents that `tokenUnits` buy at `rate` (fiat per token), rounded down so the quote never overpromises. */
+export function fiatCentsForTokens(tokenUnits: bigint, rate: string, tokenDecimals: number): bigint {
+  const scale = rate.includes('.') ? rate.length - rate.indexOf('.') - 1 : 0;
+  const rateUnits = parseUnits(rate, scale);
+  return (
+    (tokenUnits * rateUnits * 10n ** BigInt(fiatDecimals)) /
+    (10n ** BigInt(tokenDecimals) * 10n ** BigInt(scale))
+  );
+}
+
+/** One payout's price: the fiat delivered, its fee, and the tokens to deposit for both. */
+export interface OfframpPrice {
+  fiatCents: bigint;
+  feeCents: bigint;
+  tokenUnits: bigint;
+}
+
+/**
+ * Prices a single payout from either side: with `fiatCents`, the tokens needed to deliver it plus its
+ * fee; with `tokenUnits`, the largest fiat amount those tokens cover after the fee (found by bisection,
+ * since the fee has a minimum and rounds up).
+ */
+export function priceOfframp(
+  input: { fiatCents: bigint } | { tokenUnits: bigint },
+  rule: FeeRule,
+  rate: string,
+  tokenDecimals: number,
+): OfframpPrice {
+  const priced = (fiatCents: bigint): OfframpPrice => {
+    const fee = feeCents(rule, fiatCents);
+    return { fiatCents, feeCents: fee, tokenUnits: tokenUnitsForFiat(fiatCents + fee, rate, tokenDecimals) };
+  };
+  if ('fiatCents' in input) return priced(input.fiatCents);
+  let low = 0n;
+  let high = fiatCentsForTokens(input.tokenUnits, rate, tokenDecimals);
+  // Bisection over cents: at most ~64 rounds for any amount that fits the columns.
+  for (let round = 0; low < high && round < 128; round++) {
+    const mid = (low + high + 1n) / 2n;
+    if (priced(mid).tokenUnits <= input.tokenUnits) low = mid;
+    else high = mid - 1n;
+  }
+  return priced(low);
+}

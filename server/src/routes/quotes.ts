@@ -4,7 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { deriveDepositAccount } from '@checkout/chain';
-import { notFound, QuoteCreateBody, recordInvalid, Uuid } from '@checkout/core';
+import {
+  centsToDecimal,
+  fiatDecimals,
+  formatUnits,
+  notFound,
+  parseUnits,
+  priceOfframp,
+  QuoteCreateBody,
+  QuoteRateBody,
+  recordInvalid,
+  Uuid,
+} from '@checkout/core';
 import {
   findQuote,
   insertQuote,
@@ -37,23 +48,28 @@ export async function quoteOfRequest(
 
 /** Registers the quote routes on the Area B router (API key only). */
 export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
+  // The deposit token and its chain: the test network outside production, mainnet in production.
+  const depositToken = (symbol: string, blockchain: string) => {
+    const network = deps.config.env === 'production' ? 'mainnet' : 'testnet';
+    const chain = deps.tokens.chains.find(
+      (c) => c.blockchain === blockchain && c.network === network && deps.chains.has(c.chainId),
+    );
+    const token = (quoteDepositTokens as readonly string[]).includes(symbol)
+      ? chain?.paymentTokens.find((t) => t.symbol.toLowerCase() === symbol)
+      : undefined;
+    if (!chain) throw recordInvalid([{ path: 'quote.deposit_token_chain', message: 'is not supported' }]);
+    if (!token)
+      throw recordInvalid([
+        { path: 'quote.deposit_token', message: `is not supported on ${chain.blockchain}` },
+      ]);
+    return { chain, token, network };
+  };
+
   router.post('/users/:id/quotes', async (ctx) => {
     ctx.state.route = '/users/:id/quotes';
     const user = await userOfRequest(ctx, ctx.params.id);
     const { quote: input } = parseBody(QuoteCreateBody, ctx.state.body, 'quote');
-    const network = deps.config.env === 'production' ? 'mainnet' : 'testnet';
-    const chain = deps.tokens.chains.find(
-      (c) =>
-        c.blockchain === input.deposit_token_chain && c.network === network && deps.chains.has(c.chainId),
-    );
-    const token = (quoteDepositTokens as readonly string[]).includes(input.deposit_token)
-      ? chain?.paymentTokens.find((t) => t.symbol.toLowerCase() === input.deposit_token)
-      : undefined;
-    const errors = [];
-    if (!chain) errors.push({ path: 'quote.deposit_token_chain', message: 'is not supported' });
-    else if (!token)
-      errors.push({ path: 'quote.deposit_token', message: `is not supported on ${chain.blockchain}` });
-    if (!chain || !token) throw recordInvalid(errors);
+    const { chain, token, network } = depositToken(input.deposit_token, input.deposit_token_chain);
     // Outside the request's transaction semantics: a sequence value is never returned, even on rollback.
     const index = await nextDepositIndex(ctx.state.db);
     const account = deriveDepositAccount({ mnemonic: deps.config.ramps.depositMnemonic, index });
@@ -72,6 +88,64 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
       expires_at: new Date(Date.now() + deps.config.ramps.quoteExpiryMinutes * 60_000),
     });
     ctx.body = presentQuote(row, []);
+  });
+
+  // A calculator for one payout (research §7, Quote#Rate): nothing is stored and no address is handed out.
+  router.post('/users/:id/quote/rate', async (ctx) => {
+    ctx.state.route = '/users/:id/quote/rate';
+    // Only the account's own users may be priced for.
+    await userOfRequest(ctx, ctx.params.id);
+    const { quote: input } = parseBody(QuoteRateBody, ctx.state.body, 'quote');
+    const { chain, token } = depositToken(input.deposit_token, input.deposit_token_chain);
+    const rails = input.rails ?? 'local';
+    const rule = deps.config.ramps.offrampFees.find(
+      (r) => r.currency === input.fiat_currency && r.rail === rails,
+    );
+    const rate = deps.config.ramps.fxRates[input.fiat_currency];
+    if (!rule || !rate) {
+      throw recordInvalid([
+        { path: 'quote.rails', message: `${rails} is not available for ${input.fiat_currency}` },
+      ]);
+    }
+    let price: ReturnType<typeof priceOfframp>;
+    try {
+      price =
+        input.fiat_amount !== undefined
+          ? priceOfframp(
+              { fiatCents: parseUnits(input.fiat_amount, fiatDecimals) },
+              rule,
+              rate,
+              token.decimals,
+            )
+          : priceOfframp(
+              { tokenUnits: parseUnits(input.deposit_token_amount!, token.decimals) },
+              rule,
+              rate,
+              token.decimals,
+            );
+    } catch {
+      throw recordInvalid([
+        { path: 'quote.deposit_token_amount', message: `must have at most ${token.decimals} decimal places` },
+      ]);
+    }
+    if (price.fiatCents <= 0n) {
+      throw recordInvalid([{ path: 'quote.deposit_token_amount', message: 'does not cover the fee' }]);
+    }
+    ctx.body = {
+      quote: {
+        deposit_token: input.deposit_token,
+        deposit_token_chain: chain.blockchain,
+        deposit_token_amount: Number(formatUnits(price.tokenUnits, token.decimals)),
+        fiat_amount: Number(centsToDecimal(price.fiatCents)),
+        fiat_currency: input.fiat_currency,
+        currency_pair: `${input.deposit_token}${input.fiat_currency}`,
+        fees: Number(centsToDecimal(price.feeCents)),
+        rails,
+        rate,
+        expiry: Math.floor(Date.now() / 1000) + deps.config.ramps.quoteExpiryMinutes * 60,
+        executed: false,
+      },
+    };
   });
 
   router.get('/users/:id/quotes/:quoteId', async (ctx) => {

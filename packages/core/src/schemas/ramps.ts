@@ -30,6 +30,32 @@ export const QuoteCreateBody = z
   .strict()
   .meta({ id: 'QuoteCreateBody' });
 
+/** `POST /users/:id/quote/rate`: a one-payout price from either side (exactly one amount). */
+export const QuoteRateBody = z
+  .object({
+    quote: z
+      .object({
+        deposit_token: code,
+        deposit_token_chain: code,
+        fiat_currency: code,
+        rails: code.nullable().optional(),
+        deposit_token_amount: decimalInput(18).optional(),
+        fiat_amount: decimalInput(2).optional(),
+      })
+      .strict()
+      .superRefine((q, ctx) => {
+        if ((q.deposit_token_amount === undefined) === (q.fiat_amount === undefined)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [q.fiat_amount === undefined ? 'fiat_amount' : 'deposit_token_amount'],
+            message: 'give exactly one of deposit_token_amount and fiat_amount',
+          });
+        }
+      }),
+  })
+  .strict()
+  .meta({ id: 'QuoteRateBody' });
+
 /** `POST /users/:id/quotes/:qid/execute`. */
 export const QuoteExecuteBody = z
   .object({
