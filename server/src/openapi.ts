@@ -3,6 +3,9 @@ import {
   ErrorResponse,
   KycSessionResponse,
   LatamBankNamesResponse,
+  OfframpsCreateBody,
+  OfframpUpdateBody,
+  OnrampCreateBody,
   PaymentDetailBody,
   PaymentDetailListResponse,
   PaymentDetailResponse,
@@ -11,6 +14,9 @@ import {
   ProductListResponse,
   ProductResponse,
   ProductUpdateBody,
+  QuoteCreateBody,
+  QuoteExecuteBody,
+  QuoteRateBody,
   ResolvedPaymentListResponse,
   SandboxKycBody,
   SandboxPaymentDetailBody,
@@ -162,6 +168,7 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
         }),
       },
       ...areaBPaths(),
+      ...rampPaths(),
       '/health': {
         get: {
           summary: 'Database and Temporal status',
@@ -290,6 +297,100 @@ function areaBPaths(): ZodOpenApiPathsObject {
         requestParams: { path: detailPath },
         requestBody: { content: json(SandboxPaymentDetailBody) },
         responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 422) },
+      }),
+    },
+  };
+}
+
+const onrampPath = z.object({ user_id: z.uuid(), onramp_id: z.uuid() });
+const quotePath = z.object({ user_id: z.uuid(), quote_id: z.uuid() });
+const offrampPath = z.object({ user_id: z.uuid(), quote_id: z.uuid(), offramp_id: z.uuid() });
+// Ramp responses are described in docs/area-b-decisions.md (spec 2.6 and 2.7 shapes plus extensions).
+const described = (description: string) => ({ '200': { description } });
+
+/** Onramps, quotes and offramps. */
+function rampPaths(): ZodOpenApiPathsObject {
+  const createOnramp = areaB({
+    summary: 'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
+    requestParams: { path: userId },
+    requestBody: { content: json(OnrampCreateBody) },
+    responses: { ...described('`{ onramp }` with deposit_instructions'), ...errors(400, 401, 404, 415, 422) },
+  });
+  return {
+    '/users/{user_id}/onramps': {
+      post: createOnramp,
+      get: areaB({
+        summary: "List a user's onramps",
+        requestParams: { path: userId },
+        responses: { ...described('`{ onramps: [...] }`'), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/onramp': { post: createOnramp },
+    '/users/{user_id}/onramps/{onramp_id}': {
+      get: areaB({
+        summary: 'Show an onramp (without deposit_instructions)',
+        requestParams: { path: onrampPath },
+        responses: { ...described('`{ onramp }`'), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/quotes': {
+      post: areaB({
+        summary: 'Create a quote with its own deposit address',
+        requestParams: { path: userId },
+        requestBody: { content: json(QuoteCreateBody) },
+        responses: {
+          ...described('`{ quote, deposit_address: { adddress, blockchain }, crypto_transfer, offramps }`'),
+          ...errors(400, 401, 404, 415, 422),
+        },
+      }),
+    },
+    '/users/{user_id}/quote/rate': {
+      post: areaB({
+        summary: 'Price one payout from the fiat or the token side (nothing is stored)',
+        requestParams: { path: userId },
+        requestBody: { content: json(QuoteRateBody) },
+        responses: {
+          ...described('`{ quote }` with amounts, fees, rate and expiry'),
+          ...errors(400, 401, 404, 422),
+        },
+      }),
+    },
+    '/users/{user_id}/quotes/{quote_id}': {
+      get: areaB({
+        summary: 'Show a quote: the total required to deliver its offramps',
+        requestParams: { path: quotePath },
+        responses: { ...described('The quote (spec 2.6)'), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/quotes/{quote_id}/offramps': {
+      post: areaB({
+        summary: 'Add offramps (payouts to approved payment details) to an open quote',
+        requestParams: { path: quotePath },
+        requestBody: { content: json(OfframpsCreateBody) },
+        responses: { ...described('`{ offramps: [...] }`'), ...errors(400, 401, 404, 415, 422) },
+      }),
+    },
+    '/users/{user_id}/quotes/{quote_id}/offramps/{offramp_id}': {
+      patch: areaB({
+        summary: "Change an offramp's reference while it is initiated",
+        requestParams: { path: offrampPath },
+        requestBody: { content: json(OfframpUpdateBody) },
+        responses: { ...described('`{ offramp }`'), ...errors(400, 401, 404, 415, 422) },
+      }),
+    },
+    '/users/{user_id}/quotes/{quote_id}/execute': {
+      post: areaB({
+        summary: 'Execute a quote funded on chain: verifies the deposit, then starts the payouts',
+        requestParams: { path: quotePath },
+        requestBody: { content: json(QuoteExecuteBody) },
+        responses: { ...described('The executed quote'), ...errors(400, 401, 404, 415, 422, 503) },
+      }),
+    },
+    '/users/{user_id}/offramps': {
+      get: areaB({
+        summary: "List a user's offramps",
+        requestParams: { path: userId },
+        responses: { ...described('`{ offramps: [...] }`'), ...errors(401, 404) },
       }),
     },
   };

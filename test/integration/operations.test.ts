@@ -70,6 +70,9 @@ describe.skipIf(databaseUnavailable())('operations', () => {
         '/api/v1/products/{product_id}',
         '/api/v1/product/{product_id}',
         '/api/v1/products/{product_id}/resolved_payments',
+        '/users/{user_id}/onramps',
+        '/users/{user_id}/quote/rate',
+        '/users/{user_id}/quotes/{quote_id}/execute',
       ]),
     );
     const product = res.body.components.schemas.Product;
