@@ -27,6 +27,7 @@ import {
   findPaymentDetail,
   findQuoteById,
   insertOfframps,
+  inTransaction,
   listOfframpsOfQuote,
   listOfframpsOfUser,
   markQuoteExecuted,
@@ -53,11 +54,6 @@ export const supportingDocumentThresholdCents: Readonly<Record<string, bigint>> 
   eur: 1_500_000n,
   usd: 1_000_000n,
 };
-
-/** Runs `work` in a transaction, or in the request's own when an Idempotency-Key opened one. */
-function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
 
 /** True when `fiatCents` of `currency` needs a supporting document; other currencies go by their USD value. */
 function needsSupportingDocument(currency: string, fiatCents: bigint, rate: string): boolean {
