@@ -5,8 +5,10 @@
  * set; then the service (API + worker) in this process. Prints every URL and a ready API key, and
  * stops every child cleanly on Ctrl-C.
  */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bootstrapDevChain, type DevChain, type DevDeployment, startDevChain } from '@checkout/chain';
 import { type DevInbox, startDevInbox } from '@checkout/mail';
 import { loadConfig, startService } from '@checkout/server';
@@ -33,6 +35,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
 
   try {
+    // The hosted checkout page and the demo shop serve the built element.
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+    if (!existsSync(join(root, 'widget', 'dist', 'crypto-checkout.iife.js'))) {
+      console.error('building the <crypto-checkout> element…');
+      execFileSync('npm', ['run', 'build', '-w', 'widget'], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    }
     const dataDir = resolve(process.env.DATA_DIR || '.data');
     let devChain: DevChain | undefined;
     let deployment: DevDeployment | undefined;
@@ -83,6 +94,9 @@ async function main(): Promise<void> {
         `  Router        ${deployment.router}`,
         `  Shopper       ${deployment.shoppers[0]!.address}   key ${deployment.shoppers[0]!.privateKey}`,
       );
+    }
+    if (config.env !== 'production') {
+      lines.push(`  Demo shop     ${service.url}/demo   (hosted checkout: ${service.url}/checkout/<slug>)`);
     }
     if (inbox)
       lines.push(`  Mail inbox    ${service.url}/dev/mail   (SMTP ${inbox.smtpUrl}, files in ${inbox.dir})`);
