@@ -1,40 +1,7 @@
+import { paymentDetailInputFields } from '@checkout/core';
+
 /** Every field a payment detail may carry: the API's input fields plus those the payout partners ask for per currency. */
-export const paymentDetailFields = [
-  'account_name',
-  'account_number',
-  'currency',
-  'address_line1',
-  'address_line2',
-  'city',
-  'state',
-  'postal_code',
-  'country',
-  'beneficiary_type',
-  'routing_number',
-  'bank_name',
-  'sort_code',
-  'iban',
-  'swift_bic',
-  'document_number',
-  'document_type',
-  'account_type',
-  'rib_number',
-  'purpose_of_transfer',
-  'purpose_of_payment_code',
-  'bsb_number',
-  'rails',
-  'company_number',
-  'bank_code',
-  'branch_code',
-  'ncc',
-  'ifsc',
-  'phone',
-  'neighbourhood',
-  'date_of_birth',
-  'activity',
-  'nationality',
-  'gender',
-] as const;
+export const paymentDetailFields = paymentDetailInputFields;
 
 /** Name of one payment detail field. */
 export type PaymentDetailField = (typeof paymentDetailFields)[number];
