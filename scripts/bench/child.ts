@@ -1,5 +1,6 @@
 /** Target processes: started with their own environment, awaited until ready, always stopped. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ReadyMessage } from './protocol.ts';
@@ -13,22 +14,25 @@ process.on('exit', () => {
 });
 
 /** A running target process. */
-export interface TargetProcess<R extends ReadyMessage = ReadyMessage> {
+export interface TargetProcess<R = ReadyMessage> {
   pid: number;
   ready: R;
+  /** Lines the process wrote so far besides its ready line (its warnings and errors). */
+  outputLines(): number;
   /** Asks for a clean stop (so --cpu-prof is written), then kills after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Spawns `node scripts/bench/server.ts` and waits for its ready line. */
-export async function startTarget(options: {
+/** Spawns `node <script>` (default `scripts/bench/server.ts`) and waits for its ready line. */
+export async function startTarget<R = ReadyMessage>(options: {
   label: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  script?: string;
   nodeArgs?: string[];
   readyTimeoutMs: number;
-}): Promise<TargetProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), serverScript], {
+}): Promise<TargetProcess<R>> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script ?? serverScript], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -46,7 +50,10 @@ export async function startTarget(options: {
   // Output is passed on to stderr, with a cap so a failing target cannot flood the report.
   let echoed = 0;
   let stderrTail = '';
+  const logFile = process.env.BENCH_TARGET_LOG;
   const echo = (line: string) => {
+    // BENCH_TARGET_LOG keeps every line of the target's output, for finding out why something stalled.
+    if (logFile) appendFileSync(logFile, `[${options.label}] ${line}\n`);
     if (echoed++ < 20) process.stderr.write(`  [${options.label}] ${line.slice(0, 500)}\n`);
     else if (echoed === 22) process.stderr.write(`  [${options.label}] (further output hidden)\n`);
   };
@@ -72,7 +79,7 @@ export async function startTarget(options: {
   };
 
   try {
-    const ready = await new Promise<ReadyMessage>((resolve, reject) => {
+    const ready = await new Promise<R>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`not ready within ${options.readyTimeoutMs / 1000} s`)),
         options.readyTimeoutMs,
@@ -80,7 +87,7 @@ export async function startTarget(options: {
       createInterface({ input: child.stdout }).on('line', (line) => {
         if (line.startsWith('{"bench":"ready"')) {
           clearTimeout(timer);
-          resolve(JSON.parse(line) as ReadyMessage);
+          resolve(JSON.parse(line) as R);
         } else {
           echo(line);
         }
@@ -94,7 +101,7 @@ export async function startTarget(options: {
         reject(error);
       });
     });
-    return { pid: child.pid ?? -1, ready, stop };
+    return { pid: child.pid ?? -1, ready, outputLines: () => echoed, stop };
   } catch (error) {
     await stop(2_000);
     throw error;

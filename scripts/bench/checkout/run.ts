@@ -340,7 +340,7 @@ async function benchTarget(
       ping,
       throughputShareOfPing: share,
       breakdown,
-      serviceStderrLines: service.stderrLines(),
+      serviceStderrLines: service.outputLines(),
       verdict: {
         latency: latency.count >= settings.payments && latency.p95 <= aims.p95Ms ? 'PASS' : 'MISS',
         throughput: share >= aims.throughputShareOfPing ? 'PASS' : 'MISS',
