@@ -85,7 +85,7 @@ const ConfigSchema = z.object({
   TESTNET_SWAP_TOKENS: optional(z.string()),
   CHECKOUT_SESSION_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(1440),
   CHECKOUT_GRACE_MINUTES: z.coerce.number().int().min(0).max(43_200).default(60),
-  CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(2000),
   CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
   MAIL_FROM: z.string().default('Stable Checkout <payments@localhost>'),

@@ -29,7 +29,6 @@ import {
   findSessionByExpectedPayment,
   insertExpectedPayment,
   type ProductWithAddress,
-  updateSession,
   upsertSession,
 } from '@checkout/db';
 import {
@@ -295,6 +294,7 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
         chainId: product.chain_id,
         expiresAt: session.expires_at?.getTime() ?? null,
         scanUntil: scanWindowEnd,
+        scanStartAt: session.created_at.getTime() + deps.config.checkout.scanClaimDelayMs,
       };
       await temporal.client.workflow.start('checkoutSession', {
         workflowId: checkoutWorkflowId(expected.id),
@@ -356,7 +356,7 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       }
       throw rejectionError(error);
     }
-    await updateSession(deps.db.kysely, session.id, { tx_hash: txHash, status: 'confirming', error: null });
+    // The workflow keeps the session's status: by now it shows the hash confirming, or already resolved.
     const updated = await findSession(deps.db.kysely, session.id);
     ctx.body = { session: await sessionView(updated!) };
   });

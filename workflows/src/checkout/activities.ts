@@ -59,6 +59,64 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       symbol: t.symbol,
     }));
 
+  /**
+   * One read of a transaction against a session: `facts` when it is final (or not found), otherwise
+   * only its confirmations so far; `blockHash` is the including block to remember for reorgs.
+   */
+  const inspectTransaction = async (
+    session: NonNullable<Awaited<ReturnType<typeof findSession>>>,
+    chain: ReturnType<typeof chainOf>,
+    txHash: string,
+    knownBlockHash?: Hash,
+  ): Promise<{ facts: TransactionFacts | null; confirmations: number; blockHash: Hash | undefined }> => {
+    const expected = session.expected_token;
+    const result = await verifyPayment({
+      client: chain.client,
+      txHash: txHash as Hash,
+      receivingAddress: getAddress(session.receiving_address),
+      tokens: acceptedTokens(session.chain_id),
+      expectedToken: getAddress(expected.address),
+      expectedAmount: BigInt(session.expected_token_amount),
+      confirmations: chain.confirmations,
+      ...(knownBlockHash ? { knownBlockHash } : {}),
+    });
+    let blockHash = result.status === 'reorged' ? undefined : knownBlockHash;
+    if ('blockHash' in result && result.blockHash) blockHash = result.blockHash;
+    const confirmations = 'confirmations' in result ? result.confirmations : 0;
+    if (result.status === 'not_found') return { facts: { status: 'not_found' }, confirmations, blockHash };
+    if (result.status === 'no_transfer')
+      return { facts: { status: 'no_transfer', from: result.from }, confirmations, blockHash };
+    if (result.status !== 'confirmed' && result.status !== 'reverted')
+      return { facts: null, confirmations, blockHash };
+    const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
+    const blockTimestamp = Number(block.timestamp) * 1000;
+    const facts: TransactionFacts =
+      result.status === 'reverted'
+        ? {
+            status: 'reverted',
+            from: result.from,
+            blockNumber: result.blockNumber.toString(),
+            blockTimestamp,
+            receivedToken: null,
+            receivedAmount: '0',
+            logIndex: -1,
+            swapped: false,
+            amountDifference: percentDifference(BigInt(session.expected_token_amount), 0n),
+          }
+        : {
+            status: 'confirmed',
+            from: result.from,
+            blockNumber: result.blockNumber.toString(),
+            blockTimestamp,
+            receivedToken: result.receivedToken,
+            receivedAmount: result.receivedAmount.toString(),
+            logIndex: result.logIndex,
+            swapped: result.swapped,
+            amountDifference: result.amountDifference,
+          };
+    return { facts, confirmations, blockHash };
+  };
+
   return {
     /** Persists the workflow's view of the session (status, hash, error). */
     async setSessionStatus(input: {
@@ -75,6 +133,31 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
     },
 
     /**
+     * One look at the transaction, for the moment its hash arrives: its facts when it is already final
+     * (confirmed, reverted, or paying someone else), null while it is unknown or short of confirmations
+     * (then {@link awaitTransaction} polls for it).
+     */
+    async checkTransaction(input: {
+      sessionId: string;
+      chainId: number;
+      txHash: string;
+    }): Promise<TransactionFacts | null> {
+      const session = await sessionOf(input.sessionId);
+      const look = await inspectTransaction(session, chainOf(input.chainId), input.txHash);
+      if (!look.facts || look.facts.status === 'not_found') {
+        await updateSession(db, input.sessionId, {
+          status: 'confirming',
+          tx_hash: input.txHash,
+          error: null,
+          confirmations: look.confirmations,
+        });
+      } else if (look.confirmations > 0) {
+        await updateSession(db, input.sessionId, { confirmations: look.confirmations });
+      }
+      return look.facts?.status === 'not_found' ? null : (look.facts ?? null);
+    },
+
+    /**
      * Polls the chain until the transaction is final (its confirmations reached) and reports what it
      * did. Heartbeats every poll; a reorganisation is noticed through the remembered block hash.
      */
@@ -85,7 +168,6 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
     }): Promise<TransactionFacts> {
       const session = await sessionOf(input.sessionId);
       const chain = chainOf(input.chainId);
-      const expected = session.expected_token;
       // The API marks submitted hashes itself; a hash the scan found is marked here.
       if (session.status !== 'confirming' || session.tx_hash !== input.txHash) {
         await updateSession(db, input.sessionId, {
@@ -100,61 +182,16 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       let lastConfirmations = -1;
       // Bounded by the activity's start-to-close timeout; the loop itself also stops after a day.
       for (let polls = 0; polls < 1_000_000; polls++) {
-        const result = await verifyPayment({
-          client: chain.client,
-          txHash: input.txHash as Hash,
-          receivingAddress: getAddress(session.receiving_address),
-          tokens: acceptedTokens(input.chainId),
-          expectedToken: getAddress(expected.address),
-          expectedAmount: BigInt(session.expected_token_amount),
-          confirmations: chain.confirmations,
-          ...(knownBlockHash ? { knownBlockHash } : {}),
-        });
-        if (result.status === 'reorged') knownBlockHash = undefined;
-        if (result.status !== 'not_found') notFoundSince = Date.now();
-        const confirmations =
-          result.status === 'pending'
-            ? result.confirmations
-            : 'confirmations' in result
-              ? result.confirmations
-              : 0;
-        if (confirmations !== lastConfirmations) {
-          lastConfirmations = confirmations;
-          await updateSession(db, input.sessionId, { confirmations });
+        const look = await inspectTransaction(session, chain, input.txHash, knownBlockHash);
+        knownBlockHash = look.blockHash;
+        if (look.facts?.status !== 'not_found') notFoundSince = Date.now();
+        if (look.confirmations !== lastConfirmations) {
+          lastConfirmations = look.confirmations;
+          await updateSession(db, input.sessionId, { confirmations: look.confirmations });
         }
-        if ('blockHash' in result && result.blockHash) knownBlockHash = result.blockHash;
         ctx.heartbeat(knownBlockHash ? { blockHash: knownBlockHash } : {});
-        if (result.status === 'not_found' && Date.now() - notFoundSince > 30 * 60_000)
-          return { status: 'not_found' };
-        if (result.status === 'no_transfer') return { status: 'no_transfer', from: result.from };
-        if (result.status === 'confirmed' || result.status === 'reverted') {
-          const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
-          const blockTimestamp = Number(block.timestamp) * 1000;
-          if (result.status === 'reverted') {
-            return {
-              status: 'reverted',
-              from: result.from,
-              blockNumber: result.blockNumber.toString(),
-              blockTimestamp,
-              receivedToken: null,
-              receivedAmount: '0',
-              logIndex: -1,
-              swapped: false,
-              amountDifference: percentDifference(BigInt(session.expected_token_amount), 0n),
-            };
-          }
-          return {
-            status: 'confirmed',
-            from: result.from,
-            blockNumber: result.blockNumber.toString(),
-            blockTimestamp,
-            receivedToken: result.receivedToken,
-            receivedAmount: result.receivedAmount.toString(),
-            logIndex: result.logIndex,
-            swapped: result.swapped,
-            amountDifference: result.amountDifference,
-          };
-        }
+        if (look.facts && look.facts.status !== 'not_found') return look.facts;
+        if (look.facts && Date.now() - notFoundSince > 30 * 60_000) return look.facts;
         await sleep(deps.checkout.pollIntervalMs);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       }

@@ -12,6 +12,8 @@ export interface CheckoutSessionInput {
   expiresAt: number | null;
   /** Until when the chain is scanned for a payment whose hash never arrived. */
   scanUntil: number;
+  /** When the scan starts (absent: at once); a scan cannot claim a transfer earlier than its claim delay. */
+  scanStartAt?: number;
 }
 
 /** Where the session is, as the workflow sees it. */

@@ -6,7 +6,9 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   ActivityFailure,
   ApplicationFailure,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   sleep,
   upsertMemo,
   upsertSearchAttributes,
@@ -33,12 +35,25 @@ const { describeWebhookDelivery, attemptWebhookDelivery } = proxyActivities<Webh
   },
 });
 
+// The first look and the first attempt run as local activities, in the workflow's first task: the
+// merchant hears of a payment without waiting for the server to hand out activity tasks. Later attempts
+// are ordinary activities, each its own event in the history.
+const firstSteps = proxyLocalActivities<WebhookActivities>({
+  // Above the HTTP request's own limit (10 s), so a slow receiver's attempt is recorded, not cut off.
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 8,
+  },
+});
+
 function isMissingDelivery(error: unknown): boolean {
-  return (
-    error instanceof ActivityFailure &&
-    error.cause instanceof ApplicationFailure &&
-    error.cause.type === webhookDeliveryNotFound
-  );
+  // Local activities fail with the activity's own failure; ordinary ones wrap it in an ActivityFailure.
+  const failure = error instanceof ActivityFailure ? error.cause : error;
+  return failure instanceof ApplicationFailure && failure.type === webhookDeliveryNotFound;
 }
 
 /** Delivers one webhook with exponential backoff; see {@link webhookRetrySchedule}. */
@@ -52,9 +67,12 @@ export async function webhookDelivery({ deliveryId }: WebhookDeliveryInput): Pro
     finishedAt: Date.now(),
   });
 
+  const localFirst = patched('webhook-local-first-attempt');
   let target: Awaited<ReturnType<WebhookActivities['describeWebhookDelivery']>>;
   try {
-    target = await describeWebhookDelivery({ deliveryId });
+    target = await (localFirst ? firstSteps : { describeWebhookDelivery }).describeWebhookDelivery({
+      deliveryId,
+    });
   } catch (error) {
     if (isMissingDelivery(error)) return done('missing', 0);
     throw error;
@@ -80,7 +98,9 @@ export async function webhookDelivery({ deliveryId }: WebhookDeliveryInput): Pro
         : null;
     let result: WebhookAttemptResult;
     try {
-      result = await attemptWebhookDelivery({ deliveryId, attempt, retry });
+      const attemptOnce =
+        run === 1 && localFirst ? firstSteps.attemptWebhookDelivery : attemptWebhookDelivery;
+      result = await attemptOnce({ deliveryId, attempt, retry });
     } catch (error) {
       if (isMissingDelivery(error)) return done('missing', attempt - 1);
       // The infrastructure stayed down through the activity's retries: wait like for a failed attempt.

@@ -243,7 +243,14 @@ export async function recordResolvedPayment(
     const status = payment.tx_failure ? 'failed' : 'resolved';
     await trx
       .updateTable('checkout_sessions')
-      .set({ status, resolved_payment_id: resolvedPaymentId, late: input.late, error: null, updated_at: now })
+      .set({
+        status,
+        resolved_payment_id: resolvedPaymentId,
+        tx_hash: payment.tx_id,
+        late: input.late,
+        error: null,
+        updated_at: now,
+      })
       .where('id', '=', input.sessionId)
       .execute();
     await trx
