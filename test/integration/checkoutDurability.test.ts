@@ -3,10 +3,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { upsertSession } from '@checkout/db';
 import { type CheckoutSessionInput, checkoutWorkflowId } from '@checkout/workflows';
 import { type Address, parseUnits } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, databaseUnavailable, type TestDatabase } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { type ServiceProcess, startServiceProcess } from '../support/serviceProcess.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('checkout durability', () => {
@@ -195,4 +196,81 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
     expect(forPayment).toHaveLength(1);
     expect(new Set(hooks.map((h) => h.headers['x-webhook-id'])).size).toBe(1);
   });
+
+  // Two processes share the database here, which only PostgreSQL allows (an embedded database is one process's).
+  it.runIf(inject('databaseKind') === 'postgres')(
+    'resolves exactly once, with one webhook, when the worker process is killed (SIGKILL) mid-resolution and restarted',
+    async () => {
+      const killQueue = `durability-kill-${randomUUID()}`;
+      const processEnv = {
+        ...env(),
+        TEMPORAL_TASK_QUEUE: killQueue,
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+        DATABASE_URL: db.url!,
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      };
+      // The API in this process, with no worker; the only worker runs in the child process.
+      const api = await startTestService({
+        db,
+        env: { ...env(), TEMPORAL_TASK_QUEUE: killQueue, RUN_WORKER: 'false' },
+      });
+      let workerProcess: ServiceProcess | undefined = await startServiceProcess(processEnv);
+      try {
+        const p = await product({ send_webhook: true, webhook_url: receiver.url });
+        const ep = (
+          await api.request('POST', `/api/v1/products/${p.id}/expected_payments`, {
+            headers: merchant.headers,
+            json: { dollar_amount: '7.00' },
+          })
+        ).body.expected_payment;
+        const opened = await api.request('POST', `/api/v1/checkout/${p.slug}/sessions`, {
+          json: {
+            expected_payment_id: ep.id,
+            email: 'k@example.com',
+            sender_address: shopper(2),
+            token_address: busd(),
+          },
+        });
+        expect(opened.status, opened.text).toBe(200);
+        const sessionId = opened.body.session.id as string;
+        const tx = await chain.transfer(2, busd(), merchant.address as Address, parseUnits('7', 18));
+        const submitted = await api.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
+          json: { tx_hash: tx },
+        });
+        expect(submitted.status, submitted.text).toBe(200);
+        // One confirmation of three: the worker's activity is polling the chain when it dies.
+        await waitFor(sessionId, (s) => s.status === 'confirming' && s.confirmations === 1);
+        await workerProcess.kill();
+        workerProcess = undefined;
+        await chain.mine(3);
+        expect((await sessionStatus(sessionId)).status).toBe('confirming');
+
+        workerProcess = await startServiceProcess(processEnv);
+        // The lost activity is retried once its heartbeat times out.
+        const done = await waitFor(sessionId, (s) => s.status === 'resolved', 90_000);
+        expect(done.confirmations).toBeGreaterThanOrEqual(3);
+        const payments = (
+          await api.request('GET', `/api/v1/products/${p.id}/resolved_payments`, {
+            headers: merchant.headers,
+          })
+        ).body.resolved_payments;
+        expect(payments).toHaveLength(1);
+        const deadline = Date.now() + 30_000;
+        while (!receiver.received.some((h) => h.body.includes(payments[0].id)) && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 1_000));
+        const forPayment = receiver.received.filter((h) => h.body.includes(payments[0].id));
+        expect(forPayment).toHaveLength(1);
+      } finally {
+        await workerProcess?.kill();
+        await api.stop();
+      }
+    },
+    150_000,
+  );
 });
