@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   userRoutes(areaB, deps, sandbox ? sandboxKycProvider(deps.config.publicBaseUrl) : undefined);
   paymentDetailRoutes(areaB, deps);
   latamBankNameRoutes(areaB);
-  webhookEndpointRoutes(areaB);
+  webhookEndpointRoutes(areaB, deps);
   onrampRoutes(areaB, deps);
   quoteRoutes(areaB, deps);
   offrampRoutes(areaB, deps);

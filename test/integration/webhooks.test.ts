@@ -452,3 +452,64 @@ describe.skipIf(databaseUnavailable())('webhooks without Temporal', () => {
     expect(rows.map((r) => r.id)).toEqual([delivery.id]);
   });
 });
+
+describe.skipIf(databaseUnavailable())('webhook targets where private addresses are not allowed', () => {
+  let service: TestService;
+  let merchant: TestMerchant;
+
+  beforeAll(async () => {
+    service = await startTestService({ temporal: false, env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' } });
+    merchant = await service.createMerchant();
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  const createProduct = (webhookUrl: string) =>
+    service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Hooked',
+          email: 'h@example.com',
+          token: usdc,
+          send_webhook: true,
+          webhook_url: webhookUrl,
+        },
+      },
+    });
+
+  it.each([
+    'http://127.0.0.1:8080/hooks',
+    'http://localhost/hooks',
+    'http://10.1.2.3/hooks',
+    'http://192.168.0.10/hooks',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/hooks',
+    'http://[::ffff:127.0.0.1]/hooks',
+  ])('refuses a product whose webhook_url is %s', async (url) => {
+    const res = await createProduct(url);
+    expectError(res, 422, 'record_invalid');
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: 'product.webhook_url' })]);
+  });
+
+  it('accepts a public webhook_url', async () => {
+    const res = await createProduct('https://shop.example/hooks');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.product.webhook_url).toBe('https://shop.example/hooks');
+  });
+
+  it('refuses an account webhook endpoint on a private address, and takes a public one', async () => {
+    const refused = await service.request('PUT', '/webhook_endpoint', {
+      headers: merchant.headers,
+      json: { webhook_endpoint: { url: 'http://10.0.0.7/events' } },
+    });
+    expectError(refused, 422, 'record_invalid');
+    expect(refused.body.errors).toEqual([expect.objectContaining({ path: 'webhook_endpoint.url' })]);
+    const taken = await service.request('PUT', '/webhook_endpoint', {
+      headers: merchant.headers,
+      json: { webhook_endpoint: { url: 'https://shop.example/events' } },
+    });
+    expect(taken.status, taken.text).toBe(200);
+  });
+});

@@ -22,6 +22,7 @@ import type { Router, RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
 import { presentProduct, presentUpdatedProduct } from '../presenters/product.ts';
+import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
 export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
@@ -67,6 +68,11 @@ export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.state.route = '/api/v1/products';
     const { product: input } = parseBody(ProductCreateBody, ctx.state.body, 'product');
     const token = resolveProductToken(deps.tokens, input.token);
+    assertWebhookUrlAllowed(
+      input.webhook_url,
+      'product.webhook_url',
+      deps.config.webhooks.allowPrivateAddresses,
+    );
     const wallet = ctx.state.address!;
     const now = new Date();
     const row = await insertProduct(ctx.state.db, {
