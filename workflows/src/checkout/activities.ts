@@ -272,13 +272,15 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       late: boolean;
     }): Promise<RecordedResolution> {
       const session = await sessionOf(input.sessionId);
-      const product = await findProductById(db, session.product_id);
+      const [product, expectedPayment] = await Promise.all([
+        findProductById(db, session.product_id),
+        db
+          .selectFrom('expected_payments')
+          .selectAll()
+          .where('id', '=', session.expected_payment_id)
+          .executeTakeFirstOrThrow(),
+      ]);
       if (!product) throw ApplicationFailure.nonRetryable('product not found', 'product_not_found');
-      const expectedPayment = await db
-        .selectFrom('expected_payments')
-        .selectAll()
-        .where('id', '=', session.expected_payment_id)
-        .executeTakeFirstOrThrow();
       const { facts } = input;
       const received = facts.receivedToken
         ? deps.tokens.findPaymentToken(session.chain_id, facts.receivedToken)

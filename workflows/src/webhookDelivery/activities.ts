@@ -111,8 +111,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       if (delivery.status === 'failed') {
         return { outcome: 'give_up', ...(delivery.last_error ? { error: delivery.last_error } : {}) };
       }
-      const { secret } = await ensureWebhookSecret(db, deps.secrets, delivery.merchant_id);
-      await markWebhookDelivering(db, deliveryId);
+      const [{ secret }] = await Promise.all([
+        ensureWebhookSecret(db, deps.secrets, delivery.merchant_id),
+        markWebhookDelivering(db, deliveryId),
+      ]);
 
       const startedAt = new Date();
       const started = performance.now();
