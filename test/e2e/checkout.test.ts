@@ -3,155 +3,34 @@
  * The built `<crypto-checkout>` on the hosted page, in real Chromium, against the real service, a local
  * chain and a test wallet: each flow ends with the merchant's webhook (or the expiry) and passes axe.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import type { Address, Hex } from 'viem';
+import type { Address } from 'viem';
 import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
-import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
-import { axeViolations, browserUnavailable, launchBrowser, type TestBrowser } from './support/browser.ts';
-import { installTestWallet, type TestWallet } from './support/testWallet.ts';
-
-const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url));
-
-interface Outcome {
-  type: 'checkout-success' | 'checkout-failure';
-  detail: Record<string, string | null>;
-}
+import { randomAddress } from '../support/service.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { artifacts, type CheckoutHarness, startCheckoutHarness } from './support/checkoutHarness.ts';
 
 describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element in Chromium', () => {
-  let chain: TestChain;
-  let service: TestService;
-  let receiver: WebhookReceiver;
-  let merchant: TestMerchant;
-  let browser: TestBrowser;
-  let busd: Address;
+  let h: CheckoutHarness;
   const timings: Record<string, number> = {};
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    [chain, receiver, browser] = await Promise.all([
-      startTestChain(),
-      startWebhookReceiver(),
-      launchBrowser(),
-    ]);
-    busd = chain.deployment.tokens.BUSD.address;
-    service = await startTestService({
-      env: {
-        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
-        PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
-        CHAIN_POLL_INTERVAL_MS: '100',
-      },
-    });
-    merchant = await service.createMerchant();
+    h = await startCheckoutHarness();
   });
   afterAll(async () => {
     console.info('e2e timings (ms):', timings);
-    await browser?.close();
-    await service?.stop();
-    await Promise.all([chain?.stop(), receiver?.close()]);
+    await h?.stop();
   });
 
-  const createProduct = async (overrides: Record<string, unknown> = {}) => {
-    const res = await service.request('POST', '/api/v1/products', {
-      headers: merchant.headers,
-      json: {
-        product: {
-          name: 'Espresso beans',
-          email: 'merchant@example.com',
-          active: true,
-          send_webhook: true,
-          webhook_url: receiver.url,
-          send_email: false,
-          custom_fields: ['full_name'],
-          tax_rate: 20,
-          expires_in_minutes: 30,
-          success_url: 'https://shop.example/thanks',
-          failure_url: 'https://shop.example/sorry',
-          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
-          ...overrides,
-        },
-      },
-    });
-    expect(res.status, res.text).toBe(200);
-    return res.body.product as { id: string; slug: string };
-  };
-
-  const expectPayment = async (productId: string, dollarAmount: string) => {
-    const res = await service.request('POST', `/api/v1/products/${productId}/expected_payments`, {
-      headers: merchant.headers,
-      json: { dollar_amount: dollarAmount },
-    });
-    expect(res.status, res.text).toBe(200);
-    return res.body.expected_payment as { id: string };
-  };
-
-  /** Opens the hosted page for shopper `index`, recording the element's outcome and first render. */
-  const openPage = async (index: number, path: string): Promise<{ page: Page; wallet: TestWallet }> => {
-    const page = await browser.context.newPage();
-    const wallet = await installTestWallet(page, {
-      privateKey: chain.deployment.shoppers[index]!.privateKey as Hex,
-      rpcUrl: chain.chain.rpcUrl,
-      chainId: 97,
-    });
-    await page.addInitScript(() => {
-      const w = window as unknown as { __outcome?: unknown; __firstRender?: number; __viewRender?: number };
-      for (const type of ['checkout-success', 'checkout-failure']) {
-        // Cancelled: the test keeps the final state on screen instead of following the redirect.
-        document.addEventListener(type, (event) => {
-          event.preventDefault();
-          w.__outcome = { type, detail: (event as CustomEvent).detail };
-        });
-      }
-      let frames = 0;
-      const watch = () => {
-        const root = document.querySelector('crypto-checkout')?.shadowRoot;
-        if (w.__firstRender === undefined && root?.querySelector('[part="base"]'))
-          w.__firstRender = performance.now();
-        if (w.__viewRender === undefined && root?.querySelector('h2')) w.__viewRender = performance.now();
-        if (w.__viewRender === undefined && frames++ < 2_000) requestAnimationFrame(watch);
-      };
-      requestAnimationFrame(watch);
-    });
-    await page.goto(`${service.url}${path}`);
-    await page.getByRole('heading', { level: 2 }).waitFor({ timeout: 15_000 });
-    return { page, wallet };
-  };
-
-  const expectAccessible = async (page: Page, state: string) => {
-    const violations = await axeViolations(page);
-    expect(violations, `axe violations in state "${state}"`).toEqual([]);
-  };
-
-  const outcome = (page: Page) =>
-    page
-      .waitForFunction(() => (window as unknown as { __outcome?: unknown }).__outcome, undefined, {
-        timeout: 45_000,
-      })
-      .then((h) => h.jsonValue() as Promise<Outcome>);
-
-  const fillShopper = async (
-    page: Page,
-    fields: Record<string, string> = { 'Full name': 'Ada Lovelace' },
-  ) => {
-    await page.getByLabel('E-mail').fill('shopper@example.com');
-    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label).fill(value);
-  };
-
-  const expectWebhookFor = async (paymentId: string) => {
-    const deadline = Date.now() + 30_000;
-    while (!receiver.received.some((r) => r.body.includes(paymentId))) {
-      if (Date.now() > deadline) throw new Error(`no webhook for ${paymentId}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const hook = receiver.received.filter((r) => r.body.includes(paymentId));
-    expect(hook).toHaveLength(1);
-    return JSON.parse(hook[0]!.body) as { id: string; payment: { tx_id: string; swapped: boolean } };
-  };
+  const createProduct = (overrides: Record<string, unknown> = {}) => h.createProduct(overrides);
+  const expectPayment = (productId: string, dollarAmount: string) => h.expectPayment(productId, dollarAmount);
+  const openPage = (index: number, path: string) => h.openPage(index, path);
+  const expectAccessible = (page: Page, state: string) => h.expectAccessible(page, state);
+  const outcome = (page: Page) => h.outcome(page);
+  const fillShopper = (page: Page, fields?: Record<string, string>) => h.fillShopper(page, fields);
+  const expectWebhookFor = (paymentId: string) => h.expectWebhookFor(paymentId);
 
   it('pays an expected payment directly with an injected wallet', async () => {
     const started = Date.now();
@@ -195,14 +74,14 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
 
   it('swaps another stablecoin when the shopper holds none of the product token', async () => {
     const started = Date.now();
-    const shopper = chain.deployment.shoppers[1]!.address as Address;
-    const balance = await chain.publicClient.readContract({
-      address: busd,
+    const shopper = h.chain.deployment.shoppers[1]!.address as Address;
+    const balance = await h.chain.publicClient.readContract({
+      address: h.busd,
       abi: erc20Abi,
       functionName: 'balanceOf',
       args: [shopper],
     });
-    await chain.transfer(1, busd, randomAddress() as Address, balance);
+    await h.chain.transfer(1, h.busd, randomAddress() as Address, balance);
     const product = await createProduct({ custom_fields: [] });
     const expected = await expectPayment(product.id, '12.34');
     const { page, wallet } = await openPage(1, `/checkout/${product.slug}?expected_payment=${expected.id}`);
@@ -279,18 +158,18 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     const started = Date.now();
     const product = await createProduct({ expires_in_minutes: 30 });
     const expected = await expectPayment(product.id, '5.00');
-    const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+    const opened = await h.service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
       json: {
         expected_payment_id: expected.id,
         email: 'shopper@example.com',
         custom_fields: { full_name: 'Ada Lovelace' },
         // Not a paying shopper: the session's chain scan would otherwise claim a later flow's transfer.
         sender_address: randomAddress(),
-        token_address: busd,
+        token_address: h.busd,
       },
     });
     expect(opened.status, opened.text).toBe(200);
-    await service.deps.db.kysely
+    await h.service.deps.db.kysely
       .updateTable('checkout_sessions')
       .set({ expires_at: new Date(Date.now() + 6_000) })
       .where('id', '=', opened.body.session.id)
@@ -340,11 +219,11 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
   });
 
   it('serves the widget files and the demo shop outside production', async () => {
-    const script = await fetch(`${service.url}/widget/crypto-checkout.iife.js`);
+    const script = await fetch(`${h.service.url}/widget/crypto-checkout.iife.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/javascript/);
-    expect((await fetch(`${service.url}/widget/..%2fpackage.json`)).status).toBe(404);
-    const demo = await fetch(`${service.url}/demo`);
+    expect((await fetch(`${h.service.url}/widget/..%2fpackage.json`)).status).toBe(404);
+    const demo = await fetch(`${h.service.url}/demo`);
     expect(demo.status).toBe(200);
     expect(await demo.text()).toMatch(/<crypto-checkout slug="[^"]+" expected-payment="[0-9a-f-]{36}">/);
   });

@@ -1,49 +1,141 @@
 /// <reference lib="dom" />
-/** An injected EIP-1193 wallet for the browser, announced through EIP-6963 and backed by a dev-chain key. */
+/**
+ * An injected EIP-1193 wallet for the browser, backed by a dev-chain key: announced through EIP-6963
+ * and/or installed as `window.ethereum`, on a chosen network, with scripted refusals and failures.
+ */
 import type { Page } from 'playwright-core';
-import { createWalletClient, type Hex, http } from 'viem';
+import { createPublicClient, createWalletClient, type Hash, type Hex, http, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+
+/** An EIP-1193 error as the wallet answers it. */
+export interface WalletError {
+  code: number;
+  message: string;
+}
+
+/** One request the page made, with its parameters. */
+export interface WalletRequest {
+  method: string;
+  params: unknown[];
+}
 
 /** Controls and records of one page's wallet. */
 export interface TestWallet {
   address: string;
   /** Methods the page called, in order. */
   calls: string[];
+  /** Requests the page made, with their parameters, in order. */
+  requests: WalletRequest[];
+  /** Hashes of the transactions the wallet broadcast, in order. */
+  sent: Hash[];
+  /** The chain id the wallet is on now. */
+  readonly chainId: number;
   /** Makes the next `count` transaction requests fail as if the shopper pressed "Reject". */
   rejectNext(count?: number): void;
+  /** Makes the next request for `method` fail with `error` (before anything is signed or sent). */
+  failNext(method: string, error: WalletError): void;
+  /**
+   * Sends the next transaction with a gas limit too small for the call, as a wallet whose gas limit was
+   * lowered by hand: it is mined and reverts (out of gas).
+   */
+  revertNext(): void;
+  /** Moves the wallet to another chain on its own, as a shopper doing it in the wallet (emits `chainChanged`). */
+  switchTo(chainId: number): Promise<void>;
 }
 
-interface RpcRequest {
-  method: string;
-  params?: unknown[];
+/** How the wallet is set up. */
+export interface TestWalletOptions {
+  privateKey: Hex;
+  /** The dev chain's RPC URL: where the wallet reads and broadcasts. */
+  rpcUrl: string;
+  /** The dev chain's id (where transactions can be sent). */
+  chainId: number;
+  /** The chain the wallet is on when the page opens (defaults to `chainId`). */
+  startChainId?: number;
+  /**
+   * Chains the wallet knows; switching to another is answered with 4902 until `wallet_addEthereumChain`
+   * adds it. Defaults to `chainId` and `startChainId`.
+   */
+  knownChains?: number[];
+  /** Announce through EIP-6963 (default true). */
+  announce?: boolean;
+  /** Also install the provider as `window.ethereum` (default false). */
+  injectWindowEthereum?: boolean;
+}
+
+interface RpcAnswer {
+  result?: unknown;
+  error?: WalletError;
+  /** Provider events to emit in the page after answering, e.g. `['chainChanged', '0x61']`. */
+  events?: Array<[string, unknown]>;
 }
 
 const icon =
   'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"%3E%3Crect width="24" height="24" rx="6" fill="%23325"/%3E%3C/svg%3E';
 
+const hex = (n: number) => `0x${n.toString(16)}`;
+
 /** Installs the wallet in `page` (before any page script runs) for the shopper `privateKey` on `rpcUrl`. */
-export async function installTestWallet(
-  page: Page,
-  options: { privateKey: Hex; rpcUrl: string; chainId: number },
-): Promise<TestWallet> {
+export async function installTestWallet(page: Page, options: TestWalletOptions): Promise<TestWallet> {
   const account = privateKeyToAccount(options.privateKey);
   const client = createWalletClient({ account, transport: http(options.rpcUrl) });
+  const reader = createPublicClient({ transport: http(options.rpcUrl) });
   const calls: string[] = [];
-  let rejections = 0;
-  const chainHex = `0x${options.chainId.toString(16)}`;
+  const requests: WalletRequest[] = [];
+  const sent: Hash[] = [];
+  const failures = new Map<string, WalletError[]>();
+  let reverts = 0;
+  let current = options.startChainId ?? options.chainId;
+  const known = new Set(options.knownChains ?? [options.chainId, current]);
 
-  const forward = async (request: RpcRequest) => {
+  const forward = async (request: WalletRequest): Promise<RpcAnswer> => {
     const response = await fetch(options.rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: request.method, params: request.params ?? [] }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: request.method, params: request.params }),
     });
-    return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+    return (await response.json()) as RpcAnswer;
   };
 
-  const handle = async (
-    request: RpcRequest,
-  ): Promise<{ result?: unknown; error?: { code: number; message: string } }> => {
+  const switchChain = (chainId: number): RpcAnswer => {
+    if (!known.has(chainId))
+      return { error: { code: 4902, message: `Unrecognized chain ID ${hex(chainId)}.` } };
+    if (chainId === current) return { result: null };
+    current = chainId;
+    return { result: null, events: [['chainChanged', hex(chainId)]] };
+  };
+
+  /** Signs and broadcasts; a transaction the node mines as reverted still yields its hash. */
+  const send = async (tx: { to: Hex; data?: Hex; value?: Hex; gas?: Hex }): Promise<Hash> => {
+    const revert = reverts > 0;
+    if (revert) reverts--;
+    const request = await client.prepareTransactionRequest({
+      chain: null,
+      to: tx.to,
+      ...(tx.data ? { data: tx.data } : {}),
+      ...(tx.value ? { value: BigInt(tx.value) } : {}),
+      // Out of gas a little after the intrinsic cost: the call starts, then reverts.
+      ...(revert ? { gas: 23_000n } : tx.gas ? { gas: BigInt(tx.gas) } : {}),
+    });
+    const serialized = await client.signTransaction({ ...request, chain: null } as never);
+    const hash = keccak256(serialized);
+    try {
+      await reader.sendRawTransaction({ serializedTransaction: serialized });
+    } catch (error) {
+      // The dev node answers a reverted transaction with an error, yet mines it.
+      const mined = await reader.getTransaction({ hash }).then(
+        () => true,
+        () => false,
+      );
+      if (!mined) throw error;
+    }
+    sent.push(hash);
+    return hash;
+  };
+
+  const handle = async (request: WalletRequest): Promise<RpcAnswer> => {
+    const failure = failures.get(request.method)?.shift();
+    if (failure) return { error: failure };
     switch (request.method) {
       case 'eth_requestAccounts':
       case 'eth_accounts':
@@ -52,27 +144,25 @@ export async function installTestWallet(
       case 'wallet_getPermissions':
         return { result: [{ parentCapability: 'eth_accounts' }] };
       case 'eth_chainId':
-        return { result: chainHex };
+        return { result: hex(current) };
       case 'net_version':
-        return { result: String(options.chainId) };
-      case 'wallet_switchEthereumChain':
-      case 'wallet_addEthereumChain':
-        return { result: null };
+        return { result: String(current) };
+      case 'wallet_switchEthereumChain': {
+        const { chainId } = (request.params[0] ?? {}) as { chainId?: string };
+        return switchChain(Number(chainId));
+      }
+      case 'wallet_addEthereumChain': {
+        // Like common wallets: adding a chain also moves the wallet to it.
+        const { chainId } = (request.params[0] ?? {}) as { chainId?: string };
+        known.add(Number(chainId));
+        return switchChain(Number(chainId));
+      }
       case 'eth_sendTransaction': {
-        if (rejections > 0) {
-          rejections--;
-          return { error: { code: 4001, message: 'User rejected the request.' } };
-        }
-        const tx = (request.params?.[0] ?? {}) as { to?: Hex; data?: Hex; value?: Hex; gas?: Hex };
+        const tx = (request.params[0] ?? {}) as { to?: Hex; data?: Hex; value?: Hex; gas?: Hex };
         if (!tx.to) return { error: { code: -32602, message: 'missing to' } };
-        const hash = await client.sendTransaction({
-          chain: null,
-          to: tx.to,
-          ...(tx.data ? { data: tx.data } : {}),
-          ...(tx.value ? { value: BigInt(tx.value) } : {}),
-          ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
-        });
-        return { result: hash };
+        if (current !== options.chainId)
+          return { error: { code: -32603, message: `This account has no funds on chain ${current}.` } };
+        return { result: await send({ ...tx, to: tx.to }) };
       }
       default:
         return forward(request);
@@ -80,8 +170,10 @@ export async function installTestWallet(
   };
 
   await page.exposeFunction('__testWalletRpc', async (json: string) => {
-    const request = JSON.parse(json) as RpcRequest;
+    const parsed = JSON.parse(json) as { method: string; params?: unknown[] };
+    const request = { method: parsed.method, params: parsed.params ?? [] };
     calls.push(request.method);
+    requests.push(request);
     try {
       return JSON.stringify(await handle(request));
     } catch (error) {
@@ -89,16 +181,26 @@ export async function installTestWallet(
     }
   });
   await page.addInitScript(
-    ({ icon }) => {
+    ({ icon, announce, injectWindowEthereum }) => {
       type Listener = (...args: unknown[]) => void;
       const listeners = new Map<string, Set<Listener>>();
-      const rpc = (window as unknown as { __testWalletRpc(json: string): Promise<string> }).__testWalletRpc;
+      const w = window as unknown as {
+        __testWalletRpc(json: string): Promise<string>;
+        __testWalletEmit?: (event: string, value: unknown) => void;
+        ethereum?: unknown;
+      };
+      const emit = (event: string, value: unknown) => {
+        for (const listener of [...(listeners.get(event) ?? [])]) listener(value);
+      };
+      w.__testWalletEmit = emit;
       const provider = {
         async request(args: { method: string; params?: unknown[] }) {
-          const answer = JSON.parse(await rpc(JSON.stringify(args))) as {
+          const answer = JSON.parse(await w.__testWalletRpc(JSON.stringify(args))) as {
             result?: unknown;
             error?: { code: number; message: string };
+            events?: Array<[string, unknown]>;
           };
+          for (const [event, value] of answer.events ?? []) setTimeout(() => emit(event, value), 0);
           if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
           return answer.result;
         },
@@ -110,6 +212,8 @@ export async function installTestWallet(
           listeners.get(event)?.delete(listener);
         },
       };
+      if (injectWindowEthereum) w.ethereum = provider;
+      if (!announce) return;
       const detail = Object.freeze({
         info: {
           uuid: '6f1d9c1e-3f1c-4e43-9a43-6f0f7d0c1a01',
@@ -119,17 +223,47 @@ export async function installTestWallet(
         },
         provider,
       });
-      const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
-      window.addEventListener('eip6963:requestProvider', announce);
-      announce();
+      const announceProvider = () =>
+        window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+      window.addEventListener('eip6963:requestProvider', announceProvider);
+      announceProvider();
     },
-    { icon },
+    {
+      icon,
+      announce: options.announce ?? true,
+      injectWindowEthereum: options.injectWindowEthereum ?? false,
+    },
   );
+  const failNext = (method: string, error: WalletError) => {
+    failures.set(method, [...(failures.get(method) ?? []), error]);
+  };
   return {
     address: account.address,
     calls,
+    requests,
+    sent,
+    get chainId() {
+      return current;
+    },
     rejectNext(count = 1) {
-      rejections += count;
+      for (let i = 0; i < count; i++)
+        failNext('eth_sendTransaction', { code: 4001, message: 'User rejected the request.' });
+    },
+    failNext,
+    revertNext() {
+      reverts++;
+    },
+    async switchTo(chainId) {
+      known.add(chainId);
+      current = chainId;
+      await page.evaluate(
+        (value) =>
+          (window as unknown as { __testWalletEmit(e: string, v: unknown): void }).__testWalletEmit(
+            'chainChanged',
+            value,
+          ),
+        hex(chainId),
+      );
     },
   };
 }
