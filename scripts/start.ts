@@ -52,6 +52,8 @@ async function main(): Promise<void> {
       stops.push(() => devChain!.stop());
       deployment = await bootstrapDevChain({ rpcUrl: devChain.rpcUrl });
       process.env.RPC_URL_BINANCE_SMART_CHAIN_TESTNET = devChain.rpcUrl;
+      // Shoppers' browsers read the dev chain directly, and wallets that add it get this URL.
+      process.env.PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET ??= devChain.rpcUrl;
     }
     let inbox: DevInbox | undefined;
     if (!process.env.SMTP_URL) {
