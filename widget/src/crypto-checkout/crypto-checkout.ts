@@ -11,6 +11,7 @@ import {
   toUnits,
 } from '../amount.ts';
 import { CheckoutApi, CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
+import { chainName } from '../chains.ts';
 import { CountdownController } from '../controllers/countdown.ts';
 import { SessionStreamController } from '../controllers/session-stream.ts';
 import { type DiscoveredWallet, WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
@@ -45,6 +46,10 @@ export interface CheckoutFailureDetail {
   reason: 'failed' | 'expired';
   sessionId: string | null;
   error: string | null;
+  /** The reverted transaction of a failed payment; null when nothing was sent. */
+  txHash: string | null;
+  /** The resolved payment the service recorded for a failed transaction, if any. */
+  resolvedPaymentId: string | null;
 }
 
 const stepOfPhase: Record<CheckoutPhase, number> = {
@@ -69,7 +74,7 @@ const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
  * direct or swapped payment, a countdown, and live progress until the payment is confirmed.
  *
  * @event checkout-success - The payment resolved; detail `{ resolvedPaymentId, txHash, sessionId }`. Cancel it to stay on the page instead of going to `success_url`.
- * @event checkout-failure - The payment failed or the checkout expired; detail `{ reason, sessionId, error }`. Cancel it to stay on the page instead of going to `failure_url`.
+ * @event checkout-failure - The payment failed or the checkout expired; detail `{ reason, sessionId, error, txHash, resolvedPaymentId }`. Cancel it to stay on the page instead of going to `failure_url`.
  *
  * @csspart base - The card around everything.
  * @csspart header - Product name and test badge.
@@ -364,7 +369,13 @@ export class CryptoCheckout extends LitElement {
     if (this.outcomeSent) return;
     this.outcomeSent = true;
     this.stream.stop();
-    const detail: CheckoutFailureDetail = { reason, sessionId: this.session?.id ?? null, error };
+    const detail: CheckoutFailureDetail = {
+      reason,
+      sessionId: this.session?.id ?? null,
+      error,
+      txHash: this.session?.tx_hash ?? (this.txHash || null),
+      resolvedPaymentId: this.session?.resolved_payment_id ?? null,
+    };
     const event = new CustomEvent('checkout-failure', {
       detail,
       bubbles: true,
@@ -398,7 +409,7 @@ export class CryptoCheckout extends LitElement {
       case 'rejected':
         return t.errors.rejected;
       case 'wrong_chain':
-        return t.errors.wrong_chain(view ? `${view.blockchain} ${view.network} (${view.chain_id})` : '');
+        return t.errors.wrong_chain(view ? chainName(view) : '');
       case 'insufficient':
         return t.errors.insufficient(
           view && this.tokenAmount
@@ -626,7 +637,10 @@ export class CryptoCheckout extends LitElement {
       case 'paid':
         return html`<p part="message" class="success" role="status">${t.paid}</p>${this.renderHash()}`;
       case 'failed':
-        return html`<p part="message" class="failure" role="alert">${t.failed}</p>${this.renderHash()}`;
+        return html`<div part="message" class="failure" role="alert">
+            <p><strong>${t.failed}</strong></p>
+            <p>${t.failedReverted}</p>
+          </div>${this.renderHash()}`;
       case 'expired':
         return html`<p part="message" class="failure" role="alert">${t.expired}</p>
           <button part="pay-button" type="button" disabled>${t.pay}</button>`;

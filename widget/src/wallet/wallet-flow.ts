@@ -13,6 +13,7 @@ import {
 } from '@wagmi/core';
 import { type Address, type Chain, custom, defineChain, formatUnits, getAddress, parseUnits } from 'viem';
 import type { CheckoutView } from '../api.ts';
+import { chainName } from '../chains.ts';
 import type { PaymentPlan, WalletErrorKind, WalletFlow, WalletFlowOptions } from './types.ts';
 
 /** Reads: the standard ERC-20 view functions. */
@@ -98,7 +99,7 @@ function chainOf(view: CheckoutView): Chain {
   const symbol = nativeSymbols[view.blockchain] ?? 'ETH';
   return defineChain({
     id: view.chain_id,
-    name: `${view.blockchain} ${view.network}`,
+    name: chainName(view),
     nativeCurrency: { name: symbol, symbol, decimals: 18 },
     rpcUrls: { default: { http: view.rpc_url ? [view.rpc_url] : [] } },
     testnet: view.is_test,
@@ -150,14 +151,22 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
     address = first;
   }
 
-  if (getConnection(config).chainId !== chain.id) {
+  /**
+   * Asks the wallet to move to the product's chain when it is elsewhere; a wallet that does not know the
+   * chain (4902) is asked to add it, with the view's public RPC URL. Any failure, a refusal included,
+   * leaves the wallet on the wrong network.
+   */
+  const ensureChain = async () => {
+    if (getConnection(config).chainId === chain.id) return;
     try {
       await switchChain(config, { chainId: chain.id });
     } catch (error) {
-      if (classifyWalletError(error) === 'rejected') throw error;
       throw new WrongChainError((error as Error).message, { cause: error });
     }
-  }
+    const now = getConnection(config).chainId;
+    if (now !== undefined && now !== chain.id) throw new WrongChainError(`wallet on chain ${now}`);
+  };
+  await ensureChain();
 
   const receiving = getAddress(view.receiving_address);
   const productToken = getAddress(view.token.address);
@@ -170,12 +179,6 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
       functionName: 'balanceOf',
       args: [address],
     });
-
-  const ensureChain = () => {
-    const connection = getConnection(config);
-    if (connection.chainId !== undefined && connection.chainId !== chain.id)
-      throw new WrongChainError(`wallet on chain ${connection.chainId}`);
-  };
 
   return {
     address,
@@ -223,7 +226,17 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
     },
 
     async pay(plan, onStep): Promise<string> {
-      ensureChain();
+      await ensureChain();
+      // The balance may have moved since the plan: a transfer it cannot cover would only revert on chain.
+      const spent = getAddress(plan.payToken.address);
+      const needed =
+        plan.kind === 'direct'
+          ? parseUnits(plan.amount, view.token.decimal_count)
+          : parseUnits(plan.spendMax ?? plan.amount, plan.payToken.decimal_count);
+      if ((await balanceOf(spent)) < needed)
+        throw new InsufficientBalanceError(
+          `balance below ${formatUnits(needed, plan.payToken.decimal_count)}`,
+        );
       if (plan.kind === 'direct') {
         onStep('pay');
         return writeContract(config, {
@@ -282,6 +295,7 @@ export function classifyWalletError(error: unknown): WalletErrorKind {
     if (
       e.name === 'WrongChainError' ||
       e.name === 'ChainMismatchError' ||
+      e.name === 'ConnectorChainMismatchError' ||
       e.name === 'SwitchChainNotSupportedError' ||
       e.code === 4902
     )
