@@ -61,9 +61,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // The router answers 405/501 with an Allow header and no body; errorHandler writes the error body.
   app.use(open.allowedMethods());
 
-  // Public checkout API first: its paths need no key.
+  // Public checkout API first: its paths need no key. CORS runs before the router, which calls route
+  // middleware only for a matched method: a preflight (OPTIONS) would get no CORS headers inside it.
+  const cors = openCors();
+  app.use((ctx, next) =>
+    ctx.path === '/api/v1/checkout' || ctx.path.startsWith('/api/v1/checkout/') ? cors(ctx, next) : next(),
+  );
   const checkout = new Router<AppState>({ prefix: '/api/v1' });
-  checkout.use('/checkout', openCors(), rateLimit(deps.config.publicRateLimitPerMinute));
+  checkout.use('/checkout', rateLimit(deps.config.publicRateLimitPerMinute));
   publicCheckoutRoutes(checkout, deps);
   app.use(checkout.routes());
   app.use(checkout.allowedMethods());
