@@ -24,9 +24,39 @@ const escapeHtml = (value: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-function page(title: string, body: string): string {
+interface PageTexts {
+  checkout: string;
+  notFound: string;
+  checkLink: string;
+}
+
+/** Texts of the hosted page itself, in the element's languages. */
+const pageTexts: Record<'en' | 'es' | 'pt', PageTexts> = {
+  en: { checkout: 'Checkout', notFound: 'Checkout not found', checkLink: 'Check the link you were given.' },
+  es: { checkout: 'Pago', notFound: 'Pago no encontrado', checkLink: 'Revisa el enlace que te dieron.' },
+  pt: {
+    checkout: 'Pagamento',
+    notFound: 'Pagamento não encontrado',
+    checkLink: 'Confira o link que você recebeu.',
+  },
+};
+
+/**
+ * The shopper's language from `Accept-Language`: the first tag (in their order) whose language the element
+ * speaks, kept whole so amounts follow the region (`pt-BR`); English otherwise.
+ */
+function shopperLanguage(accepted: string[]): { tag: string; texts: PageTexts } {
+  for (const tag of accepted) {
+    const base = tag.toLowerCase().split('-')[0];
+    if ((base === 'en' || base === 'es' || base === 'pt') && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag))
+      return { tag, texts: pageTexts[base] };
+  }
+  return { tag: 'en', texts: pageTexts.en };
+}
+
+function page(title: string, body: string, lang = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -62,18 +92,21 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     const product = /^[A-Za-z0-9_-]{1,64}$/.test(slug)
       ? await findProductBySlug(deps.db.kysely, slug)
       : undefined;
+    const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
+    ctx.set('Vary', 'Accept-Language');
     if (!product || (expected !== undefined && !Uuid.safeParse(expected).success)) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = page(
-        'Checkout not found',
-        '<h1>Checkout not found</h1><p>Check the link you were given.</p>',
+        texts.notFound,
+        `<h1>${escapeHtml(texts.notFound)}</h1><p>${escapeHtml(texts.checkLink)}</p>`,
+        tag,
       );
       return;
     }
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = page(product.name, `<h1>Checkout</h1>\n${element(slug, expected)}`);
+    ctx.body = page(product.name, `<h1>${escapeHtml(texts.checkout)}</h1>\n${element(slug, expected)}`, tag);
   });
 
   router.get(/^\/widget\/(.+)$/, async (ctx) => {

@@ -49,6 +49,8 @@ export interface CheckoutPage {
   page: Page;
   wallet: TestWallet;
   outcomes: Outcome[];
+  /** Uncaught page errors and console errors, for failure messages. */
+  errors: string[];
 }
 
 export interface CheckoutHarness {
@@ -83,6 +85,7 @@ export interface CheckoutHarness {
 }
 
 const outcomesOf = new WeakMap<Page, Outcome[]>();
+const errorsOf = new WeakMap<Page, string[]>();
 
 /** Starts the chain, service, receiver, merchant site and browser. */
 export async function startCheckoutHarness(
@@ -172,7 +175,13 @@ export async function startCheckoutHarness(
     async openPage(shopper, path, open = {}) {
       const page = await browser.context.newPage();
       const outcomes: Outcome[] = [];
+      const errors: string[] = [];
       outcomesOf.set(page, outcomes);
+      errorsOf.set(page, errors);
+      page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+      });
       const privateKey =
         typeof shopper === 'number' ? (chain.deployment.shoppers[shopper]!.privateKey as Hex) : shopper;
       const wallet = await installTestWallet(page, {
@@ -223,7 +232,7 @@ export async function startCheckoutHarness(
       await open.before?.(page);
       await page.goto(/^https?:\/\//.test(path) ? path : `${service.url}${path}`);
       await page.getByRole('heading', { level: 2 }).waitFor({ timeout: 15_000 });
-      return { page, wallet, outcomes };
+      return { page, wallet, outcomes, errors };
     },
 
     async outcome(page) {
@@ -234,7 +243,8 @@ export async function startCheckoutHarness(
         if (Date.now() > deadline) {
           const text = await harness.elementText(page).catch(() => '(page gone)');
           await page.screenshot({ path: `${artifacts}no-outcome-${Date.now()}.png` }).catch(() => {});
-          throw new Error(`no outcome event within 45 s; element says: ${text}`);
+          const errors = errorsOf.get(page)?.join('\n') || 'none';
+          throw new Error(`no outcome event within 45 s; element says: ${text}\npage errors: ${errors}`);
         }
         await new Promise((r) => setTimeout(r, 50));
       }

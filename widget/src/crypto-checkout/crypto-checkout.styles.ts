@@ -63,6 +63,8 @@ export const styles = css`
     font-size: 1.15rem;
   }
   .badge {
+    display: inline-block;
+    white-space: nowrap;
     font-size: 0.75rem;
     border: 1px solid var(--cc-border);
     border-radius: 999px;

@@ -1,0 +1,377 @@
+/// <reference lib="dom" />
+/**
+ * `<crypto-checkout>` on the pages around it: a merchant's own site embedding it (inside a shadow root,
+ * from another origin) and following its redirects; the hosted page in the dark, at 320 px, in Spanish;
+ * Portuguese on a `pt-BR` page; and the demo shop. Payments need two confirmations here, so the
+ * "confirming" state is on screen until the test mines the second block.
+ */
+import type { Page } from 'playwright-core';
+import { parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUnavailable } from '../support/database.ts';
+import { randomAddress } from '../support/service.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { artifacts, type CheckoutHarness, startCheckoutHarness } from './support/checkoutHarness.ts';
+
+describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element on its pages', () => {
+  let h: CheckoutHarness;
+
+  beforeAll(async () => {
+    h = await startCheckoutHarness({ env: { CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '2' } });
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  /** A merchant page (on the site's origin) that loads the ES build from the service. */
+  const merchantPage = (
+    path: string,
+    attrs: { slug: string; expectedPayment: string },
+    options: { lang?: string; inShadowRoot?: boolean } = {},
+  ) => {
+    const element = `<crypto-checkout slug="${attrs.slug}" expected-payment="${attrs.expectedPayment}" api-base="${h.service.url}"></crypto-checkout>`;
+    const body = options.inShadowRoot
+      ? `<shop-checkout></shop-checkout>
+<script>
+  customElements.define('shop-checkout', class extends HTMLElement {
+    connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = ${JSON.stringify(element)}; }
+  });
+</script>`
+      : element;
+    return h.site.page(
+      path,
+      `<!doctype html>
+<html lang="${options.lang ?? 'en'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Coffee shop</title>
+<script type="module" src="${h.service.url}/widget/crypto-checkout.js"></script>
+</head>
+<body>
+<main>
+<h1>Coffee shop</h1>
+${body}
+</main>
+</body>
+</html>`,
+    );
+  };
+
+  const landing = (path: string, title: string) =>
+    h.site.page(
+      path,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1></main></body></html>`,
+    );
+
+  /** Waits until the payment has its first of two confirmations, checks that state, then mines the second. */
+  const confirmPayment = async (
+    page: Page,
+    text = 'Confirming: 1 of 2 confirmations',
+    state = 'confirming',
+  ) => {
+    await page.getByText(text).waitFor({ timeout: 30_000 });
+    await h.expectAccessible(page, state);
+    await h.chain.mine(1);
+  };
+
+  /** No element of the page or of the checkout's shadow root reaches beyond the viewport's width. */
+  const expectNoHorizontalOverflow = async (page: Page, state: string) => {
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const root = document.querySelector('crypto-checkout')?.shadowRoot;
+      const wide = [
+        ...Array.from(document.body.querySelectorAll('*')),
+        ...Array.from(root?.querySelectorAll('*') ?? []),
+      ]
+        .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}${el.getAttribute('part') ? `[part=${el.getAttribute('part')}]` : ''}`,
+        );
+      return { width, scrollWidth: document.documentElement.scrollWidth, wide };
+    });
+    expect(overflow, `horizontal overflow in state "${state}"`).toEqual({
+      width: 320,
+      scrollWidth: 320,
+      wide: [],
+    });
+  };
+
+  it('redirects to success_url on the merchant site, with events that cross shadow roots', async () => {
+    const thanks = landing('/thanks', 'Thank you');
+    const product = await h.createProduct({ success_url: thanks, failure_url: landing('/sorry', 'Sorry') });
+    const expected = await h.expectPayment(product.id, '8.00');
+    const url = merchantPage(
+      `/shop/${expected.id}`,
+      { slug: product.slug, expectedPayment: expected.id },
+      { inShadowRoot: true },
+    );
+    const shopper = await h.freshShopper('10');
+    const { page, wallet, outcomes } = await h.openPage(shopper, url, { cancelOutcome: false });
+    await h.fillShopper(page);
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await confirmPayment(page);
+    await page.waitForURL(thanks, { timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({
+      type: 'checkout-success',
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+      url,
+      detail: { txHash: wallet.sent[0] },
+    });
+    await h.expectWebhookFor(outcomes[0]!.detail.resolvedPaymentId!);
+    await page.close();
+  });
+
+  it('redirects to failure_url when the payment reverts on chain', async () => {
+    const sorry = landing('/sorry', 'Sorry');
+    const product = await h.createProduct({
+      success_url: landing('/thanks', 'Thank you'),
+      failure_url: sorry,
+    });
+    const expected = await h.expectPayment(product.id, '8.10');
+    const url = merchantPage(`/shop/${expected.id}`, { slug: product.slug, expectedPayment: expected.id });
+    const shopper = await h.freshShopper('10');
+    const { page, wallet, outcomes } = await h.openPage(shopper, url, { cancelOutcome: false });
+    wallet.revertNext();
+    await h.fillShopper(page);
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await confirmPayment(page);
+    await page.waitForURL(sorry, { timeout: 30_000 });
+    expect(outcomes).toMatchObject([
+      { type: 'checkout-failure', bubbles: true, composed: true, detail: { reason: 'failed' } },
+    ]);
+    await page.close();
+  });
+
+  it('redirects to failure_url when the shopper lets the checkout expire', async () => {
+    const sorry = landing('/sorry', 'Sorry');
+    const product = await h.createProduct({
+      success_url: landing('/thanks', 'Thank you'),
+      failure_url: sorry,
+    });
+    const expected = await h.expectPayment(product.id, '8.20');
+    const opened = await h.service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      json: {
+        expected_payment_id: expected.id,
+        email: 'shopper@example.com',
+        custom_fields: { full_name: 'Ada Lovelace' },
+        sender_address: randomAddress(),
+        token_address: h.busd,
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    await h.service.deps.db.kysely
+      .updateTable('checkout_sessions')
+      .set({ expires_at: new Date(Date.now() + 4_000) })
+      .where('id', '=', opened.body.session.id)
+      .execute();
+    const url = merchantPage(`/shop/${expected.id}`, { slug: product.slug, expectedPayment: expected.id });
+    const { page, wallet, outcomes } = await h.openPage(await h.freshShopper(), url, {
+      cancelOutcome: false,
+    });
+    await page.waitForURL(sorry, { timeout: 30_000 });
+    expect(outcomes).toMatchObject([
+      { type: 'checkout-failure', bubbles: true, composed: true, detail: { reason: 'expired' } },
+    ]);
+    expect(wallet.calls).toEqual([]);
+    await page.close();
+  });
+
+  const darkNarrow = async (page: Page) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 320, height: 800 });
+  };
+
+  it('is accessible and fits 320 px in the dark: form, review, error, confirming, paid', async () => {
+    const product = await h.createProduct({ custom_fields: ['full_name', 'company'] });
+    const expected = await h.expectPayment(product.id, '1234.56');
+    const shopper = await h.freshShopper('2000');
+    const { page, wallet } = await h.openPage(
+      shopper,
+      `/checkout/${product.slug}?expected_payment=${expected.id}`,
+      { before: darkNarrow },
+    );
+    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
+    const background = await page.evaluate(
+      () =>
+        getComputedStyle(
+          document.querySelector('crypto-checkout')!.shadowRoot!.querySelector('[part="base"]')!,
+        ).backgroundColor,
+    );
+    expect(background).toBe('rgb(23, 25, 29)');
+
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await expect.poll(() => page.getByText('This field is required.').count()).toBe(2);
+    await h.expectAccessible(page, 'dark 320: fields required');
+    await expectNoHorizontalOverflow(page, 'fields required');
+    await page.screenshot({ path: `${artifacts}dark-320-form.png`, fullPage: true });
+
+    await h.fillShopper(page, { 'Full name': 'Ada Lovelace', Company: 'Analytical Engines' });
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByRole('button', { name: 'Pay now' }).waitFor();
+    await h.expectAccessible(page, 'dark 320: review');
+    await expectNoHorizontalOverflow(page, 'review');
+    await page.screenshot({ path: `${artifacts}dark-320-review.png`, fullPage: true });
+
+    wallet.rejectNext();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByText('You declined the request in your wallet').waitFor();
+    await h.expectAccessible(page, 'dark 320: rejected');
+    await expectNoHorizontalOverflow(page, 'rejected');
+    await page.screenshot({ path: `${artifacts}dark-320-rejected.png`, fullPage: true });
+
+    // The retry works from the keyboard.
+    await page.getByRole('button', { name: 'Try again' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Confirming: 1 of 2 confirmations').waitFor({ timeout: 30_000 });
+    await expectNoHorizontalOverflow(page, 'confirming');
+    await page.screenshot({ path: `${artifacts}dark-320-confirming.png`, fullPage: true });
+    await confirmPayment(page, 'Confirming: 1 of 2 confirmations', 'dark 320: confirming');
+    const result = await h.outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    await page.getByText('Payment received. Thank you!').waitFor();
+    await h.expectAccessible(page, 'dark 320: paid');
+    await expectNoHorizontalOverflow(page, 'paid');
+    await page.screenshot({ path: `${artifacts}dark-320-paid.png`, fullPage: true });
+    expect(wallet.sent).toHaveLength(1);
+    await page.close();
+  });
+
+  it('is accessible and fits 320 px in the dark when a payment fails or a checkout expires', async () => {
+    const product = await h.createProduct();
+    const failing = await h.expectPayment(product.id, '2.00');
+    const shopper = await h.freshShopper('10');
+    const failed = await h.openPage(shopper, `/checkout/${product.slug}?expected_payment=${failing.id}`, {
+      before: darkNarrow,
+    });
+    failed.wallet.revertNext();
+    await h.fillShopper(failed.page);
+    await failed.page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await failed.page.getByRole('button', { name: 'Pay now' }).click();
+    await confirmPayment(failed.page);
+    expect((await h.outcome(failed.page)).type).toBe('checkout-failure');
+    await failed.page.getByText('The payment failed.').waitFor();
+    await h.expectAccessible(failed.page, 'dark 320: failed');
+    await expectNoHorizontalOverflow(failed.page, 'failed');
+    await failed.page.screenshot({ path: `${artifacts}dark-320-failed.png`, fullPage: true });
+    await failed.page.close();
+
+    const expiring = await h.expectPayment(product.id, '2.10');
+    const opened = await h.service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      json: {
+        expected_payment_id: expiring.id,
+        email: 'shopper@example.com',
+        custom_fields: { full_name: 'Ada Lovelace' },
+        sender_address: randomAddress(),
+        token_address: h.busd,
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    await h.service.deps.db.kysely
+      .updateTable('checkout_sessions')
+      .set({ expires_at: new Date(Date.now() - 1_000) })
+      .where('id', '=', opened.body.session.id)
+      .execute();
+    const expired = await h.openPage(
+      await h.freshShopper(),
+      `/checkout/${product.slug}?expected_payment=${expiring.id}`,
+      { before: darkNarrow },
+    );
+    await expired.page.getByText('This checkout has expired.').waitFor();
+    await h.expectAccessible(expired.page, 'dark 320: expired');
+    await expectNoHorizontalOverflow(expired.page, 'expired');
+    await expired.page.screenshot({ path: `${artifacts}dark-320-expired.png`, fullPage: true });
+    await expired.page.close();
+  });
+
+  it('speaks Portuguese on a pt-BR page', async () => {
+    const product = await h.createProduct();
+    const expected = await h.expectPayment(product.id, '25.00');
+    const url = merchantPage(
+      `/loja/${expected.id}`,
+      { slug: product.slug, expectedPayment: expected.id },
+      { lang: 'pt-BR' },
+    );
+    const { page, wallet } = await h.openPage(await h.freshShopper('30'), url);
+    await page.getByText('US$ 25,00').waitFor();
+    await page.getByText('Inclui 20 % de impostos: US$ 4,17').waitFor();
+    await page.getByLabel('E-mail').fill('comprador@example.com');
+    await page.getByLabel('Nome completo').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Pagar com Test Wallet' }).click();
+    await page.getByText('Você envia 25 BUSD.').waitFor();
+    expect(await page.getByRole('timer').textContent()).toMatch(
+      /Tempo para pagar: \d+:\d\d.*Restam \d+ minutos para pagar/,
+    );
+    wallet.rejectNext();
+    await page.getByRole('button', { name: 'Pagar agora' }).click();
+    await page.getByText('Você recusou o pedido na carteira. Pode tentar de novo.').waitFor();
+    await h.expectAccessible(page, 'pt-BR: rejected');
+    await page.screenshot({ path: `${artifacts}pt-BR-rejected.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Tentar de novo' }).click();
+    await confirmPayment(page, 'Confirmando: 1 de 2 confirmações', 'pt-BR: confirming');
+    await page.getByText('Pagamento recebido. Obrigado!').waitFor();
+    expect((await h.outcome(page)).type).toBe('checkout-success');
+    await page.screenshot({ path: `${artifacts}pt-BR-paid.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('speaks Spanish on the hosted page when the browser asks for Spanish', async () => {
+    const product = await h.createProduct({ custom_fields: ['full_name'] });
+    const expected = await h.expectPayment(product.id, '12.50');
+    const shopper = await h.freshShopper('1');
+    const { page } = await h.openPage(shopper, `/checkout/${product.slug}?expected_payment=${expected.id}`, {
+      headers: { 'Accept-Language': 'es-MX,es;q=0.9,en;q=0.5' },
+    });
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es-MX');
+    await page.getByRole('heading', { level: 1, name: 'Pago' }).waitFor();
+    await page.getByText('Incluye 20 % de impuestos').waitFor();
+    await page.getByLabel('Correo electrónico').fill('comprador@example.com');
+    await page.getByLabel('Nombre completo').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Pagar con Test Wallet' }).click();
+    await page.getByText('Tu billetera no tiene saldo suficiente para pagar 12.5 BUSD.').waitFor();
+    await page.getByRole('button', { name: 'Reintentar' }).waitFor();
+    await h.expectAccessible(page, 'es: insufficient');
+    await page.screenshot({ path: `${artifacts}es-insufficient.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('runs the demo shop: the page creates an expected payment and the shopper pays it', async () => {
+    const shopper = await h.freshShopper('20');
+    const { page, wallet } = await h.openPage(shopper, '/demo');
+    await page.getByRole('heading', { level: 1, name: /Demo shop/ }).waitFor();
+    const expectedId = await page.locator('crypto-checkout').getAttribute('expected-payment');
+    expect(expectedId).toMatch(/^[0-9a-f-]{36}$/);
+    await page.getByText('$12.50').first().waitFor();
+    await h.fillShopper(page);
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByText('You send 12.5 BUSD.').waitFor();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    await confirmPayment(page);
+    const result = await h.outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    await page.getByText('Payment received. Thank you!').waitFor();
+    await h.expectAccessible(page, 'demo: paid');
+    await page.screenshot({ path: `${artifacts}demo-paid.png`, fullPage: true });
+    const row = await h.service.deps.db.kysely
+      .selectFrom('expected_payments')
+      .select(['status'])
+      .where('id', '=', expectedId!)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('paid');
+    expect(wallet.sent).toEqual([result.detail.txHash]);
+    expect(await h.busdBalance(wallet.address)).toBe(parseUnits('7.5', 18));
+
+    // Each visit is a new order: a second visit embeds another expected payment.
+    await page.goto(`${h.service.url}/demo`);
+    const next = await page.locator('crypto-checkout').getAttribute('expected-payment');
+    expect(next).not.toBe(expectedId);
+    await page.close();
+  });
+});
