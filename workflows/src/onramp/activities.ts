@@ -3,13 +3,7 @@
  * tokens exactly once (the signed transaction is recorded before its broadcast and checked before any
  * retry). Every status change is written with its `onramp_update` webhook in one transaction.
  */
-import {
-  broadcastSignedTransaction,
-  type ChainClients,
-  getConfirmations,
-  getTransactionState,
-  prepareTokenTransfer,
-} from '@checkout/chain';
+import type { ChainClients } from '@checkout/chain';
 import { fiatDecimals, formatUnits, normalizeDecimal, parseUnits } from '@checkout/core';
 import {
   createWebhookDelivery,
@@ -27,9 +21,7 @@ import {
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
-import { type Hash, type Hex, TransactionReceiptNotFoundError } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { getTransactionCount, getTransactionReceipt } from 'viem/actions';
+import type { Address, Hex } from 'viem';
 import {
   type OnrampActivities,
   type OnrampStep,
@@ -37,6 +29,7 @@ import {
   onrampNotFound,
   onrampUpdateEvent,
 } from './shared.ts';
+import { createTreasury, type TreasuryPayment } from './treasury.ts';
 
 /** What the onramp activities need. */
 export interface OnrampActivityDeps {
@@ -72,59 +65,27 @@ async function changeStatus(
 /** Builds the onramp activities. */
 export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActivities {
   const db = deps.db.kysely;
-  const treasury = privateKeyToAccount(deps.ramps.treasuryPrivateKey);
+  const treasury = createTreasury({ chains: deps.chains, privateKey: deps.ramps.treasuryPrivateKey });
 
   const load = async (trx: Kysely<Database>, id: string): Promise<OnrampRow> => {
     const row = await findOnrampById(trx, id);
     if (!row) throw ApplicationFailure.retryable(`onramp ${id} does not exist`, onrampNotFound);
     return row;
   };
-  const chainOf = (row: OnrampRow) => {
-    const chain = deps.chains.get(row.chain_id);
-    if (!chain) {
-      throw ApplicationFailure.nonRetryable(
-        `no RPC endpoint for chain ${row.chain_id}`,
-        'chain_not_configured',
-      );
-    }
-    return chain;
-  };
   const unchanged = (row: OnrampRow): OnrampStep => ({ status: row.status, webhookDeliveryId: null });
-  // One treasury send at a time in this worker, so two onramps do not sign with the same pending nonce.
-  let treasuryQueue: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = treasuryQueue.then(task, task);
-    treasuryQueue = run.catch(() => undefined);
-    return run;
-  };
-  /** Broadcasts; a refusal is left to checkOnrampTransfer, which rebroadcasts or re-signs safely. */
-  const tryBroadcast = async (row: OnrampRow): Promise<boolean> => {
-    if (!row.tx_serialized) return false;
-    try {
-      await broadcastSignedTransaction({ client: chainOf(row).client, serialized: row.tx_serialized as Hex });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
-  /** Signs a fresh transfer and records it, replacing `previousHash`; the winner's row is returned. */
-  const signAndRecord = async (row: OnrampRow, previousHash: string | null): Promise<OnrampRow> => {
-    const prepared = await prepareTokenTransfer({
-      client: chainOf(row).client,
-      account: treasury,
-      token: row.token_address as Hex,
-      to: row.destination_address as Hex,
-      amount: parseUnits(normalizeDecimal(row.destination_amount), row.token_decimals),
-      noReturnTransfer: row.token_no_return,
-    });
-    await recordOnrampTransfer(db, row.id, previousHash, {
-      hash: prepared.hash,
-      serialized: prepared.serialized,
-      nonce: prepared.nonce,
-    });
-    return load(db, row.id);
-  };
+  /** The onramp's delivery as a treasury payment, recorded on the onramp row. */
+  const paymentOf = (row: OnrampRow): TreasuryPayment => ({
+    chainId: row.chain_id,
+    token: row.token_address as Address,
+    to: row.destination_address as Address,
+    amount: parseUnits(normalizeDecimal(row.destination_amount), row.token_decimals),
+    noReturnTransfer: row.token_no_return,
+    load: async () => {
+      const current = await load(db, row.id);
+      return { hash: current.tx_hash, serialized: current.tx_serialized, nonce: current.tx_nonce };
+    },
+    record: (previousHash, tx) => recordOnrampTransfer(db, row.id, previousHash, tx),
+  });
 
   return {
     async loadOnramp({ onrampId }) {
@@ -172,61 +133,28 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         .execute((trx) =>
           changeStatus(trx, onrampId, ['funds_received'], { status: 'sending_crypto', statusMessage: null }),
         );
-      const row = await exclusive(async () => {
-        let current = await load(db, onrampId);
-        if (current.status !== 'sending_crypto') return current;
-        // Recorded before broadcast: a retry of this activity finds the hash and rebroadcasts the same bytes.
-        if (current.tx_hash === null) current = await signAndRecord(current, null);
-        await tryBroadcast(current);
-        return current;
-      });
+      const row = await load(db, onrampId);
+      if (row.status === 'sending_crypto') await treasury.send(paymentOf(row));
       return moved ?? unchanged(row);
     },
 
     async checkOnrampTransfer({ onrampId }): Promise<OnrampTransferCheck> {
-      let row = await load(db, onrampId);
+      const row = await load(db, onrampId);
       if (row.status !== 'sending_crypto' || !row.tx_hash || !row.tx_serialized) {
         return { ...unchanged(row), transfer: 'none' };
       }
-      const chain = chainOf(row);
-      const hash = row.tx_hash as Hash;
-      const state = await getTransactionState({ client: chain.client, hash });
-      if (state === 'unknown') {
-        if (await tryBroadcast(row)) return { ...unchanged(row), transfer: 'pending' };
-        // Only when the nonce went to another mined transaction can this one never be mined: then sign anew.
-        const used = await getTransactionCount(chain.client, {
-          address: treasury.address,
-          blockTag: 'latest',
-        });
-        if (row.tx_nonce !== null && used > row.tx_nonce) {
-          const previous = row.tx_hash;
-          row = await exclusive(async () => {
-            const signed = await signAndRecord(row, previous);
-            await tryBroadcast(signed);
-            return signed;
-          });
-        }
+      const check = await treasury.check(paymentOf(row));
+      if (check.state === 'none' || check.state === 'pending')
         return { ...unchanged(row), transfer: 'pending' };
-      }
-      if (state === 'pending') return { ...unchanged(row), transfer: 'pending' };
-      if (state === 'reverted') {
+      if (check.state === 'reverted') {
         const step = await db.transaction().execute((trx) =>
           changeStatus(trx, onrampId, ['sending_crypto'], {
             status: 'failed',
-            statusMessage: `The treasury transfer ${hash} reverted on chain; the deposit will be refunded.`,
+            statusMessage: `The treasury transfer ${check.hash} reverted on chain; the deposit will be refunded.`,
           }),
         );
         return { ...(step ?? unchanged(await load(db, onrampId))), transfer: 'reverted' };
       }
-      const receipt = await getTransactionReceipt(chain.client, { hash }).catch((error: unknown) => {
-        if (error instanceof TransactionReceiptNotFoundError) return undefined;
-        throw error;
-      });
-      const confirmations = await getConfirmations({
-        client: chain.client,
-        blockNumber: receipt?.blockNumber,
-      });
-      if (confirmations < chain.confirmations) return { ...unchanged(row), transfer: 'pending' };
       const step = await db
         .transaction()
         .execute((trx) =>
