@@ -106,6 +106,7 @@ const ConfigSchema = z.object({
   FX_RATES: z.string().default('usd:1,eur:0.92,gbp:0.79,ars:1000,mxn:17.5'),
   ONRAMP_BANK_ACCOUNT: optional(z.string()),
   PAYOUT_SANDBOX_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  RAMP_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
 });
 
 /** Validated configuration. */
@@ -155,6 +156,8 @@ export interface Config {
     fxRates: Record<string, string>;
     depositBank: DepositBankAccount;
     payoutSandboxDelayMs: number;
+    /** How often committed ramp writes whose workflow call failed are handed to Temporal again. */
+    reconcileIntervalMs: number;
   };
 }
 
@@ -275,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           )
         : sandboxBank,
       payoutSandboxDelayMs: c.PAYOUT_SANDBOX_DELAY_MS,
+      reconcileIntervalMs: c.RAMP_RECONCILE_INTERVAL_MS,
     },
   };
 }

@@ -27,6 +27,7 @@ import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
+import { startRampReconciler } from './rampWorkflows.ts';
 
 /** A running service. */
 export interface RunningService {
@@ -167,6 +168,11 @@ export async function startService(
       secrets,
       ...(temporal ? { temporal } : {}),
     };
+    if (temporal) {
+      // Ramp writes committed while Temporal was unreachable get their workflows once it is back.
+      const reconciler = startRampReconciler(deps, db.kysely, logger, config.ramps.reconcileIntervalMs);
+      cleanups.push(() => reconciler.stop());
+    }
     const handle = createApp(deps).callback();
     const server: Server = createServer((req, res) => void handle(req, res));
     server.keepAliveTimeout = 65_000;

@@ -23,7 +23,7 @@ export {
   sandboxPayoutMagicCents,
 } from './quote/payoutPartner.ts';
 export * from './quote/shared.ts';
-export { startQuoteLifecycle } from './quote/start.ts';
+export { signalOfframpAction, signalQuoteExecuted, startQuoteLifecycle } from './quote/start.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';

@@ -31,6 +31,7 @@ export const errorStatus = {
   payment_detail_not_approved: 422,
   currency_mismatch: 422,
   quote_expired: 422,
+  offramp_not_bounced: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

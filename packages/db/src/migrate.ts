@@ -7,6 +7,7 @@ import * as webhooks from './migrations/0003_webhooks.ts';
 import * as users from './migrations/0004_users.ts';
 import * as productListVersion from './migrations/0005_product_list_version.ts';
 import * as ramps from './migrations/0006_ramps.ts';
+import * as rampDurability from './migrations/0007_ramp_durability.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0004_users': users,
   '0005_product_list_version': productListVersion,
   '0006_ramps': ramps,
+  '0007_ramp_durability': rampDurability,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

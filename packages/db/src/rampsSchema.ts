@@ -49,6 +49,8 @@ export interface OnrampsTable {
   tx_hash: string | null;
   tx_serialized: string | null;
   tx_nonce: number | null;
+  /** True once its workflow was started; the reconciler starts the others. */
+  workflow_started: Generated<boolean>;
   status_version: Generated<number>;
   expires_at: Timestamp;
   created_at: Timestamp;
@@ -82,6 +84,10 @@ export interface QuotesTable {
   crypto_transfer: Json<StoredCryptoTransfer | null>;
   /** Token base units actually received by the executing transfer (numeric(78,0)). */
   received_amount: string | null;
+  /** Who sent the funding tokens (the first transfer's `from`): where refunds go by default. */
+  sender_address: string | null;
+  /** The status last handed to the quote's workflow; the reconciler catches up when it differs. */
+  workflow_state: QuoteStatusValue | null;
   expires_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -119,14 +125,44 @@ export interface OfframpsTable {
   token_fee: string;
   supporting_document_url: string | null;
   metadata: Json<Record<string, unknown> | null>;
+  /** How many times the payout was handed to the partner (a resend after a bounce is the second). */
+  payout_attempts: Generated<number>;
+  /** What the user asked for a bounced payout, until its workflow acts on it. */
+  bounce_action: OfframpBounceAction | null;
+  /** Refund of the offramp's tokens to the sender (failed payouts): null when none is owed. */
+  refund_status: OfframpRefundStatus | null;
+  refund_address: string | null;
+  /** Deposit tokens refunded, a decimal amount of the quote's token (numeric). */
+  refund_amount: string | null;
+  /** The signed treasury refund, recorded before its broadcast. */
+  refund_tx_hash: string | null;
+  refund_tx_serialized: string | null;
+  refund_tx_nonce: number | null;
   status_version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 
+/** What the user asked for a bounced offramp. */
+export type OfframpBounceAction = 'resend' | 'refund';
+
+/** Where an offramp's refund stands. */
+export type OfframpRefundStatus = 'pending' | 'sent' | 'failed';
+
+/** A bank partner's deposit notice, kept until the onramp's workflow has been signalled with it. */
+export interface OnrampDepositsTable {
+  id: string;
+  onramp_id: string;
+  /** Fiat, numeric(20,2). */
+  amount: string;
+  signalled: Generated<boolean>;
+  created_at: Timestamp;
+}
+
 /** The ramp tables, merged into the Database interface. */
 export interface RampsTables {
   onramps: OnrampsTable;
+  onramp_deposits: OnrampDepositsTable;
   quotes: QuotesTable;
   offramps: OfframpsTable;
 }
@@ -134,3 +170,4 @@ export interface RampsTables {
 export type OnrampRow = Selectable<OnrampsTable>;
 export type QuoteRow = Selectable<QuotesTable>;
 export type OfframpRow = Selectable<OfframpsTable>;
+export type OnrampDepositRow = Selectable<OnrampDepositsTable>;

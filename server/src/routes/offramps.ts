@@ -13,6 +13,8 @@ import {
   fiatDecimals,
   formatUnits,
   notFound,
+  OfframpRefundBody,
+  OfframpResendBody,
   OfframpsCreateBody,
   OfframpUpdateBody,
   parseUnits,
@@ -37,15 +39,16 @@ import {
   presentQuote,
   type QuoteRow,
   quoteTotals,
+  requestBouncedOfframpAction,
   updateOfframpReference,
 } from '@checkout/db';
-import { startQuoteLifecycle } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Kysely } from 'kysely';
-import type { Hash } from 'viem';
+import { getAddress, type Hash } from 'viem';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import { handOfframpActionToWorkflow, handQuoteToWorkflow } from '../rampWorkflows.ts';
 import { quoteOfRequest } from './quotes.ts';
 import { userOfRequest } from './users.ts';
 
@@ -65,18 +68,29 @@ function needsSupportingDocument(currency: string, fiatCents: bigint, rate: stri
   return fiatCents * 10n ** BigInt(scale) > usdThreshold * parseUnits(rate, scale);
 }
 
+const alreadyExecuted = () => new ApiError('quote_already_executed', 'The quote has already been executed');
+const expired = () => new ApiError('quote_expired', 'The quote has expired; create a new quote');
+
+/** True when the quote was executed (it may have completed since). */
+function isExecuted(quote: QuoteRow): boolean {
+  return quote.crypto_transfer !== null || quote.status === 'executed' || quote.status === 'completed';
+}
+
+/** True when the quote's expiry passed, whether or not its workflow has marked it expired yet. */
+function isExpired(quote: QuoteRow): boolean {
+  return quote.status === 'expired' || quote.expires_at.getTime() <= Date.now();
+}
+
 /** The quote locked for this transaction, refused unless it still takes offramps. */
 async function lockOpenQuote(trx: Kysely<Database>, quote: QuoteRow): Promise<QuoteRow> {
   const locked = await findQuoteById(trx, quote.id, true);
   if (!locked) throw notFound('Quote');
-  if (locked.status !== 'open' || locked.crypto_transfer !== null) {
-    throw new ApiError('quote_already_executed', 'The quote has already been executed');
-  }
-  if (locked.expires_at.getTime() <= Date.now()) {
-    throw new ApiError('quote_expired', 'The quote has expired; create a new quote');
-  }
+  if (isExecuted(locked)) throw alreadyExecuted();
+  if (isExpired(locked) || locked.status !== 'open') throw expired();
   return locked;
 }
+
+const scopeOf = (row: OfframpRow) => ({ merchantId: row.merchant_id, userId: row.user_id });
 
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '23505';
@@ -214,6 +228,81 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.body = { offramp: presentOfframp(updated) };
   });
 
+  /** The bounced offramp of the request's quote that a resend or refund is asked for. */
+  const bouncedOfframpOfRequest = async (ctx: ParameterizedContext<AppState>) => {
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+    const scope = { merchantId: user.merchant_id, userId: user.id };
+    const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
+    if (row.quote_id !== quote.id) throw notFound('Offramp');
+    return { quote, row, scope };
+  };
+  const notBounced = (row: OfframpRow) =>
+    new ApiError(
+      'offramp_not_bounced',
+      row.status === 'bounced'
+        ? `A ${row.bounce_action ?? 'resend or refund'} of this offramp is already under way`
+        : `Only a bounced offramp can be resent or refunded; this one is ${row.status}`,
+    );
+  /** Records the request, then hands it to the quote's workflow (or, if Temporal is down, the reconciler). */
+  const requestAction = async (
+    ctx: ParameterizedContext<AppState>,
+    quote: QuoteRow,
+    row: OfframpRow,
+    action: Parameters<typeof requestBouncedOfframpAction>[2],
+  ) => {
+    const updated = await requestBouncedOfframpAction(ctx.state.db, row.id, action);
+    if (!updated) throw notBounced((await findOfframp(ctx.state.db, scopeOf(row), row.id)) ?? row);
+    await handOfframpActionToWorkflow(deps, quote, row.id, ctx.state.log);
+    ctx.body = { offramp: presentOfframp(updated) };
+  };
+
+  // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
+  router.post('/users/:id/quotes/:quoteId/offramps/:offrampId/resend', async (ctx) => {
+    ctx.state.route = '/users/:id/quotes/:quote_id/offramps/:offramp_id/resend';
+    const { quote, row, scope } = await bouncedOfframpOfRequest(ctx);
+    const { offramp: input } = parseBody(OfframpResendBody, ctx.state.body, 'offramp');
+    if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
+    const path = 'offramp.payment_detail_id';
+    const detail = await findPaymentDetail(ctx.state.db, scope, input.payment_detail_id);
+    if (!detail) throw recordInvalid([{ path, message: 'does not exist' }]);
+    if (detail.status !== 'approved') {
+      throw new ApiError(
+        'payment_detail_not_approved',
+        `Payment detail ${detail.id} is ${detail.status}, not approved`,
+        { errors: [{ path, message: `is ${detail.status}` }] },
+      );
+    }
+    if (detail.currency !== row.destination_currency) {
+      throw new ApiError(
+        'currency_mismatch',
+        `The offramp pays out ${row.destination_currency}, not the payment detail's ${detail.currency}`,
+        { errors: [{ path, message: `must be a ${row.destination_currency} payment detail` }] },
+      );
+    }
+    if (detail.rails === 'swift' && row.rails !== 'swift') {
+      throw recordInvalid([
+        { path, message: `must not be a SWIFT payment detail for a ${row.rails} payout` },
+      ]);
+    }
+    await requestAction(ctx, quote, row, { kind: 'resend', paymentDetailId: detail.id });
+  });
+
+  // A bounced payout (research §7): return its tokens, fee included, to the deposit's sender or a given address.
+  router.post('/users/:id/quotes/:quoteId/offramps/:offrampId/refund', async (ctx) => {
+    ctx.state.route = '/users/:id/quotes/:quote_id/offramps/:offramp_id/refund';
+    const { quote, row } = await bouncedOfframpOfRequest(ctx);
+    const { offramp: input } = parseBody(OfframpRefundBody, ctx.state.body, 'offramp');
+    if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
+    const address = input.refund_address ?? quote.sender_address;
+    if (!address) {
+      throw recordInvalid([
+        { path: 'offramp.refund_address', message: "is required: the deposit's sender is unknown" },
+      ]);
+    }
+    await requestAction(ctx, quote, row, { kind: 'refund', refundAddress: getAddress(address) });
+  });
+
   router.post('/users/:id/quotes/:quoteId/execute', async (ctx) => {
     ctx.state.route = '/users/:id/quotes/:quote_id/execute';
     const user = await userOfRequest(ctx, ctx.params.id);
@@ -223,9 +312,7 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     const scope = { merchantId: user.merchant_id, userId: user.id };
 
     // 1. quote_already_executed
-    if (quote.status !== 'open' || quote.crypto_transfer !== null) {
-      throw new ApiError('quote_already_executed', 'The quote has already been executed');
-    }
+    if (isExecuted(quote)) throw alreadyExecuted();
     // 2. no_offramps_present
     const offramps = await listOfframpsOfQuote(ctx.state.db, quote.id);
     if (offramps.length === 0) {
@@ -259,9 +346,7 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       );
     }
     // 5. quote_expired
-    if (quote.expires_at.getTime() <= Date.now()) {
-      throw new ApiError('quote_expired', 'The quote has expired; create a new quote');
-    }
+    if (isExpired(quote)) throw expired();
     // 6. one transaction funds one quote.
     const used = await ctx.state.db
       .selectFrom('quotes')
@@ -315,13 +400,18 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
         // Offramps added while the chain was read must still be covered.
         const due = quoteTotals(await listOfframpsOfQuote(trx, quote.id)).amount;
         if (verification.receivedAmount < due) throw sumMismatch(verification.receivedAmount, due);
+        // Refunds of failed payouts go to whoever sent the tokens (not a relayer that sent the transaction).
+        const sender =
+          verification.transfers.find((t) => t.token === verification.receivedToken)?.from ??
+          verification.from;
         const row = await markQuoteExecuted(
           trx,
           quote.id,
           { tx_id: transfer.tx_id.toLowerCase(), blockchain: transfer.blockchain, network: transfer.network },
           verification.receivedAmount.toString(),
+          sender,
         );
-        if (!row) throw new ApiError('quote_already_executed', 'The quote has already been executed');
+        if (!row) throw alreadyExecuted();
         return row;
       });
     } catch (error) {
@@ -330,17 +420,8 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       }
       throw error;
     }
-    if (deps.temporal) {
-      try {
-        await startQuoteLifecycle(deps.temporal.client, deps.config.temporal.taskQueue, {
-          quoteId: executed.id,
-          merchantId: executed.merchant_id,
-          userId: executed.user_id,
-        });
-      } catch (error) {
-        ctx.state.log.warn({ err: error, quoteId: executed.id }, 'could not start the quote lifecycle');
-      }
-    }
+    // The execute is committed: its payouts start now, or once the reconciler reaches Temporal again.
+    await handQuoteToWorkflow(deps, ctx.state.db, executed, ctx.state.log);
     ctx.body = presentQuote(executed, await listOfframpsOfQuote(ctx.state.db, executed.id));
   });
 }

@@ -22,17 +22,18 @@ import {
 import {
   findOnramp,
   insertOnramp,
+  insertOnrampDeposit,
   listOnramps,
   type OnrampRow,
   presentOnramp,
   type UserRow,
 } from '@checkout/db';
-import { signalOnrampDeposit, startOnrampLifecycle } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { getAddress } from 'viem';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import { handDepositToWorkflow, handOnrampToWorkflow } from '../rampWorkflows.ts';
 import { userOfRequest } from './users.ts';
 
 /** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
@@ -76,13 +77,6 @@ async function onrampOfRequest(
   if (!row) throw notFound('Onramp');
   return row;
 }
-
-const lifecycleInput = (row: OnrampRow) => ({
-  onrampId: row.id,
-  merchantId: row.merchant_id,
-  userId: row.user_id,
-  expiresAt: row.expires_at.toISOString(),
-});
 
 /** Registers the onramp routes on the Area B router (API key only). */
 export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
@@ -161,14 +155,8 @@ export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       deposit_message: depositMessage(),
       expires_at: new Date(Date.now() + deps.config.ramps.onrampExpiryMinutes * 60_000),
     });
-    if (deps.temporal) {
-      try {
-        await startOnrampLifecycle(deps.temporal.client, deps.config.temporal.taskQueue, lifecycleInput(row));
-      } catch (error) {
-        // The first deposit signal starts the lifecycle (signal-with-start); the onramp itself stands.
-        ctx.state.log.warn({ err: error, onrampId: row.id }, 'could not start the onramp lifecycle');
-      }
-    }
+    // The onramp stands; when Temporal is down the reconciler (or the first deposit) starts its lifecycle.
+    await handOnrampToWorkflow(deps, ctx.state.db, row, ctx.state.log);
     ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
   };
 
@@ -199,19 +187,14 @@ export function onrampSandboxRoutes(router: Router<AppState>, deps: AppDeps): vo
     if (parseUnits(amount, fiatDecimals) <= 0n)
       throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
     if (!deps.temporal) throw new ApiError('service_unavailable', 'Deposits need the workflow service');
-    const deposit = { depositId: randomUUID(), amount };
-    try {
-      await signalOnrampDeposit(
-        deps.temporal.client,
-        deps.config.temporal.taskQueue,
-        lifecycleInput(row),
-        deposit,
-      );
-    } catch (error) {
-      throw new ApiError('service_unavailable', 'The workflow service did not accept the deposit', {
-        cause: error,
-      });
-    }
+    // Stored before the workflow hears of it: a notice is never lost, even while Temporal is down.
+    const stored = await insertOnrampDeposit(ctx.state.db, {
+      id: randomUUID(),
+      onramp_id: row.id,
+      amount: centsToDecimal(parseUnits(amount, fiatDecimals)),
+    });
+    const deposit = { depositId: stored.id, amount };
+    await handDepositToWorkflow(deps, ctx.state.db, row, deposit, ctx.state.log);
     // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.
     ctx.body = { deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) } };
   });

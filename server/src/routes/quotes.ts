@@ -29,6 +29,7 @@ import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import { handQuoteToWorkflow } from '../rampWorkflows.ts';
 import { userOfRequest } from './users.ts';
 
 /** Deposit tokens a quote accepts: USD stablecoins, as in the research (§7, §14). */
@@ -87,6 +88,8 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
       deposit_address: account.address,
       expires_at: new Date(Date.now() + deps.config.ramps.quoteExpiryMinutes * 60_000),
     });
+    // The quote's lifecycle holds its expiry timer; when Temporal is down the reconciler starts it later.
+    await handQuoteToWorkflow(deps, ctx.state.db, row, ctx.state.log);
     ctx.body = presentQuote(row, []);
   });
 

@@ -1,7 +1,11 @@
 /**
- * Activities of `quoteLifecycle`: move an executed quote's offramps through the payout partner. Every
- * offramp status change is written with its `offramp_update` webhook in one transaction.
+ * Activities of `quoteLifecycle`: expire an unexecuted quote, move an executed quote's offramps through
+ * the payout partner, apply the user's resend or refund request for a bounced payout, and refund a failed
+ * payout's tokens from the treasury exactly once. Every offramp change is written with its
+ * `offramp_update` webhook in one transaction.
  */
+import type { ChainClients } from '@checkout/chain';
+import { formatUnits, normalizeDecimal, parseUnits, type TokenRegistry } from '@checkout/core';
 import {
   createWebhookDelivery,
   type Database,
@@ -9,19 +13,25 @@ import {
   findAccountWebhookEndpoint,
   findQuoteById,
   listOfframpsOfQuote,
+  type OfframpChangeExtras,
   type OfframpRow,
   type OfframpStatusValue,
   presentOfframp,
+  type QuoteRow,
+  recordOfframpRefundTransfer,
   setQuoteStatus,
   transitionOfframp,
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
+import type { Address, Hex } from 'viem';
+import { createTreasury, type TreasuryPayment } from '../onramp/treasury.ts';
 import { createSandboxPayoutPartner, type PayoutPartner } from './payoutPartner.ts';
 import {
   type OfframpStep,
   offrampUpdateEvent,
   type QuoteActivities,
+  quoteExpiredMessage,
   quoteNotFound,
   terminalOfframpStatuses,
 } from './shared.ts';
@@ -29,23 +39,29 @@ import {
 /** What the quote activities need. */
 export interface QuoteActivityDeps {
   db: Db;
-  ramps: { payoutSandboxDelayMs: number };
+  /** Chains with an RPC endpoint, for refunds. */
+  chains: ChainClients;
+  ramps: { payoutSandboxDelayMs: number; treasuryPrivateKey: Hex };
+  /** The token registry, to know USDT-style tokens; refunds encode the standard transfer without it. */
+  tokens?: TokenRegistry;
   /** The payout partner; the sandbox partner when absent. */
   payoutPartner?: PayoutPartner;
 }
 
-/** Applies an offramp status change and queues its webhook in the same transaction; null when it lost a race. */
+/** Applies an offramp change and queues its webhook in the same transaction; null when it lost a race. */
 async function changeOfframp(
   trx: Kysely<Database>,
   id: string,
   from: readonly OfframpStatusValue[],
   to: OfframpStatusValue,
   message: string | null,
+  extras: OfframpChangeExtras = {},
 ): Promise<OfframpStep | null> {
-  const row = await transitionOfframp(trx, id, from, to, message);
+  const row = await transitionOfframp(trx, id, from, to, message, extras);
   if (!row) return null;
+  const step = { offrampId: row.id, status: row.status, refund: row.refund_status };
   const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
-  if (!endpoint) return { offrampId: row.id, status: row.status, webhookDeliveryId: null };
+  if (!endpoint) return { ...step, webhookDeliveryId: null };
   const delivery = await createWebhookDelivery(trx, {
     merchantId: row.merchant_id,
     eventType: offrampUpdateEvent,
@@ -53,7 +69,33 @@ async function changeOfframp(
     url: endpoint.url,
     payload: JSON.stringify({ event: offrampUpdateEvent, payload: { offramp: presentOfframp(row) } }),
   });
-  return { offrampId: row.id, status: row.status, webhookDeliveryId: delivery.id };
+  return { ...step, webhookDeliveryId: delivery.id };
+}
+
+const unchanged = (row: OfframpRow): OfframpStep => ({
+  offrampId: row.id,
+  status: row.status,
+  refund: row.refund_status,
+  webhookDeliveryId: null,
+});
+
+/** The offramp's tokens (fee included) as a decimal of the quote's token: what a refund returns. */
+function refundAmountOf(row: OfframpRow, quote: QuoteRow): string {
+  return formatUnits(BigInt(normalizeDecimal(row.token_amount)), quote.token_decimals);
+}
+
+/** The sentence of a refund under way, or (with its transaction) done. */
+function refundSentence(amount: string, quote: QuoteRow, address: string, hash?: string): string {
+  const what = `${normalizeDecimal(amount)} ${quote.deposit_token.toUpperCase()} to ${address}`;
+  return hash ? `Refunded ${what} in transaction ${hash}.` : `Refunding ${what}.`;
+}
+
+/** The message of a refunded (or unrefundable) offramp: the reason it failed, then the refund's outcome. */
+function refundedMessage(row: OfframpRow, quote: QuoteRow, outcome: string): string {
+  const pending = refundSentence(row.refund_amount ?? '0', quote, row.refund_address ?? '');
+  const message = row.status_message ?? '';
+  const reason = message.endsWith(pending) ? message.slice(0, -pending.length).trim() : '';
+  return `${reason || 'The payout was not made.'} ${outcome}`;
 }
 
 /** Builds the quote activities. */
@@ -61,22 +103,71 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
   const db = deps.db.kysely;
   const partner =
     deps.payoutPartner ?? createSandboxPayoutPartner({ delayMs: deps.ramps.payoutSandboxDelayMs });
-  const unchanged = (row: OfframpRow): OfframpStep => ({
-    offrampId: row.id,
-    status: row.status,
-    webhookDeliveryId: null,
-  });
-  const loadOfframp = async (trx: Kysely<Database>, id: string): Promise<OfframpRow> => {
-    const row = await trx.selectFrom('offramps').selectAll().where('id', '=', id).executeTakeFirst();
+  const treasury = createTreasury({ chains: deps.chains, privateKey: deps.ramps.treasuryPrivateKey });
+
+  const loadOfframp = async (trx: Kysely<Database>, id: string, forUpdate = false): Promise<OfframpRow> => {
+    const query = trx.selectFrom('offramps').selectAll().where('id', '=', id);
+    const row = await (forUpdate ? query.forUpdate() : query).executeTakeFirst();
     if (!row) throw ApplicationFailure.nonRetryable(`offramp ${id} does not exist`, 'OfframpNotFound');
     return row;
   };
+  const loadQuote = async (trx: Kysely<Database>, id: string, forUpdate = false): Promise<QuoteRow> => {
+    const quote = await findQuoteById(trx, id, forUpdate);
+    if (!quote) throw ApplicationFailure.retryable(`quote ${id} does not exist`, quoteNotFound);
+    return quote;
+  };
+  /** What a refund owes: the whole offramp back to `address`, or nothing when no address is known. */
+  const refundOf = (row: OfframpRow, quote: QuoteRow, address: string | null) =>
+    address
+      ? {
+          extras: { refund: { status: 'pending' as const, address, amount: refundAmountOf(row, quote) } },
+          text: refundSentence(refundAmountOf(row, quote), quote, address),
+        }
+      : {
+          extras: {},
+          text: 'The sender of the deposit is unknown, so no refund could be sent; contact support.',
+        };
+  /** The refund as a treasury payment, recorded on the offramp row. */
+  const refundPaymentOf = (row: OfframpRow, quote: QuoteRow): TreasuryPayment => ({
+    chainId: quote.chain_id,
+    token: quote.token_address as Address,
+    to: row.refund_address as Address,
+    amount: parseUnits(normalizeDecimal(row.refund_amount ?? '0'), quote.token_decimals),
+    noReturnTransfer:
+      deps.tokens?.findPaymentToken(quote.chain_id, quote.token_address)?.noReturnTransfer === true,
+    load: async () => {
+      const current = await loadOfframp(db, row.id);
+      return {
+        hash: current.refund_tx_hash,
+        serialized: current.refund_tx_serialized,
+        nonce: current.refund_tx_nonce,
+      };
+    },
+    record: (previousHash, tx) => recordOfframpRefundTransfer(db, row.id, previousHash, tx),
+  });
 
   return {
+    async expireQuote({ quoteId }) {
+      return db.transaction().execute(async (trx) => {
+        const quote = await loadQuote(trx, quoteId, true);
+        // The workflow's timer is the authority: an execute committed before it fired has moved the quote on.
+        const expired =
+          quote.status === 'open' ? await setQuoteStatus(trx, quoteId, 'open', 'expired') : quote;
+        const offramps: OfframpStep[] = [];
+        for (const row of await listOfframpsOfQuote(trx, quoteId)) {
+          const moved =
+            expired?.status === 'expired' && row.status === 'initiated'
+              ? await changeOfframp(trx, row.id, ['initiated'], 'failed', quoteExpiredMessage)
+              : null;
+          offramps.push(moved ?? unchanged(row));
+        }
+        return { quoteStatus: expired?.status ?? quote.status, offramps };
+      });
+    },
+
     async beginQuotePayouts({ quoteId }) {
       return db.transaction().execute(async (trx) => {
-        const quote = await findQuoteById(trx, quoteId, true);
-        if (!quote) throw ApplicationFailure.retryable(`quote ${quoteId} does not exist`, quoteNotFound);
+        const quote = await loadQuote(trx, quoteId, true);
         const offramps: OfframpStep[] = [];
         for (const row of await listOfframpsOfQuote(trx, quoteId)) {
           const moved =
@@ -90,11 +181,11 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
     },
 
     async submitOfframpPayout({ offrampId }) {
-      const step = await db
-        .transaction()
-        .execute((trx) =>
-          changeOfframp(trx, offrampId, ['pending_internal_assessment'], 'sending_fiat', null),
-        );
+      const step = await db.transaction().execute((trx) =>
+        changeOfframp(trx, offrampId, ['pending_internal_assessment'], 'sending_fiat', null, {
+          payoutAttempt: true,
+        }),
+      );
       const row = await loadOfframp(db, offrampId);
       if (row.status !== 'sending_fiat') return { ...unchanged(row), settleAfterMs: 0 };
       const { settleAfterMs } = await partner.submit(row);
@@ -105,26 +196,125 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
       const row = await loadOfframp(db, offrampId);
       if (row.status !== 'sending_fiat') return unchanged(row);
       const outcome = await partner.outcome(row);
-      const step = await db
-        .transaction()
-        .execute((trx) =>
-          changeOfframp(
+      const step = await db.transaction().execute(async (trx) => {
+        if (outcome.status === 'fiat_sent') {
+          return changeOfframp(trx, offrampId, ['sending_fiat'], 'fiat_sent', null);
+        }
+        if (outcome.status === 'bounced') {
+          return changeOfframp(
             trx,
             offrampId,
             ['sending_fiat'],
-            outcome.status,
-            outcome.status === 'fiat_sent' ? null : outcome.message,
-          ),
+            'bounced',
+            `${outcome.message} Resend it to another approved payment detail in ${row.destination_currency.toUpperCase()}, or request a refund of the tokens.`,
+          );
+        }
+        // A failed payout is final: its tokens go back to whoever sent the deposit.
+        const quote = await loadQuote(trx, row.quote_id);
+        const refund = refundOf(row, quote, quote.sender_address);
+        return changeOfframp(
+          trx,
+          offrampId,
+          ['sending_fiat'],
+          'failed',
+          `${outcome.message} ${refund.text}`,
+          refund.extras,
         );
+      });
       return step ?? unchanged(await loadOfframp(db, offrampId));
+    },
+
+    async resolveBouncedOfframp({ offrampId }) {
+      const step = await db.transaction().execute(async (trx) => {
+        const row = await loadOfframp(trx, offrampId, true);
+        if (row.status !== 'bounced' || row.bounce_action === null) return null;
+        if (row.bounce_action === 'resend') {
+          return changeOfframp(trx, offrampId, ['bounced'], 'sending_fiat', null, {
+            bounceAction: null,
+            payoutAttempt: true,
+          });
+        }
+        const quote = await loadQuote(trx, row.quote_id);
+        const refund = refundOf(row, quote, row.refund_address);
+        return changeOfframp(
+          trx,
+          offrampId,
+          ['bounced'],
+          'failed',
+          `The payout bounced and a refund was requested. ${refund.text}`,
+          { bounceAction: null, ...refund.extras },
+        );
+      });
+      const row = await loadOfframp(db, offrampId);
+      // The payout goes to the partner again, now to the newly chosen payment detail.
+      if (step?.status === 'sending_fiat' && row.status === 'sending_fiat') {
+        const { settleAfterMs } = await partner.submit(row);
+        return { ...step, settleAfterMs };
+      }
+      return { ...(step ?? unchanged(row)), settleAfterMs: 0 };
+    },
+
+    async sendOfframpRefund({ offrampId }) {
+      const row = await loadOfframp(db, offrampId);
+      if (row.status !== 'failed' || row.refund_status !== 'pending' || !row.refund_address) {
+        return unchanged(row);
+      }
+      const quote = await loadQuote(db, row.quote_id);
+      await treasury.send(refundPaymentOf(row, quote));
+      return unchanged(await loadOfframp(db, offrampId));
+    },
+
+    async checkOfframpRefund({ offrampId }) {
+      const row = await loadOfframp(db, offrampId);
+      if (row.status !== 'failed' || row.refund_status !== 'pending' || !row.refund_tx_hash) {
+        return { ...unchanged(row), transfer: 'none' };
+      }
+      const quote = await loadQuote(db, row.quote_id);
+      const check = await treasury.check(refundPaymentOf(row, quote));
+      if (check.state === 'none' || check.state === 'pending')
+        return { ...unchanged(row), transfer: 'pending' };
+      const step = await db
+        .transaction()
+        .execute((trx) =>
+          check.state === 'confirmed'
+            ? changeOfframp(
+                trx,
+                offrampId,
+                ['failed'],
+                'failed',
+                refundedMessage(
+                  row,
+                  quote,
+                  refundSentence(row.refund_amount ?? '0', quote, row.refund_address ?? '', check.hash),
+                ),
+                { refund: { status: 'sent' } },
+              )
+            : changeOfframp(
+                trx,
+                offrampId,
+                ['failed'],
+                'failed',
+                refundedMessage(
+                  row,
+                  quote,
+                  `The refund transfer ${check.hash} reverted on chain; contact support.`,
+                ),
+                { refund: { status: 'failed' } },
+              ),
+        );
+      return {
+        ...(step ?? unchanged(await loadOfframp(db, offrampId))),
+        transfer: check.state === 'confirmed' ? 'confirmed' : 'reverted',
+      };
     },
 
     async completeQuote({ quoteId }) {
       const offramps = await listOfframpsOfQuote(db, quoteId);
-      const done = offramps.every((o) => terminalOfframpStatuses.includes(o.status));
+      const done = offramps.every(
+        (o) => terminalOfframpStatuses.includes(o.status) && o.refund_status !== 'pending',
+      );
       if (done) await setQuoteStatus(db, quoteId, 'executed', 'completed');
-      const quote = await findQuoteById(db, quoteId);
-      if (!quote) throw ApplicationFailure.retryable(`quote ${quoteId} does not exist`, quoteNotFound);
+      const quote = await loadQuote(db, quoteId);
       return { quoteStatus: quote.status };
     },
   };

@@ -1,7 +1,7 @@
 /**
  * The fiat payout partner behind offramps, and its sandbox: it settles every payout after a configured
- * delay, except destination amounts whose cents are `.13` (the bank bounces the payout) or `.66` (the
- * partner fails it). See docs/area-b-decisions.md.
+ * delay, except destination amounts whose cents are `.13` (the bank bounces the first attempt; a resend
+ * is paid) or `.66` (the partner fails it). See docs/area-b-decisions.md.
  */
 import { fiatDecimals, normalizeDecimal, parseUnits } from '@checkout/core';
 import type { OfframpRow } from '@checkout/db';
@@ -28,17 +28,16 @@ export function createSandboxPayoutPartner(options: { delayMs: number }): Payout
     },
     async outcome(offramp) {
       const cents = parseUnits(normalizeDecimal(offramp.destination_amount), fiatDecimals) % 100n;
-      if (cents === sandboxPayoutMagicCents.bounced) {
+      if (cents === sandboxPayoutMagicCents.bounced && offramp.payout_attempts <= 1) {
         return {
           status: 'bounced',
-          message:
-            'The beneficiary bank returned the payout: the account is closed. Add new payment details or request a refund.',
+          message: 'The beneficiary bank returned the payout: the account is closed.',
         };
       }
       if (cents === sandboxPayoutMagicCents.failed) {
         return {
           status: 'failed',
-          message: 'The payout partner rejected the payout; the funds will be returned to the sender.',
+          message: 'The payout partner rejected the payout.',
         };
       }
       return { status: 'fiat_sent' };

@@ -1,7 +1,8 @@
 /**
- * Types and names of the `quoteLifecycle` workflow, shared by the workflow, its activities and the API
- * that starts it. Safe to import inside the workflow sandbox.
+ * Types, signals and names of the `quoteLifecycle` workflow, shared by the workflow, its activities and
+ * the API that starts and signals it. Safe to import inside the workflow sandbox.
  */
+import { defineSignal } from '@temporalio/workflow';
 
 /** Workflow type name, as registered from workflows.ts. */
 export const quoteWorkflowType = 'quoteLifecycle';
@@ -14,6 +15,12 @@ export interface QuoteLifecycleInput {
   quoteId: string;
   merchantId: string;
   userId: string;
+  /** ISO time at which an unexecuted quote expires. */
+  expiresAt: string;
+  /** True when the quote is known to be executed (a previous run, or a start by the execute itself). */
+  executed?: boolean;
+  /** Bounced offramps with a request the previous run had not yet acted on. */
+  actions?: string[];
 }
 
 /** Result of `quoteLifecycle`: the quote's final status and each offramp's. */
@@ -30,7 +37,14 @@ export type QuoteLifecycleWorkflow = (input: QuoteLifecycleInput) => Promise<Quo
 export interface OfframpStep {
   offrampId: string;
   status: string;
+  /** The refund's status; `pending` means tokens are still owed to the sender. */
+  refund: 'pending' | 'sent' | 'failed' | null;
   webhookDeliveryId: string | null;
+}
+
+/** Where an offramp's refund transfer stands. */
+export interface OfframpRefundCheck extends OfframpStep {
+  transfer: 'pending' | 'confirmed' | 'reverted' | 'none';
 }
 
 /** An offramp handed to the payout partner, and how long to wait before asking for its outcome. */
@@ -46,17 +60,33 @@ export interface QuotePayoutStart {
 
 /** Activities of the quote family. */
 export interface QuoteActivities {
+  /** At the expiry: an open quote becomes expired and its offramps failed; an executed one is left as is. */
+  expireQuote(input: { quoteId: string }): Promise<QuotePayoutStart>;
   beginQuotePayouts(input: { quoteId: string }): Promise<QuotePayoutStart>;
   submitOfframpPayout(input: { offrampId: string }): Promise<OfframpSubmission>;
   settleOfframpPayout(input: { offrampId: string }): Promise<OfframpStep>;
+  /** Applies the user's request for a bounced offramp: resend (to the partner again) or refund. */
+  resolveBouncedOfframp(input: { offrampId: string }): Promise<OfframpSubmission>;
+  sendOfframpRefund(input: { offrampId: string }): Promise<OfframpStep>;
+  checkOfframpRefund(input: { offrampId: string }): Promise<OfframpRefundCheck>;
   completeQuote(input: { quoteId: string }): Promise<{ quoteStatus: string }>;
 }
+
+/** The quote was executed: its payouts start now. */
+export const quoteExecutedSignal = defineSignal('quoteExecuted');
+
+/** A bounced offramp of the quote got a resend or refund request. */
+export const offrampActionSignal = defineSignal<[{ offrampId: string }]>('offrampAction');
 
 /** Error type thrown while the quote row is not visible yet (its transaction may not have committed). */
 export const quoteNotFound = 'QuoteNotFound';
 
-/** Offramp statuses no payout step leaves. */
-export const terminalOfframpStatuses: readonly string[] = ['fiat_sent', 'bounced', 'failed'];
+/** Offramp statuses no payout step leaves (a bounced one waits for the user's resend or refund request). */
+export const terminalOfframpStatuses: readonly string[] = ['fiat_sent', 'failed'];
+
+/** Message of the offramps of a quote that expired unexecuted. */
+export const quoteExpiredMessage =
+  'The quote expired before it was executed; no payout was made. Create a new quote to pay out.';
 
 /** Workflow id of a quote: a business key, so a quote never has two. */
 export function quoteWorkflowId(quoteId: string): string {

@@ -1,13 +1,15 @@
-/** Starting a quote's `quoteLifecycle` workflow from the API (client side). */
+/** Starting and signalling a quote's `quoteLifecycle` workflow from the API (client side). */
 import type { Client } from '@temporalio/client';
 import {
+  offrampActionSignal,
   type QuoteLifecycleInput,
   type QuoteLifecycleWorkflow,
+  quoteExecutedSignal,
   quoteWorkflowId,
   quoteWorkflowType,
 } from './shared.ts';
 
-/** Starts the executed quote's payouts; a running lifecycle is reused. */
+/** Starts the quote's lifecycle (its expiry timer); a running one is reused. */
 export async function startQuoteLifecycle(
   client: Client,
   taskQueue: string,
@@ -18,5 +20,36 @@ export async function startQuoteLifecycle(
     taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+}
+
+/** Tells the lifecycle the quote was executed, starting it when it is not running (e.g. Temporal was down). */
+export async function signalQuoteExecuted(
+  client: Client,
+  taskQueue: string,
+  input: QuoteLifecycleInput,
+): Promise<void> {
+  await client.workflow.signalWithStart<QuoteLifecycleWorkflow, []>(quoteWorkflowType, {
+    workflowId: quoteWorkflowId(input.quoteId),
+    taskQueue,
+    args: [{ ...input, executed: true }],
+    signal: quoteExecutedSignal,
+    signalArgs: [],
+  });
+}
+
+/** Tells the lifecycle a bounced offramp got a resend or refund request. */
+export async function signalOfframpAction(
+  client: Client,
+  taskQueue: string,
+  input: QuoteLifecycleInput,
+  offrampId: string,
+): Promise<void> {
+  await client.workflow.signalWithStart<QuoteLifecycleWorkflow, [{ offrampId: string }]>(quoteWorkflowType, {
+    workflowId: quoteWorkflowId(input.quoteId),
+    taskQueue,
+    args: [{ ...input, executed: true, actions: [offrampId] }],
+    signal: offrampActionSignal,
+    signalArgs: [{ offrampId }],
   });
 }

@@ -100,5 +100,178 @@ export const OfframpUpdateBody = z
   .strict()
   .meta({ id: 'OfframpUpdateBody' });
 
+/** `POST /users/:id/quotes/:qid/offramps/:oid/resend`: pays a bounced offramp out to another detail. */
+export const OfframpResendBody = z
+  .object({ offramp: z.object({ payment_detail_id: Uuid }).strict() })
+  .strict()
+  .meta({ id: 'OfframpResendBody' });
+
+/** `POST /users/:id/quotes/:qid/offramps/:oid/refund`: returns a bounced offramp's tokens (to the sender by default). */
+export const OfframpRefundBody = z
+  .object({ offramp: z.object({ refund_address: EvmAddress.optional() }).strict() })
+  .strict()
+  .meta({ id: 'OfframpRefundBody' });
+
 /** One parsed offramp of a create request. */
 export type OfframpInputValue = z.output<typeof OfframpInput>;
+
+// Responses. The presenters in @checkout/db build these shapes; the integration tests parse every ramp
+// response with them, so the OpenAPI document generated from them cannot drift from the wire.
+
+/** Onramp statuses (docs/area-b-decisions.md). */
+export const onrampStatuses = [
+  'initiated',
+  'held',
+  'funds_received',
+  'sending_crypto',
+  'crypto_sent',
+  'failed',
+  'expired',
+] as const;
+
+/** Offramp statuses (research §7). */
+export const offrampStatuses = [
+  'initiated',
+  'pending_internal_assessment',
+  'sending_fiat',
+  'fiat_sent',
+  'bounced',
+  'failed',
+] as const;
+
+/** Bank instructions of a new onramp. */
+export const DepositInstructions = z
+  .object({
+    bank_account_number: z.string(),
+    bank_name: z.string(),
+    bank_address: z.string(),
+    bank_beneficiary_name: z.string(),
+    bank_routing_number: z.string(),
+    deposit_message: z.string().meta({ example: 'BVK3M9QX2C7HW4' }),
+  })
+  .strict()
+  .meta({ id: 'DepositInstructions' });
+
+/** An onramp (spec 2.7 plus `status_message`, `received_amount` and `tx_id`). */
+export const Onramp = z
+  .object({
+    id: Uuid,
+    user_id: Uuid,
+    status: z.enum(onrampStatuses),
+    status_message: z.string().nullable(),
+    crypto_currency: z.string().meta({ example: 'usdc' }),
+    crypto_rails: z.string().meta({ example: 'polygon' }),
+    destination_amount: z.number().meta({ example: 1000 }),
+    fee: z.number().meta({ example: 4 }),
+    destination_address: z.string(),
+    fiat_currency: z.string().meta({ example: 'usd' }),
+    fiat_rails: z.string().meta({ example: 'ach_push' }),
+    deposit_amount: z.number().meta({ example: 1004 }),
+    received_amount: z.number(),
+    tx_id: z.string().nullable().meta({ description: 'The treasury transfer, once crypto_sent' }),
+    deposit_instructions: DepositInstructions.optional().meta({ description: 'Returned by create only' }),
+  })
+  .strict()
+  .meta({ id: 'Onramp' });
+
+export const OnrampResponse = z.object({ onramp: Onramp }).strict().meta({ id: 'OnrampResponse' });
+export const OnrampListResponse = z
+  .object({ onramps: z.array(Onramp) })
+  .strict()
+  .meta({ id: 'OnrampListResponse' });
+
+/** The sandbox bank partner's acknowledgement of a deposit notice. */
+export const SandboxDepositResponse = z
+  .object({ deposit: z.object({ id: Uuid, onramp_id: Uuid, amount: z.number() }).strict() })
+  .strict()
+  .meta({ id: 'SandboxDepositResponse' });
+
+/** The refund of a failed payout's tokens (extension). */
+export const OfframpRefund = z
+  .object({
+    status: z.enum(['pending', 'sent', 'failed']),
+    address: z.string().nullable(),
+    amount: z.number().nullable().meta({ description: "In the quote's deposit token" }),
+    tx_id: z.string().nullable().meta({ description: 'The refund transfer, once sent' }),
+  })
+  .strict()
+  .meta({ id: 'OfframpRefund' });
+
+/** An offramp (research §7 plus `refund`). */
+export const Offramp = z
+  .object({
+    id: Uuid,
+    user_id: Uuid,
+    payment_detail_id: Uuid,
+    quote_id: Uuid,
+    status: z.enum(offrampStatuses),
+    status_message: z.string().nullable(),
+    destination_amount: z.number(),
+    destination_currency: z.string(),
+    reference: z.string().nullable(),
+    rails: z.string(),
+    rate: z.number(),
+    fee: z.number(),
+    supporting_document: z
+      .object({ submitted_url: z.string(), status: z.literal('not_checked') })
+      .strict()
+      .nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    refund: OfframpRefund.nullable(),
+  })
+  .strict()
+  .meta({ id: 'Offramp' });
+
+export const OfframpResponse = z.object({ offramp: Offramp }).strict().meta({ id: 'OfframpResponse' });
+export const OfframpListResponse = z
+  .object({ offramps: z.array(Offramp) })
+  .strict()
+  .meta({ id: 'OfframpListResponse' });
+
+/** A quote with its deposit address, funding transfer and offramps (spec 2.6; `adddress` has three d's). */
+export const QuoteResponse = z
+  .object({
+    quote: z
+      .object({
+        id: Uuid,
+        user_id: Uuid,
+        deposit_token: z.string().meta({ example: 'usdc' }),
+        deposit_token_chain: z.string().meta({ example: 'ethereum' }),
+        deposit_token_amount: z.number(),
+        fees: z.number(),
+        expiry: z.number().int().meta({ description: 'Epoch seconds' }),
+        executed: z.boolean(),
+        rates: z.record(z.string(), z.number()),
+      })
+      .strict(),
+    deposit_address: z.object({ adddress: z.string(), blockchain: z.string() }).strict(),
+    crypto_transfer: z
+      .object({ tx_id: z.string(), blockchain: z.string(), network: z.string() })
+      .strict()
+      .nullable(),
+    offramps: z.array(Offramp),
+  })
+  .strict()
+  .meta({ id: 'QuoteResponse' });
+
+/** The price of one payout (research §7, Quote#Rate); nothing is stored. */
+export const QuoteRateResponse = z
+  .object({
+    quote: z
+      .object({
+        deposit_token: z.string(),
+        deposit_token_chain: z.string(),
+        deposit_token_amount: z.number(),
+        fiat_amount: z.number(),
+        fiat_currency: z.string(),
+        currency_pair: z.string().meta({ example: 'usdcusd' }),
+        fees: z.number(),
+        rails: z.string(),
+        rate: z.string().meta({ example: '0.92', description: 'Fiat per token, exact decimal' }),
+        expiry: z.number().int(),
+        executed: z.literal(false),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'QuoteRateResponse' });

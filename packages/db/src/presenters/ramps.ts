@@ -74,6 +74,17 @@ export interface OfframpView {
   fee: number;
   supporting_document: { submitted_url: string; status: 'not_checked' } | null;
   metadata: Record<string, unknown> | null;
+  /** Extension: the return of a failed payout's tokens to the sender; null when none is owed. */
+  refund: OfframpRefundView | null;
+}
+
+/** The refund of an offramp's deposit tokens; `tx_id` is shown once the transfer is final. */
+export interface OfframpRefundView {
+  status: 'pending' | 'sent' | 'failed';
+  address: string | null;
+  /** In the quote's deposit token. */
+  amount: number | null;
+  tx_id: string | null;
 }
 
 /** One offramp. */
@@ -95,6 +106,14 @@ export function presentOfframp(row: OfframpRow): OfframpView {
       ? { submitted_url: row.supporting_document_url, status: 'not_checked' }
       : null,
     metadata: row.metadata as Record<string, unknown> | null,
+    refund: row.refund_status
+      ? {
+          status: row.refund_status,
+          address: row.refund_address,
+          amount: row.refund_amount === null ? null : num(row.refund_amount),
+          tx_id: row.refund_status === 'sent' ? row.refund_tx_hash : null,
+        }
+      : null,
   };
 }
 

@@ -1,6 +1,12 @@
 /** Onramps: fiat deposits in, treasury token transfers out, with every status change versioned. */
 import type { Kysely } from 'kysely';
-import type { OnrampRow, OnrampStatusValue, OnrampsTable, StoredDeposit } from '../rampsSchema.ts';
+import type {
+  OnrampDepositRow,
+  OnrampRow,
+  OnrampStatusValue,
+  OnrampsTable,
+  StoredDeposit,
+} from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
 
 /** A new onramp row; the status version starts at 0. */
@@ -14,6 +20,7 @@ export type NewOnrampRow = Omit<
   | 'tx_hash'
   | 'tx_serialized'
   | 'tx_nonce'
+  | 'workflow_started'
 > & { expires_at: Date };
 
 /** Inserts an onramp. */
@@ -27,6 +34,7 @@ export async function insertOnramp(db: Kysely<Database>, row: NewOnrampRow): Pro
       tx_hash: null,
       tx_serialized: null,
       tx_nonce: null,
+      workflow_started: false,
       created_at: now,
       updated_at: now,
     })
@@ -120,4 +128,68 @@ export async function recordOnrampTransfer(
     .where((eb) => (previousHash === null ? eb('tx_hash', 'is', null) : eb('tx_hash', '=', previousHash)))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Onramp statuses after which its workflow has nothing left to do. */
+export const finalOnrampStatuses: readonly OnrampStatusValue[] = ['crypto_sent', 'failed', 'expired'];
+
+/** Notes that the onramp's workflow was started. */
+export async function markOnrampWorkflowStarted(db: Kysely<Database>, id: string): Promise<void> {
+  await db.updateTable('onramps').set({ workflow_started: true }).where('id', '=', id).execute();
+}
+
+/** Unfinished onramps created before `before` whose workflow was never started, oldest first. */
+export async function listOnrampsWithoutWorkflow(
+  db: Kysely<Database>,
+  before: Date,
+  limit: number,
+): Promise<OnrampRow[]> {
+  return db
+    .selectFrom('onramps')
+    .selectAll()
+    .where('workflow_started', '=', false)
+    .where('status', 'not in', finalOnrampStatuses)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Stores a deposit notice of the bank partner before its workflow is signalled. */
+export async function insertOnrampDeposit(
+  db: Kysely<Database>,
+  row: { id: string; onramp_id: string; amount: string },
+): Promise<OnrampDepositRow> {
+  return db
+    .insertInto('onramp_deposits')
+    .values({ ...row, signalled: false, created_at: new Date() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Notes that the deposit reached the onramp's workflow. */
+export async function markOnrampDepositSignalled(db: Kysely<Database>, id: string): Promise<void> {
+  await db.updateTable('onramp_deposits').set({ signalled: true }).where('id', '=', id).execute();
+}
+
+/** Deposit notices stored before `before` that never reached their workflow, oldest first, with their onramp. */
+export async function listUnsignalledOnrampDeposits(
+  db: Kysely<Database>,
+  before: Date,
+  limit: number,
+): Promise<Array<{ deposit: OnrampDepositRow; onramp: OnrampRow }>> {
+  const deposits = await db
+    .selectFrom('onramp_deposits')
+    .selectAll()
+    .where('signalled', '=', false)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  const result: Array<{ deposit: OnrampDepositRow; onramp: OnrampRow }> = [];
+  for (const deposit of deposits) {
+    const onramp = await findOnrampById(db, deposit.onramp_id);
+    if (onramp) result.push({ deposit, onramp });
+  }
+  return result;
 }

@@ -1,6 +1,8 @@
 /** Quotes with their HD deposit addresses, and the offramps (fiat payouts) they fund. */
 import { type Kysely, sql } from 'kysely';
 import type {
+  OfframpBounceAction,
+  OfframpRefundStatus,
   OfframpRow,
   OfframpStatusValue,
   OfframpsTable,
@@ -24,7 +26,14 @@ export async function nextDepositIndex(db: Kysely<Database>): Promise<number> {
 /** A new quote row. */
 export type NewQuoteRow = Omit<
   QuotesTable,
-  'created_at' | 'updated_at' | 'expires_at' | 'crypto_transfer' | 'received_amount' | 'status'
+  | 'created_at'
+  | 'updated_at'
+  | 'expires_at'
+  | 'crypto_transfer'
+  | 'received_amount'
+  | 'status'
+  | 'sender_address'
+  | 'workflow_state'
 > & { expires_at: Date };
 
 /** Inserts an open quote. */
@@ -37,6 +46,8 @@ export async function insertQuote(db: Kysely<Database>, row: NewQuoteRow): Promi
       status: 'open',
       crypto_transfer: JSON.stringify(null),
       received_amount: null,
+      sender_address: null,
+      workflow_state: null,
       created_at: now,
       updated_at: now,
     })
@@ -75,6 +86,7 @@ export async function markQuoteExecuted(
   id: string,
   transfer: StoredCryptoTransfer,
   receivedAmount: string,
+  senderAddress: string | null,
 ): Promise<QuoteRow | undefined> {
   return db
     .updateTable('quotes')
@@ -82,6 +94,7 @@ export async function markQuoteExecuted(
       status: 'executed',
       crypto_transfer: JSON.stringify(transfer),
       received_amount: receivedAmount,
+      sender_address: senderAddress,
       updated_at: new Date(),
     })
     .where('id', '=', id)
@@ -106,10 +119,55 @@ export async function setQuoteStatus(
     .executeTakeFirst();
 }
 
+/** Notes that the quote's workflow knows `state` (started for `open`, signalled for `executed`). */
+export async function markQuoteWorkflow(
+  db: Kysely<Database>,
+  id: string,
+  state: 'open' | 'executed',
+): Promise<void> {
+  await db
+    .updateTable('quotes')
+    .set({ workflow_state: state })
+    .where('id', '=', id)
+    .where('status', '=', state)
+    .execute();
+}
+
+/**
+ * Open and executed quotes whose workflow has not been told their status, last changed before `before`,
+ * oldest first: the ones a Temporal outage may have left without their workflow.
+ */
+export async function listQuotesOutOfSync(
+  db: Kysely<Database>,
+  before: Date,
+  limit: number,
+): Promise<QuoteRow[]> {
+  return db
+    .selectFrom('quotes')
+    .selectAll()
+    .where('status', 'in', ['open', 'executed'])
+    .where((eb) => eb.or([eb('workflow_state', 'is', null), eb('workflow_state', '!=', eb.ref('status'))]))
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
 /** A new offramp row. */
 export type NewOfframpRow = Omit<
   OfframpsTable,
-  'status_version' | 'created_at' | 'updated_at' | 'metadata'
+  | 'status_version'
+  | 'created_at'
+  | 'updated_at'
+  | 'metadata'
+  | 'payout_attempts'
+  | 'bounce_action'
+  | 'refund_status'
+  | 'refund_address'
+  | 'refund_amount'
+  | 'refund_tx_hash'
+  | 'refund_tx_serialized'
+  | 'refund_tx_nonce'
 > & {
   metadata: Record<string, unknown> | null;
 };
@@ -186,19 +244,41 @@ export async function updateOfframpReference(
     .executeTakeFirst();
 }
 
-/** Moves an offramp to `to` when it is in one of `from`, bumping its version; undefined otherwise. */
+/** What an offramp change writes besides its status and message. */
+export interface OfframpChangeExtras {
+  /** Clears (null) or keeps (undefined) the bounce request. */
+  bounceAction?: null;
+  /** The change hands the payout to the partner: one more attempt. */
+  payoutAttempt?: true;
+  refund?: { status: OfframpRefundStatus; address?: string; amount?: string };
+}
+
+/**
+ * Moves an offramp to `to` when it is in one of `from`, bumping its version (so every change gets its own
+ * `offramp_update`); undefined otherwise. `to` may equal `from` for a change of message or refund only.
+ */
 export async function transitionOfframp(
   db: Kysely<Database>,
   id: string,
   from: readonly OfframpStatusValue[],
   to: OfframpStatusValue,
   statusMessage: string | null,
+  extras: OfframpChangeExtras = {},
 ): Promise<OfframpRow | undefined> {
   return db
     .updateTable('offramps')
     .set((eb) => ({
       status: to,
       status_message: statusMessage,
+      ...(extras.bounceAction === null ? { bounce_action: null } : {}),
+      ...(extras.payoutAttempt ? { payout_attempts: eb('payout_attempts', '+', 1) } : {}),
+      ...(extras.refund
+        ? {
+            refund_status: extras.refund.status,
+            ...(extras.refund.address === undefined ? {} : { refund_address: extras.refund.address }),
+            ...(extras.refund.amount === undefined ? {} : { refund_amount: extras.refund.amount }),
+          }
+        : {}),
       status_version: eb('status_version', '+', 1),
       updated_at: new Date(),
     }))
@@ -206,4 +286,72 @@ export async function transitionOfframp(
     .where('status', 'in', from)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Records the user's request for a bounced offramp: a resend to another payment detail, or a refund to
+ * an address. Only a bounced offramp without a pending request takes one; undefined otherwise.
+ */
+export async function requestBouncedOfframpAction(
+  db: Kysely<Database>,
+  id: string,
+  action: { kind: 'resend'; paymentDetailId: string } | { kind: 'refund'; refundAddress: string },
+): Promise<OfframpRow | undefined> {
+  return db
+    .updateTable('offramps')
+    .set({
+      bounce_action: action.kind satisfies OfframpBounceAction,
+      ...(action.kind === 'resend'
+        ? { payment_detail_id: action.paymentDetailId }
+        : { refund_address: action.refundAddress }),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'bounced')
+    .where('bounce_action', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Bounced offramps with a request their workflow has not acted on, requested before `before`, oldest first. */
+export async function listPendingBounceActions(
+  db: Kysely<Database>,
+  before: Date,
+  limit: number,
+): Promise<OfframpRow[]> {
+  return db
+    .selectFrom('offramps')
+    .selectAll()
+    .where('bounce_action', 'is not', null)
+    .where('status', '=', 'bounced')
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Records the signed treasury refund before it is broadcast, replacing only `previousHash` (null for the
+ * first), so two attempts never both record one; false when another attempt got there first.
+ */
+export async function recordOfframpRefundTransfer(
+  db: Kysely<Database>,
+  id: string,
+  previousHash: string | null,
+  tx: { hash: string; serialized: string; nonce: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('offramps')
+    .set({
+      refund_tx_hash: tx.hash,
+      refund_tx_serialized: tx.serialized,
+      refund_tx_nonce: tx.nonce,
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where((eb) =>
+      previousHash === null ? eb('refund_tx_hash', 'is', null) : eb('refund_tx_hash', '=', previousHash),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
