@@ -1,10 +1,11 @@
 /** Quotes against the real service and a local chain: shape, HD deposit addresses, isolation, bad input. */
-import { deriveDepositAccount } from '@checkout/chain';
+import { deriveDepositAccount, erc20Abi } from '@checkout/chain';
+import { OfframpListResponse, OfframpResponse, QuoteRateResponse, QuoteResponse } from '@checkout/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf, createUser, decideKyc, expectError, waitForKyc } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
-import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 const devMnemonic = 'test test test test test test test test test test test junk';
@@ -36,6 +37,7 @@ describe.skipIf(databaseUnavailable())('quotes', () => {
     const before = Math.floor(Date.now() / 1000);
     const res = await create(usdc);
     expect(res.status, res.text).toBe(200);
+    QuoteResponse.parse(res.body);
     expect(Object.keys(res.body).sort()).toEqual(['crypto_transfer', 'deposit_address', 'offramps', 'quote']);
     expect(res.body.quote).toMatchObject({
       user_id: userId,
@@ -93,6 +95,7 @@ describe.skipIf(databaseUnavailable())('quotes', () => {
       service.request('POST', `/users/${userId}/quote/rate`, { headers: authOf(who), json: { quote } });
     const fromFiat = await rate({ ...usdc, fiat_currency: 'usd', rails: 'wire', fiat_amount: 1000 });
     expect(fromFiat.status, fromFiat.text).toBe(200);
+    QuoteRateResponse.parse(fromFiat.body);
     // usd wire (default fee table): 0.4 % + 20 → fee 24; at 1 USD per USDC the deposit is 1024.
     expect(fromFiat.body.quote).toMatchObject({
       deposit_token: 'usdc',
@@ -253,21 +256,55 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
     const hash = await chain.transfer(0, usdc(), q.deposit_address.adddress, units ?? due);
     return { quoteId: q.quote.id, hash, offramps: added.body.offramps as Array<{ id: string }> };
   };
-  const waitForOfframp = async (id: string, status: string, timeoutMs = 30_000) => {
+  const waitForOfframp = async (
+    id: string,
+    status: string,
+    timeoutMs = 30_000,
+    // biome-ignore lint/suspicious/noExplicitAny: the offramp body is inspected field by field
+    also: (offramp: any) => boolean = () => true,
+  ) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const res = await service.request('GET', `/users/${userId}/offramps/${id}`, { headers: auth() });
       expect(res.status, res.text).toBe(200);
-      if (res.body.offramp.status === status) return res.body.offramp;
+      OfframpResponse.parse(res.body);
+      if (res.body.offramp.status === status && also(res.body.offramp)) return res.body.offramp;
       if (Date.now() > deadline) throw new Error(`offramp stayed ${JSON.stringify(res.body.offramp)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const webhookStatuses = (id: string) =>
+  const offrampUpdates = (id: string) =>
     receiver.received
       .map((r) => JSON.parse(r.body))
       .filter((b) => b.event === 'offramp_update' && b.payload.offramp.id === id)
-      .map((b) => b.payload.offramp.status as string);
+      .map((b) => OfframpResponse.parse(b.payload).offramp);
+  const webhookStatuses = (id: string) => offrampUpdates(id).map((o) => o.status);
+  const webhookRefunds = (id: string) => offrampUpdates(id).map((o) => o.refund?.status ?? null);
+  /** Waits (bounded) until `count` offramp_update webhooks of the offramp arrived. */
+  const waitForWebhooks = async (id: string, count: number) => {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && offrampUpdates(id).length < count) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const resend = (quoteId: string, id: string, offramp: unknown) =>
+    service.request('POST', `/users/${userId}/quotes/${quoteId}/offramps/${id}/resend`, {
+      headers: auth(),
+      json: offramp === undefined ? {} : { offramp },
+    });
+  const refund = (quoteId: string, id: string, offramp: unknown) =>
+    service.request('POST', `/users/${userId}/quotes/${quoteId}/offramps/${id}/refund`, {
+      headers: auth(),
+      json: offramp === undefined ? {} : { offramp },
+    });
+  const usdcBalance = (address: string) =>
+    chain.publicClient.readContract({
+      address: usdc(),
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [address as `0x${string}`],
+    });
+  const other_ = () => other;
 
   it('prices offramps from the fee and FX tables, updates the quote totals, lists and shows them', async () => {
     const q = await newQuote();
@@ -276,6 +313,7 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
       { payment_detail_id: eurDetail, destination_amount: '1000', destination_currency: 'eur' },
     ]);
     expect(res.status, res.text).toBe(200);
+    OfframpListResponse.parse(res.body);
     const [a, b] = res.body.offramps;
     expect(a).toMatchObject({
       user_id: userId,
@@ -291,9 +329,11 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
       fee: 4,
       supporting_document: null,
       metadata: { order: 7 },
+      refund: null,
     });
     expect(b).toMatchObject({ destination_currency: 'eur', rate: 0.92, fee: 4, reference: null });
     const shown = await showQuote(q.quote.id);
+    QuoteResponse.parse(shown.body);
     expect(shown.body.quote).toMatchObject({
       // 1004 USD at 1, plus 1004 EUR at 0.92 rounded up to the token's 6 decimals.
       deposit_token_amount: 2095.304348,
@@ -303,6 +343,7 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
     });
     expect(shown.body.offramps).toEqual(res.body.offramps);
     const list = await service.request('GET', `/users/${userId}/offramps`, { headers: auth() });
+    OfframpListResponse.parse(list.body);
     expect(list.body.offramps.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining([a.id, b.id]));
     const one = await service.request('GET', `/users/${userId}/offramps/${a.id}`, { headers: auth() });
     expect(one.body).toEqual({ offramp: a });
@@ -373,27 +414,135 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
     );
   });
 
-  it('executes a funded quote; payouts reach fiat_sent, bounce on .13 and fail on .66, with webhooks', async () => {
+  it('executes a funded quote; payouts reach fiat_sent, bounce on .13 and fail on .66 with a refund, with webhooks', async () => {
     const { quoteId, hash, offramps } = await fundedQuote([usd(100), usd('50.13'), usd('20.66')]);
+    const sender = chain.deployment.shoppers[0]!.address;
+    const senderBefore = await usdcBalance(sender);
+    const totals = (await showQuote(quoteId)).body.quote;
     const res = await execute(quoteId, transferFor(hash));
     expect(res.status, res.text).toBe(200);
+    QuoteResponse.parse(res.body);
     expect(res.body.quote.executed).toBe(true);
     expect(res.body.crypto_transfer).toEqual(transferFor(hash.toLowerCase()));
+    expect(res.body.offramps.map((o: { status: string }) => o.status)).toEqual([
+      'initiated',
+      'initiated',
+      'initiated',
+    ]);
     const [sent, bounced, failed] = offramps.map((o) => o.id) as [string, string, string];
     expect((await waitForOfframp(sent, 'fiat_sent')).status_message).toBeNull();
-    expect((await waitForOfframp(bounced, 'bounced')).status_message).toContain('returned');
-    expect((await waitForOfframp(failed, 'failed')).status_message).toContain('rejected');
+    const bounce = await waitForOfframp(bounced, 'bounced');
+    expect(bounce.status_message).toContain('returned the payout');
+    expect(bounce.status_message).toContain('request a refund');
+    expect(bounce.refund).toBeNull();
 
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && [sent, bounced, failed].some((id) => webhookStatuses(id).length < 3)) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // A failed payout is refunded on chain to the sender of the deposit: 20.66 USD plus the 1.00 fee.
+    const refunded = await waitForOfframp(failed, 'failed', 30_000, (o) => o.refund?.status === 'sent');
+    expect(refunded.refund).toMatchObject({ status: 'sent', address: sender, amount: 21.66 });
+    expect(refunded.refund.tx_id).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(refunded.status_message).toContain('rejected the payout');
+    expect(refunded.status_message).toContain(`Refunded 21.66 USDC to ${sender}`);
+    expect((await usdcBalance(sender)) - senderBefore).toBe(21_660_000n);
+
+    await waitForWebhooks(sent, 3);
+    await waitForWebhooks(bounced, 3);
+    await waitForWebhooks(failed, 4);
     expect(webhookStatuses(sent)).toEqual(['pending_internal_assessment', 'sending_fiat', 'fiat_sent']);
     expect(webhookStatuses(bounced)).toEqual(['pending_internal_assessment', 'sending_fiat', 'bounced']);
-    expect(webhookStatuses(failed)).toEqual(['pending_internal_assessment', 'sending_fiat', 'failed']);
+    expect(webhookStatuses(failed)).toEqual([
+      'pending_internal_assessment',
+      'sending_fiat',
+      'failed',
+      'failed',
+    ]);
+    expect(webhookRefunds(failed)).toEqual([null, null, 'pending', 'sent']);
+
+    // The quote still accounts for every offramp, the refunded and the bounced one included.
+    const after = await showQuote(quoteId);
+    QuoteResponse.parse(after.body);
+    expect(after.body.quote).toEqual({ ...totals, executed: true });
 
     expectError(await execute(quoteId, transferFor(hash)), 422, 'quote_already_executed');
     expectError(await addOfframps(quoteId, [usd(10)]), 422, 'quote_already_executed');
+  });
+
+  it('resends a bounced payout to another approved detail of its currency, on request', async () => {
+    const { quoteId, hash, offramps } = await fundedQuote([usd('30.13')]);
+    expect((await execute(quoteId, transferFor(hash))).status).toBe(200);
+    const id = offramps[0]!.id;
+    await waitForOfframp(id, 'bounced');
+    const pending = await createDetail(usdLocal, false);
+    expectError(
+      await resend(quoteId, id, { payment_detail_id: pending }),
+      422,
+      'payment_detail_not_approved',
+    );
+    expectError(await resend(quoteId, id, { payment_detail_id: eurDetail }), 422, 'currency_mismatch');
+    expectError(
+      await resend(quoteId, id, { payment_detail_id: '00000000-0000-4000-8000-000000000000' }),
+      422,
+      'record_invalid',
+    );
+    expectError(await resend(quoteId, id, { payment_detail_id: 'nope' }), 422, 'record_invalid');
+    expectError(await resend(quoteId, id, { payment_detail_id: usdDetail, extra: 1 }), 422, 'record_invalid');
+    expectError(await resend(quoteId, id, undefined), 400, 'parameter_missing');
+
+    const fresh = await createDetail(usdLocal);
+    const res = await resend(quoteId, id, { payment_detail_id: fresh });
+    expect(res.status, res.text).toBe(200);
+    OfframpResponse.parse(res.body);
+    expect(res.body.offramp).toMatchObject({ id, status: 'bounced', payment_detail_id: fresh });
+    // One request at a time: a second one while the first is applied is refused.
+    expectError(await refund(quoteId, id, {}), 422, 'offramp_not_bounced');
+
+    const paid = await waitForOfframp(id, 'fiat_sent');
+    expect(paid).toMatchObject({ payment_detail_id: fresh, status_message: null, refund: null });
+    await waitForWebhooks(id, 5);
+    expect(webhookStatuses(id)).toEqual([
+      'pending_internal_assessment',
+      'sending_fiat',
+      'bounced',
+      'sending_fiat',
+      'fiat_sent',
+    ]);
+    expectError(await resend(quoteId, id, { payment_detail_id: fresh }), 422, 'offramp_not_bounced');
+    expectError(await refund(quoteId, id, {}), 422, 'offramp_not_bounced');
+  });
+
+  it("refunds a bounced payout on request, to a given address, exactly the offramp's tokens", async () => {
+    const { quoteId, hash, offramps } = await fundedQuote([usd('40.13'), usd(5)]);
+    expect((await execute(quoteId, transferFor(hash))).status).toBe(200);
+    const [id, other] = offramps.map((o) => o.id) as [string, string];
+    expectError(await refund(quoteId, other, {}), 422, 'offramp_not_bounced');
+    await waitForOfframp(id, 'bounced');
+    expectError(await refund(quoteId, id, { refund_address: '0x1234' }), 422, 'record_invalid');
+    expectError(await refund(quoteId, id, undefined), 400, 'parameter_missing');
+    expectError(
+      await service.request('POST', `/users/${userId}/quotes/${quoteId}/offramps/${id}/refund`, {
+        headers: authOf(other_()),
+        json: { offramp: {} },
+      }),
+      404,
+      'record_not_found',
+    );
+    const to = randomAddress();
+    const res = await refund(quoteId, id, { refund_address: to.toLowerCase() });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.offramp).toMatchObject({ id, status: 'bounced' });
+    const done = await waitForOfframp(id, 'failed', 30_000, (o) => o.refund?.status === 'sent');
+    // 40.13 USD plus the 1.00 fee, at 1 USD per USDC.
+    expect(done.refund).toMatchObject({ status: 'sent', address: to, amount: 41.13 });
+    expect(done.status_message).toContain(`Refunded 41.13 USDC to ${to}`);
+    expect(await usdcBalance(to)).toBe(41_130_000n);
+    await waitForWebhooks(id, 5);
+    expect(webhookStatuses(id)).toEqual([
+      'pending_internal_assessment',
+      'sending_fiat',
+      'bounced',
+      'failed',
+      'failed',
+    ]);
+    expect(webhookRefunds(id)).toEqual([null, null, null, 'pending', 'sent']);
   });
 
   it('refuses each execute error in the documented order', async () => {
@@ -460,6 +609,7 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
       });
     const res = await patch(eur?.id, { reference: 'B' });
     expect(res.status, res.text).toBe(200);
+    OfframpResponse.parse(res.body);
     expect(res.body.offramp).toMatchObject({ id: eur?.id, reference: 'B', status: 'initiated' });
     expectError(await patch(usdOne?.id, { reference: 'B' }), 422, 'record_invalid');
     expectError(await patch(eur?.id, { reference: 'B', destination_amount: 5 }), 422, 'record_invalid');
@@ -479,5 +629,112 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
     const id = funded.offramps[0]?.id;
     await waitForOfframp(id as string, 'fiat_sent');
     expectError(await patch(id, { reference: 'C' }, merchant, funded.quoteId), 422, 'record_invalid');
+  });
+});
+
+describe.skipIf(databaseUnavailable())('quote expiry', () => {
+  let chain: TestChain;
+  let service: TestService;
+  let merchant: TestMerchant;
+  let receiver: WebhookReceiver;
+  let userId: string;
+  let detail: string;
+
+  beforeAll(async () => {
+    chain = await startTestChain();
+    // Six-second quotes: the quote's workflow timer expires them while the test watches.
+    service = await startTestService({
+      env: { RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl, QUOTE_EXPIRY_MINUTES: '0.1' },
+    });
+    merchant = await service.createMerchant();
+    receiver = await startWebhookReceiver();
+    await service.request('PUT', '/webhook_endpoint', {
+      headers: authOf(merchant),
+      json: { webhook_endpoint: { url: receiver.url } },
+    });
+    userId = await createUser(service, merchant);
+    await decideKyc(service, merchant, userId, { status: 'approved' });
+    await waitForKyc(service, merchant, userId, (k) => k.usd.status === 'approved');
+    const created = await service.request('POST', `/users/${userId}/payment_details`, {
+      headers: authOf(merchant),
+      json: { payment_detail: usdLocal },
+    });
+    expect(created.status, created.text).toBe(200);
+    detail = created.body.payment_detail.id;
+    const approved = await service.request('PATCH', `/sandbox/users/${userId}/payment_details/${detail}`, {
+      headers: authOf(merchant),
+      json: { payment_detail: { status: 'approved' } },
+    });
+    expect(approved.status, approved.text).toBe(200);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await receiver?.close();
+    await chain?.stop();
+  });
+
+  it('expires a funded but unexecuted quote at its expiry: offramps fail, execute answers quote_expired', async () => {
+    const q = await service.request('POST', `/users/${userId}/quotes`, {
+      headers: authOf(merchant),
+      json: { quote: { deposit_token: 'usdc', deposit_token_chain: 'binance-smart-chain' } },
+    });
+    expect(q.status, q.text).toBe(200);
+    const quoteId = q.body.quote.id as string;
+    const added = await service.request('POST', `/users/${userId}/quotes/${quoteId}/offramps`, {
+      headers: authOf(merchant),
+      json: {
+        offramps: [{ payment_detail_id: detail, destination_amount: 10, destination_currency: 'usd' }],
+      },
+    });
+    expect(added.status, added.text).toBe(200);
+    const offrampId = added.body.offramps[0].id as string;
+    const hash = await chain.transfer(
+      0,
+      chain.deployment.tokens.USDC.address,
+      q.body.deposit_address.adddress,
+      11_000_000n,
+    );
+
+    // Nothing is polled but the API: the quote's own workflow timer moves it at its expiry.
+    const deadline = Date.now() + 30_000;
+    let offramp = added.body.offramps[0];
+    while (offramp.status === 'initiated' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      offramp = (
+        await service.request('GET', `/users/${userId}/offramps/${offrampId}`, { headers: authOf(merchant) })
+      ).body.offramp;
+    }
+    expect(Math.floor(Date.now() / 1000)).toBeGreaterThanOrEqual(q.body.quote.expiry);
+    expect(offramp).toMatchObject({ status: 'failed', refund: null });
+    expect(offramp.status_message).toContain('The quote expired before it was executed');
+
+    const executed = await service.request('POST', `/users/${userId}/quotes/${quoteId}/execute`, {
+      headers: authOf(merchant),
+      json: {
+        quote: { crypto_transfer: { tx_id: hash, blockchain: 'binance-smart-chain', network: 'testnet' } },
+      },
+    });
+    expectError(executed, 422, 'quote_expired');
+    expect(executed.body.message).toContain('expired');
+    const more = await service.request('POST', `/users/${userId}/quotes/${quoteId}/offramps`, {
+      headers: authOf(merchant),
+      json: { offramps: [{ payment_detail_id: detail, destination_amount: 5, destination_currency: 'usd' }] },
+    });
+    expectError(more, 422, 'quote_expired');
+    const shown = await service.request('GET', `/users/${userId}/quotes/${quoteId}`, {
+      headers: authOf(merchant),
+    });
+    QuoteResponse.parse(shown.body);
+    expect(shown.body.quote).toMatchObject({ executed: false, deposit_token_amount: 11 });
+    expect(shown.body.crypto_transfer).toBeNull();
+
+    const failedUpdates = () =>
+      receiver.received
+        .map((u) => JSON.parse(u.body))
+        .filter((b) => b.event === 'offramp_update')
+        .map((b) => [b.payload.offramp.id, b.payload.offramp.status]);
+    const hooksBy = Date.now() + 20_000;
+    while (failedUpdates().length === 0 && Date.now() < hooksBy) await new Promise((r) => setTimeout(r, 100));
+    expect(failedUpdates()).toEqual([[offrampId, 'failed']]);
   });
 });
