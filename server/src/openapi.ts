@@ -3,9 +3,15 @@ import {
   ErrorResponse,
   KycSessionResponse,
   LatamBankNamesResponse,
+  OfframpListResponse,
+  OfframpRefundBody,
+  OfframpResendBody,
+  OfframpResponse,
   OfframpsCreateBody,
   OfframpUpdateBody,
   OnrampCreateBody,
+  OnrampListResponse,
+  OnrampResponse,
   PaymentDetailBody,
   PaymentDetailListResponse,
   PaymentDetailResponse,
@@ -17,7 +23,11 @@ import {
   QuoteCreateBody,
   QuoteExecuteBody,
   QuoteRateBody,
+  QuoteRateResponse,
+  QuoteResponse,
   ResolvedPaymentListResponse,
+  SandboxDepositBody,
+  SandboxDepositResponse,
   SandboxKycBody,
   SandboxPaymentDetailBody,
   UpdatedProductResponse,
@@ -305,16 +315,21 @@ function areaBPaths(): ZodOpenApiPathsObject {
 const onrampPath = z.object({ user_id: z.uuid(), onramp_id: z.uuid() });
 const quotePath = z.object({ user_id: z.uuid(), quote_id: z.uuid() });
 const offrampPath = z.object({ user_id: z.uuid(), quote_id: z.uuid(), offramp_id: z.uuid() });
-// Ramp responses are described in docs/area-b-decisions.md (spec 2.6 and 2.7 shapes plus extensions).
-const described = (description: string) => ({ '200': { description } });
+const userOfframpPath = z.object({ user_id: z.uuid(), offramp_id: z.uuid() });
+const unavailable = {
+  '503': { description: 'Workflows are disabled or unreachable', content: json(ErrorResponse) },
+};
 
-/** Onramps, quotes and offramps. */
+/** Onramps, quotes and offramps; responses are the ramp schemas the integration tests parse replies with. */
 function rampPaths(): ZodOpenApiPathsObject {
   const createOnramp = areaB({
     summary: 'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
     requestParams: { path: userId },
     requestBody: { content: json(OnrampCreateBody) },
-    responses: { ...described('`{ onramp }` with deposit_instructions'), ...errors(400, 401, 404, 415, 422) },
+    responses: {
+      ...ok('The new onramp, with deposit_instructions', OnrampResponse),
+      ...errors(400, 401, 404, 409, 415, 422),
+    },
   });
   return {
     '/users/{user_id}/onramps': {
@@ -322,7 +337,7 @@ function rampPaths(): ZodOpenApiPathsObject {
       get: areaB({
         summary: "List a user's onramps",
         requestParams: { path: userId },
-        responses: { ...described('`{ onramps: [...] }`'), ...errors(401, 404) },
+        responses: { ...ok('Onramps, oldest first', OnrampListResponse), ...errors(401, 404) },
       }),
     },
     '/users/{user_id}/onramp': { post: createOnramp },
@@ -330,18 +345,28 @@ function rampPaths(): ZodOpenApiPathsObject {
       get: areaB({
         summary: 'Show an onramp (without deposit_instructions)',
         requestParams: { path: onrampPath },
-        responses: { ...described('`{ onramp }`'), ...errors(401, 404) },
+        responses: { ...ok('The onramp', OnrampResponse), ...errors(401, 404) },
+      }),
+    },
+    '/sandbox/users/{user_id}/onramps/{onramp_id}/deposit': {
+      post: areaB({
+        summary:
+          "Sandbox only: the bank partner's deposit notice; stored, then credited by the onramp's workflow",
+        requestParams: { path: onrampPath },
+        requestBody: { content: json(SandboxDepositBody) },
+        responses: {
+          ...ok('The stored deposit notice', SandboxDepositResponse),
+          ...errors(400, 401, 404, 409, 415, 422),
+          ...unavailable,
+        },
       }),
     },
     '/users/{user_id}/quotes': {
       post: areaB({
-        summary: 'Create a quote with its own deposit address',
+        summary: 'Create a quote with its own deposit address (starts its expiry timer)',
         requestParams: { path: userId },
         requestBody: { content: json(QuoteCreateBody) },
-        responses: {
-          ...described('`{ quote, deposit_address: { adddress, blockchain }, crypto_transfer, offramps }`'),
-          ...errors(400, 401, 404, 415, 422),
-        },
+        responses: { ...ok('The new quote', QuoteResponse), ...errors(400, 401, 404, 409, 415, 422) },
       }),
     },
     '/users/{user_id}/quote/rate': {
@@ -349,17 +374,14 @@ function rampPaths(): ZodOpenApiPathsObject {
         summary: 'Price one payout from the fiat or the token side (nothing is stored)',
         requestParams: { path: userId },
         requestBody: { content: json(QuoteRateBody) },
-        responses: {
-          ...described('`{ quote }` with amounts, fees, rate and expiry'),
-          ...errors(400, 401, 404, 422),
-        },
+        responses: { ...ok('The price', QuoteRateResponse), ...errors(400, 401, 404, 415, 422) },
       }),
     },
     '/users/{user_id}/quotes/{quote_id}': {
       get: areaB({
         summary: 'Show a quote: the total required to deliver its offramps',
         requestParams: { path: quotePath },
-        responses: { ...described('The quote (spec 2.6)'), ...errors(401, 404) },
+        responses: { ...ok('The quote (spec 2.6)', QuoteResponse), ...errors(401, 404) },
       }),
     },
     '/users/{user_id}/quotes/{quote_id}/offramps': {
@@ -367,7 +389,10 @@ function rampPaths(): ZodOpenApiPathsObject {
         summary: 'Add offramps (payouts to approved payment details) to an open quote',
         requestParams: { path: quotePath },
         requestBody: { content: json(OfframpsCreateBody) },
-        responses: { ...described('`{ offramps: [...] }`'), ...errors(400, 401, 404, 415, 422) },
+        responses: {
+          ...ok('The new offramps', OfframpListResponse),
+          ...errors(400, 401, 404, 409, 415, 422),
+        },
       }),
     },
     '/users/{user_id}/quotes/{quote_id}/offramps/{offramp_id}': {
@@ -375,7 +400,31 @@ function rampPaths(): ZodOpenApiPathsObject {
         summary: "Change an offramp's reference while it is initiated",
         requestParams: { path: offrampPath },
         requestBody: { content: json(OfframpUpdateBody) },
-        responses: { ...described('`{ offramp }`'), ...errors(400, 401, 404, 415, 422) },
+        responses: { ...ok('The offramp', OfframpResponse), ...errors(400, 401, 404, 415, 422) },
+      }),
+    },
+    '/users/{user_id}/quotes/{quote_id}/offramps/{offramp_id}/resend': {
+      post: areaB({
+        summary:
+          'Pay a bounced offramp out again, to another approved payment detail of the same currency (applied by the workflow moments later)',
+        requestParams: { path: offrampPath },
+        requestBody: { content: json(OfframpResendBody) },
+        responses: {
+          ...ok('The offramp, still bounced, with its new payment detail', OfframpResponse),
+          ...errors(400, 401, 404, 409, 415, 422),
+        },
+      }),
+    },
+    '/users/{user_id}/quotes/{quote_id}/offramps/{offramp_id}/refund': {
+      post: areaB({
+        summary:
+          "Refund a bounced offramp's tokens, fee included, to the deposit's sender or refund_address (applied by the workflow moments later)",
+        requestParams: { path: offrampPath },
+        requestBody: { content: json(OfframpRefundBody) },
+        responses: {
+          ...ok('The offramp, still bounced, with the refund requested', OfframpResponse),
+          ...errors(400, 401, 404, 409, 415, 422),
+        },
       }),
     },
     '/users/{user_id}/quotes/{quote_id}/execute': {
@@ -383,14 +432,25 @@ function rampPaths(): ZodOpenApiPathsObject {
         summary: 'Execute a quote funded on chain: verifies the deposit, then starts the payouts',
         requestParams: { path: quotePath },
         requestBody: { content: json(QuoteExecuteBody) },
-        responses: { ...described('The executed quote'), ...errors(400, 401, 404, 415, 422, 503) },
+        responses: {
+          ...ok('The executed quote, its offramps still initiated', QuoteResponse),
+          ...errors(400, 401, 404, 409, 415, 422),
+          ...unavailable,
+        },
       }),
     },
     '/users/{user_id}/offramps': {
       get: areaB({
-        summary: "List a user's offramps",
+        summary: "List a user's offramps across quotes",
         requestParams: { path: userId },
-        responses: { ...described('`{ offramps: [...] }`'), ...errors(401, 404) },
+        responses: { ...ok('Offramps, oldest first', OfframpListResponse), ...errors(401, 404) },
+      }),
+    },
+    '/users/{user_id}/offramps/{offramp_id}': {
+      get: areaB({
+        summary: 'Show an offramp',
+        requestParams: { path: userOfframpPath },
+        responses: { ...ok('The offramp', OfframpResponse), ...errors(401, 404) },
       }),
     },
   };
