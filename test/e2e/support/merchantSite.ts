@@ -1,6 +1,8 @@
 /** A merchant's own web site on loopback: pages the tests write, on another origin than the service. */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join, normalize } from 'node:path';
 
 /** A running site. */
 export interface MerchantSite {
@@ -8,6 +10,8 @@ export interface MerchantSite {
   origin: string;
   /** Serves `html` at `path` (replacing what was there); returns its absolute URL. */
   page(path: string, html: string): string;
+  /** Serves the `.js` files of `dir` under `prefix` (e.g. `/dapp/`). */
+  scripts(prefix: string, dir: string): void;
   /** Paths requested, in order. */
   requested: string[];
   close(): Promise<void>;
@@ -16,10 +20,23 @@ export interface MerchantSite {
 /** Starts the site on 127.0.0.1 with a free port; unknown paths answer 404. */
 export async function startMerchantSite(): Promise<MerchantSite> {
   const pages = new Map<string, string>();
+  const scriptDirs = new Map<string, string>();
   const requested: string[] = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://site').pathname;
     requested.push(req.url ?? '/');
+    for (const [prefix, dir] of scriptDirs) {
+      const name = normalize(path.slice(prefix.length));
+      if (!path.startsWith(prefix) || !name.endsWith('.js') || name.startsWith('..')) continue;
+      try {
+        const body = readFileSync(join(dir, name));
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+        res.end(body);
+      } catch {
+        res.writeHead(404).end();
+      }
+      return;
+    }
     const html = pages.get(path);
     res.writeHead(html === undefined ? 404 : 200, {
       'content-type': 'text/html; charset=utf-8',
@@ -35,6 +52,9 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     page(path, html) {
       pages.set(path, html);
       return `${origin}${path}`;
+    },
+    scripts(prefix, dir) {
+      scriptDirs.set(prefix, dir);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -85,6 +85,7 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
   const sent: Hash[] = [];
   const failures = new Map<string, WalletError[]>();
   let reverts = 0;
+  let authorized = false;
   let current = options.startChainId ?? options.chainId;
   const known = new Set(options.knownChains ?? [options.chainId, current]);
 
@@ -137,12 +138,17 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
     const failure = failures.get(request.method)?.shift();
     if (failure) return { error: failure };
     switch (request.method) {
+      // Like real wallets, the account is shown to the page only once the page asked for it.
       case 'eth_requestAccounts':
-      case 'eth_accounts':
+        authorized = true;
         return { result: [account.address] };
+      case 'eth_accounts':
+        return { result: authorized ? [account.address] : [] };
       case 'wallet_requestPermissions':
-      case 'wallet_getPermissions':
+        authorized = true;
         return { result: [{ parentCapability: 'eth_accounts' }] };
+      case 'wallet_getPermissions':
+        return { result: authorized ? [{ parentCapability: 'eth_accounts' }] : [] };
       case 'eth_chainId':
         return { result: hex(current) };
       case 'net_version':
