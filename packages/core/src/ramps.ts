@@ -17,6 +17,12 @@ export interface FeeRule {
 export const fiatDecimals = 2;
 
 /**
+ * The largest amount one offramp pays out, or one price calculation takes, in fiat or whole tokens: far
+ * within the numeric(20,2) columns and exact as a JSON number.
+ */
+export const maxOfframpAmount = '1000000000';
+
+/**
  * Parses a fee table: comma-separated `currency:rail:bps:fixed:minimum` (e.g. `usd:wire:40:0:10`);
  * throws a message naming the bad entry.
  */

@@ -12,6 +12,7 @@ import {
   feeCents,
   fiatDecimals,
   formatUnits,
+  maxOfframpAmount,
   notFound,
   OfframpRefundBody,
   OfframpResendBody,
@@ -57,6 +58,8 @@ export const supportingDocumentThresholdCents: Readonly<Record<string, bigint>> 
   eur: 1_500_000n,
   usd: 1_000_000n,
 };
+
+const maxOfframpCents = parseUnits(maxOfframpAmount, fiatDecimals);
 
 /** True when `fiatCents` of `currency` needs a supporting document; other currencies go by their USD value. */
 function needsSupportingDocument(currency: string, fiatCents: bigint, rate: string): boolean {
@@ -154,6 +157,10 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       const amount = parseUnits(input.destination_amount, fiatDecimals);
       if (amount <= 0n) {
         errors.push({ path: path('destination_amount'), message: 'must be positive' });
+        continue;
+      }
+      if (amount > maxOfframpCents) {
+        errors.push({ path: path('destination_amount'), message: `must be at most ${maxOfframpAmount}` });
         continue;
       }
       const documentUrl =

@@ -46,7 +46,7 @@ export const onrampFiatRails: Readonly<Record<string, readonly string[]>> = {
 export const onrampCryptoCurrencies = ['usdc', 'usdt', 'busd', 'dai'] as const;
 
 /** Bounds of `destination_amount`, in whole tokens. */
-export const onrampLimits = { min: '1', max: '1000000' } as const;
+export const onrampLimits = { min: '1', max: '1000000', maxDeposit: '1000000000' } as const;
 
 /**
  * The token an onramp delivers: `crypto_currency` on the chain named `crypto_rails`, from the token
@@ -184,8 +184,11 @@ export function onrampSandboxRoutes(router: Router<AppState>, deps: AppDeps): vo
     const user = await userOfRequest(ctx, ctx.params.id);
     const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
     const { amount } = parseBody(SandboxDepositBody, ctx.state.body, 'amount');
-    if (parseUnits(amount, fiatDecimals) <= 0n)
-      throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
+    const cents = parseUnits(amount, fiatDecimals);
+    if (cents <= 0n) throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
+    if (cents > parseUnits(onrampLimits.maxDeposit, fiatDecimals)) {
+      throw recordInvalid([{ path: 'amount', message: `must be at most ${onrampLimits.maxDeposit}` }]);
+    }
     if (!deps.temporal) throw new ApiError('service_unavailable', 'Deposits need the workflow service');
     // Stored before the workflow hears of it: a notice is never lost, even while Temporal is down.
     const stored = await insertOnrampDeposit(ctx.state.db, {

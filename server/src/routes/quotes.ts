@@ -8,6 +8,7 @@ import {
   centsToDecimal,
   fiatDecimals,
   formatUnits,
+  maxOfframpAmount,
   notFound,
   parseUnits,
   priceOfframp,
@@ -110,6 +111,14 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
         { path: 'quote.rails', message: `${rails} is not available for ${input.fiat_currency}` },
       ]);
     }
+    // Priced amounts stay within what an offramp may pay out, so the answer is an exact JSON number.
+    const limit = (field: 'fiat_amount' | 'deposit_token_amount', value: string | undefined) => {
+      if (value !== undefined && parseUnits(value, 18) > parseUnits(maxOfframpAmount, 18)) {
+        throw recordInvalid([{ path: `quote.${field}`, message: `must be at most ${maxOfframpAmount}` }]);
+      }
+    };
+    limit('fiat_amount', input.fiat_amount);
+    limit('deposit_token_amount', input.deposit_token_amount);
     let price: ReturnType<typeof priceOfframp>;
     try {
       price =
