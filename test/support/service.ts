@@ -53,6 +53,8 @@ export async function startTestService(
     logger?: Logger;
     /** A database shared with another service instance (the caller closes it). */
     db?: TestDatabase;
+    /** Where the service reaches Temporal instead of the shared dev server (e.g. a proxy in front of it). */
+    temporalAddress?: string;
   } = {},
 ): Promise<TestService> {
   const db = options.db ?? (await createTestDatabase());
@@ -71,7 +73,10 @@ export async function startTestService(
     logger: options.logger ?? createLogger('silent'),
     ...(options.temporal === false
       ? {}
-      : { temporalAddress: inject('temporalAddress'), workflowBundlePath: inject('workflowBundlePath') }),
+      : {
+          temporalAddress: options.temporalAddress ?? inject('temporalAddress'),
+          workflowBundlePath: inject('workflowBundlePath'),
+        }),
   });
   const request = async (method: string, path: string, init: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...init.headers };
