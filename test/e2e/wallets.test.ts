@@ -188,6 +188,31 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       await page.close();
     });
 
+    it('says the wallet has nothing for the network fee before asking it to pay, and pays once it has', async () => {
+      const { path } = await checkoutPath('4.40', { custom_fields: [] });
+      const shopper = await h.freshShopper('10', { fees: false });
+      const address = privateKeyToAccount(shopper).address;
+      const { page, wallet } = await h.openPage(shopper, path);
+      await page.getByLabel('E-mail').fill('shopper@example.com');
+      await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+      await page
+        .getByText('Your wallet holds no BNB for the network fee. Add a little BNB, then try again.')
+        .waitFor();
+      expect(await page.getByRole('button', { name: 'Pay now' }).count()).toBe(0);
+      await h.expectAccessible(page, 'no fee funds');
+      await page.screenshot({ path: `${artifacts}no-fee-funds.png` });
+      expect(wallet.calls).not.toContain('eth_sendTransaction');
+
+      await h.setNativeBalance(address, 1n);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('button', { name: 'Pay now' }).click();
+      const result = await h.outcome(page);
+      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+      expect(wallet.sent).toHaveLength(1);
+      await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await page.close();
+    });
+
     it('explains an RPC error from the wallet and pays exactly once on retry', async () => {
       const { path } = await checkoutPath('6.60');
       const shopper = await h.freshShopper('10');

@@ -11,3 +11,10 @@ const names: Record<string, string> = {
 export function chainName(view: { blockchain: string; network: string; chain_id: number }): string {
   return names[`${view.blockchain}:${view.network}`] ?? `chain ${view.chain_id}`;
 }
+
+const nativeSymbols: Record<string, string> = { 'binance-smart-chain': 'BNB', polygon: 'POL' };
+
+/** Symbol of the chain's own coin, which pays network fees ("BNB", "POL", "ETH"). */
+export function nativeSymbol(view: { blockchain: string }): string {
+  return nativeSymbols[view.blockchain] ?? 'ETH';
+}

@@ -50,6 +50,8 @@ const en = {
     rejected: 'You declined the request in your wallet. You can try again.',
     wrong_chain: (chain: string) => `Your wallet is on another network. Switch it to ${chain} and try again.`,
     insufficient: (need: string) => `Your wallet does not hold enough to pay ${need}.`,
+    fee_funds: (coin: string) =>
+      `Your wallet holds no ${coin} for the network fee. Add a little ${coin}, then try again.`,
     rpc: 'Your wallet or the network reported an error. Check your connection and try again.',
     unknown: 'Something went wrong. Try again.',
     expired: 'This checkout has expired.',
@@ -112,6 +114,8 @@ const es: Messages = {
     rejected: 'Rechazaste la solicitud en tu billetera. Puedes intentarlo de nuevo.',
     wrong_chain: (chain) => `Tu billetera está en otra red. Cámbiala a ${chain} e inténtalo de nuevo.`,
     insufficient: (need) => `Tu billetera no tiene saldo suficiente para pagar ${need}.`,
+    fee_funds: (coin) =>
+      `Tu billetera no tiene ${coin} para la comisión de red. Añade un poco de ${coin} e inténtalo de nuevo.`,
     rpc: 'Tu billetera o la red informó de un error. Revisa tu conexión e inténtalo de nuevo.',
     unknown: 'Algo salió mal. Inténtalo de nuevo.',
     expired: 'Este pago ha caducado.',
@@ -171,6 +175,8 @@ const pt: Messages = {
     rejected: 'Você recusou o pedido na carteira. Pode tentar de novo.',
     wrong_chain: (chain) => `Sua carteira está em outra rede. Mude para ${chain} e tente de novo.`,
     insufficient: (need) => `Sua carteira não tem saldo suficiente para pagar ${need}.`,
+    fee_funds: (coin) =>
+      `Sua carteira não tem ${coin} para a taxa de rede. Adicione um pouco de ${coin} e tente de novo.`,
     rpc: 'Sua carteira ou a rede informou um erro. Verifique sua conexão e tente de novo.',
     unknown: 'Algo deu errado. Tente de novo.',
     expired: 'Este pagamento expirou.',

@@ -64,8 +64,10 @@ export interface CheckoutHarness {
   busd: Address;
   createProduct(overrides?: Record<string, unknown>): Promise<{ id: string; slug: string }>;
   expectPayment(productId: string, dollarAmount: string): Promise<{ id: string }>;
-  /** A new shopper account with gas money and `busd` whole BUSD (none when 0). */
-  freshShopper(busd?: string): Promise<Hex>;
+  /** A new shopper account with `busd` whole BUSD (none when 0) and 1 BNB for fees unless `fees` is false. */
+  freshShopper(busd?: string, options?: { fees?: boolean }): Promise<Hex>;
+  /** Gives `address` `amount` whole BNB (the dev chain's own coin). */
+  setNativeBalance(address: string, amount: bigint): Promise<void>;
   /** BUSD base units `address` holds. */
   busdBalance(address: string): Promise<bigint>;
   /**
@@ -152,13 +154,17 @@ export async function startCheckoutHarness(
       return res.body.expected_payment as { id: string };
     },
 
-    async freshShopper(amount = '0') {
-      const key = `0x${randomBytes(32).toString('hex')}` as Hex;
-      const address = privateKeyToAddress(key);
+    async setNativeBalance(address, amount) {
       await chain.publicClient.request({
         method: 'hardhat_setBalance' as 'eth_chainId',
-        params: [address, `0x${(10n ** 18n).toString(16)}`] as unknown as undefined,
+        params: [address, `0x${(amount * 10n ** 18n).toString(16)}`] as unknown as undefined,
       });
+    },
+
+    async freshShopper(amount = '0', options = {}) {
+      const key = `0x${randomBytes(32).toString('hex')}` as Hex;
+      const address = privateKeyToAddress(key);
+      if (options.fees !== false) await harness.setNativeBalance(address, 1n);
       const units = parseUnits(amount, chain.deployment.tokens.BUSD.decimals);
       if (units > 0n) await chain.transfer(0, busd, address, units);
       return key;

@@ -11,7 +11,7 @@ import {
   toUnits,
 } from '../amount.ts';
 import { CheckoutApi, CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
-import { chainName } from '../chains.ts';
+import { chainName, nativeSymbol } from '../chains.ts';
 import { CountdownController } from '../controllers/countdown.ts';
 import { SessionStreamController } from '../controllers/session-stream.ts';
 import { type DiscoveredWallet, WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
@@ -416,6 +416,8 @@ export class CryptoCheckout extends LitElement {
             ? formatToken(this.tokenAmount, view.token.symbol, this.localized.locale)
             : '',
         );
+      case 'fee_funds':
+        return t.errors.fee_funds(view ? nativeSymbol(view) : '');
       case 'rpc':
         return t.errors.rpc;
       default:

@@ -18,7 +18,7 @@ export interface PaymentPlan {
 }
 
 /** Why a wallet step failed, in the words the element shows. */
-export type WalletErrorKind = 'rejected' | 'wrong_chain' | 'insufficient' | 'rpc' | 'unknown';
+export type WalletErrorKind = 'rejected' | 'wrong_chain' | 'insufficient' | 'fee_funds' | 'rpc' | 'unknown';
 
 /** A connected wallet on the product's chain. */
 export interface WalletFlow {

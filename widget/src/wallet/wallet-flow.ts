@@ -3,6 +3,7 @@ import {
   type Config,
   connect,
   createConfig,
+  getBalance,
   getConnection,
   http,
   injected,
@@ -13,7 +14,7 @@ import {
 } from '@wagmi/core';
 import { type Address, type Chain, custom, defineChain, formatUnits, getAddress, parseUnits } from 'viem';
 import type { CheckoutView } from '../api.ts';
-import { chainName } from '../chains.ts';
+import { chainName, nativeSymbol } from '../chains.ts';
 import type { PaymentPlan, WalletErrorKind, WalletFlow, WalletFlowOptions } from './types.ts';
 
 /** Reads: the standard ERC-20 view functions. */
@@ -92,11 +93,9 @@ const slippageBps = 50n;
 /** A swap not mined within 20 minutes is void rather than executed at a stale price. */
 const swapDeadlineSeconds = 20n * 60n;
 
-const nativeSymbols: Record<string, string> = { 'binance-smart-chain': 'BNB', polygon: 'POL' };
-
 /** The product's chain as viem describes it, with the view's RPC URL for reads and for wallets that add it. */
 function chainOf(view: CheckoutView): Chain {
-  const symbol = nativeSymbols[view.blockchain] ?? 'ETH';
+  const symbol = nativeSymbol(view);
   return defineChain({
     id: view.chain_id,
     name: chainName(view),
@@ -114,6 +113,11 @@ class WrongChainError extends Error {
 /** Not enough of any accepted token to pay. */
 class InsufficientBalanceError extends Error {
   override name = 'InsufficientBalanceError';
+}
+
+/** None of the chain's own coin to pay the network fee with. */
+class NoFeeFundsError extends Error {
+  override name = 'NoFeeFundsError';
 }
 
 /** Connects the chosen wallet, moves it to the product's chain and returns the payment operations. */
@@ -180,49 +184,18 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
       args: [address],
     });
 
+  /** A wallet without any of the chain's coin cannot pay a fee: say so before it is asked to sign. */
+  const ensureFeeFunds = async () => {
+    const { value } = await getBalance(config, { chainId: chain.id, address });
+    if (value === 0n) throw new NoFeeFundsError(`no ${chain.nativeCurrency.symbol} for the network fee`);
+  };
+
   return {
     address,
     async plan(amount: string): Promise<PaymentPlan> {
-      const amountOut = parseUnits(amount, view.token.decimal_count);
-      if ((await balanceOf(productToken)) >= amountOut) {
-        return { kind: 'direct', payToken: view.token, amount, needsApproval: false };
-      }
-      if (view.swappable && view.router_address) {
-        const router = getAddress(view.router_address);
-        for (const token of view.payment_tokens) {
-          const tokenIn = getAddress(token.address);
-          if (tokenIn === productToken) continue;
-          const balance = await balanceOf(tokenIn);
-          if (balance === 0n) continue;
-          const amounts = await readContract(config, {
-            chainId: chain.id,
-            address: router,
-            abi: routerAbi,
-            functionName: 'getAmountsIn',
-            args: [amountOut, [tokenIn, productToken]],
-          }).catch(() => undefined);
-          const amountIn = amounts?.[0];
-          if (amountIn === undefined) continue;
-          const max = (amountIn * (10_000n + slippageBps) + 9_999n) / 10_000n;
-          if (balance < max) continue;
-          const allowance = await readContract(config, {
-            chainId: chain.id,
-            address: tokenIn,
-            abi: erc20ReadAbi,
-            functionName: 'allowance',
-            args: [address, router],
-          });
-          return {
-            kind: 'swap',
-            payToken: token,
-            amount,
-            spend: formatUnits(amountIn, token.decimal_count),
-            spendMax: formatUnits(max, token.decimal_count),
-            needsApproval: allowance < max,
-          };
-        }
-      }
-      throw new InsufficientBalanceError(`balance below ${amount} ${view.token.symbol}`);
+      const plan = await choosePlan(amount);
+      await ensureFeeFunds();
+      return plan;
     },
 
     async pay(plan, onStep): Promise<string> {
@@ -237,52 +210,102 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
         throw new InsufficientBalanceError(
           `balance below ${formatUnits(needed, plan.payToken.decimal_count)}`,
         );
-      if (plan.kind === 'direct') {
-        onStep('pay');
-        return writeContract(config, {
-          chainId: chain.id,
-          account: address,
-          address: productToken,
-          abi: erc20WriteAbi,
-          functionName: 'transfer',
-          args: [receiving, parseUnits(plan.amount, view.token.decimal_count)],
-        });
-      }
-      if (!view.router_address || !plan.spendMax) throw new Error('swap without a router');
+      await ensureFeeFunds();
+      return send(plan, onStep);
+    },
+  };
+
+  /** Direct payment when the product token suffices, else the first swap source that covers it. */
+  async function choosePlan(amount: string): Promise<PaymentPlan> {
+    const amountOut = parseUnits(amount, view.token.decimal_count);
+    if ((await balanceOf(productToken)) >= amountOut) {
+      return { kind: 'direct', payToken: view.token, amount, needsApproval: false };
+    }
+    if (view.swappable && view.router_address) {
       const router = getAddress(view.router_address);
-      const tokenIn = getAddress(plan.payToken.address);
-      const max = parseUnits(plan.spendMax, plan.payToken.decimal_count);
-      if (plan.needsApproval) {
-        onStep('approve');
-        const approval = await writeContract(config, {
+      for (const token of view.payment_tokens) {
+        const tokenIn = getAddress(token.address);
+        if (tokenIn === productToken) continue;
+        const balance = await balanceOf(tokenIn);
+        if (balance === 0n) continue;
+        const amounts = await readContract(config, {
           chainId: chain.id,
-          account: address,
+          address: router,
+          abi: routerAbi,
+          functionName: 'getAmountsIn',
+          args: [amountOut, [tokenIn, productToken]],
+        }).catch(() => undefined);
+        const amountIn = amounts?.[0];
+        if (amountIn === undefined) continue;
+        const max = (amountIn * (10_000n + slippageBps) + 9_999n) / 10_000n;
+        if (balance < max) continue;
+        const allowance = await readContract(config, {
+          chainId: chain.id,
           address: tokenIn,
-          abi: erc20WriteAbi,
-          functionName: 'approve',
-          args: [router, max],
+          abi: erc20ReadAbi,
+          functionName: 'allowance',
+          args: [address, router],
         });
-        const receipt = await waitForTransactionReceipt(config, { chainId: chain.id, hash: approval });
-        if (receipt.status !== 'success') throw new Error('The approval was reverted');
-        plan.needsApproval = false;
+        return {
+          kind: 'swap',
+          payToken: token,
+          amount,
+          spend: formatUnits(amountIn, token.decimal_count),
+          spendMax: formatUnits(max, token.decimal_count),
+          needsApproval: allowance < max,
+        };
       }
+    }
+    throw new InsufficientBalanceError(`balance below ${amount} ${view.token.symbol}`);
+  }
+
+  /** Asks the wallet to sign and send the payment (after an approval for a swap that needs one). */
+  async function send(plan: PaymentPlan, onStep: (step: 'approve' | 'pay') => void): Promise<string> {
+    if (plan.kind === 'direct') {
       onStep('pay');
       return writeContract(config, {
         chainId: chain.id,
         account: address,
-        address: router,
-        abi: routerAbi,
-        functionName: 'swapTokensForExactTokens',
-        args: [
-          parseUnits(plan.amount, view.token.decimal_count),
-          max,
-          [tokenIn, productToken],
-          receiving,
-          BigInt(Math.floor(Date.now() / 1000)) + swapDeadlineSeconds,
-        ],
+        address: productToken,
+        abi: erc20WriteAbi,
+        functionName: 'transfer',
+        args: [receiving, parseUnits(plan.amount, view.token.decimal_count)],
       });
-    },
-  };
+    }
+    if (!view.router_address || !plan.spendMax) throw new Error('swap without a router');
+    const router = getAddress(view.router_address);
+    const tokenIn = getAddress(plan.payToken.address);
+    const max = parseUnits(plan.spendMax, plan.payToken.decimal_count);
+    if (plan.needsApproval) {
+      onStep('approve');
+      const approval = await writeContract(config, {
+        chainId: chain.id,
+        account: address,
+        address: tokenIn,
+        abi: erc20WriteAbi,
+        functionName: 'approve',
+        args: [router, max],
+      });
+      const receipt = await waitForTransactionReceipt(config, { chainId: chain.id, hash: approval });
+      if (receipt.status !== 'success') throw new Error('The approval was reverted');
+      plan.needsApproval = false;
+    }
+    onStep('pay');
+    return writeContract(config, {
+      chainId: chain.id,
+      account: address,
+      address: router,
+      abi: routerAbi,
+      functionName: 'swapTokensForExactTokens',
+      args: [
+        parseUnits(plan.amount, view.token.decimal_count),
+        max,
+        [tokenIn, productToken],
+        receiving,
+        BigInt(Math.floor(Date.now() / 1000)) + swapDeadlineSeconds,
+      ],
+    });
+  }
 }
 
 /** Sorts a wallet or RPC failure into what the shopper can do about it. */
@@ -291,7 +314,9 @@ export function classifyWalletError(error: unknown): WalletErrorKind {
   for (let e = error as { name?: string; code?: number; cause?: unknown } | undefined; e && !seen.has(e); ) {
     seen.add(e);
     if (e.code === 4001 || e.name === 'UserRejectedRequestError') return 'rejected';
-    if (e.name === 'InsufficientBalanceError' || e.name === 'InsufficientFundsError') return 'insufficient';
+    if (e.name === 'InsufficientBalanceError') return 'insufficient';
+    // viem's InsufficientFundsError is about the chain's coin: the fee (or value) exceeds it.
+    if (e.name === 'NoFeeFundsError' || e.name === 'InsufficientFundsError') return 'fee_funds';
     if (
       e.name === 'WrongChainError' ||
       e.name === 'ChainMismatchError' ||
