@@ -184,12 +184,20 @@ ${body}
     await page.close();
   });
 
+  /** Text of the focused control, looking into the element's shadow root. */
+  const focusedText = (page: Page) =>
+    page.evaluate(() => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+    });
+
   const darkNarrow = async (page: Page) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.setViewportSize({ width: 320, height: 800 });
   };
 
-  it('is accessible and fits 320 px in the dark: form, review, error, confirming, paid', async () => {
+  it('is accessible, keyboard operable and fits 320 px in the dark: form, review, error, confirming, paid', async () => {
     const product = await h.createProduct({ custom_fields: ['full_name', 'company'] });
     const expected = await h.expectPayment(product.id, '1234.56');
     const shopper = await h.freshShopper('2000');
@@ -213,21 +221,24 @@ ${body}
     await expectNoHorizontalOverflow(page, 'fields required');
     await page.screenshot({ path: `${artifacts}dark-320-form.png`, fullPage: true });
 
+    // From here on the keyboard alone: Tab to the wallet, Enter; focus then rests on the pay button.
     await h.fillShopper(page, { 'Full name': 'Ada Lovelace', Company: 'Analytical Engines' });
-    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Pay with Test Wallet');
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Pay now' }).waitFor();
+    await expect.poll(() => focusedText(page)).toBe('Pay now');
     await h.expectAccessible(page, 'dark 320: review');
     await expectNoHorizontalOverflow(page, 'review');
     await page.screenshot({ path: `${artifacts}dark-320-review.png`, fullPage: true });
 
     wallet.rejectNext();
-    await page.getByRole('button', { name: 'Pay now' }).click();
+    await page.keyboard.press('Enter');
     await page.getByText('You declined the request in your wallet').waitFor();
     await h.expectAccessible(page, 'dark 320: rejected');
     await expectNoHorizontalOverflow(page, 'rejected');
     await page.screenshot({ path: `${artifacts}dark-320-rejected.png`, fullPage: true });
 
-    // The retry works from the keyboard.
     await page.getByRole('button', { name: 'Try again' }).focus();
     await page.keyboard.press('Enter');
     await page.getByText('Confirming: 1 of 2 confirmations').waitFor({ timeout: 30_000 });
