@@ -104,7 +104,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       };
     },
 
-    async attemptWebhookDelivery({ deliveryId, attempt, retry }: WebhookAttemptInput) {
+    async attemptWebhookDelivery({ deliveryId, attempt, retry, timeoutMs: limitMs }: WebhookAttemptInput) {
       const delivery = await findWebhookDelivery(db, deliveryId);
       if (!delivery) throw notFound(deliveryId);
       if (delivery.status === 'succeeded') return { outcome: 'delivered' };
@@ -133,7 +133,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         url: delivery.url,
         headers,
         body: delivery.payload,
-        timeoutMs,
+        timeoutMs: Math.min(timeoutMs, limitMs ?? timeoutMs),
         allowPrivateAddresses: deps.webhooks.allowPrivateAddresses,
       });
       const durationMs = Math.round(performance.now() - started);

@@ -10,6 +10,11 @@ export const webhookDeliveryWorkflowType = 'webhookDelivery';
 /** Input of the workflow: the delivery row, written by the caller before starting it. */
 export interface WebhookDeliveryInput {
   deliveryId: string;
+  /**
+   * An attempt the caller already made (the checkout makes the first one itself, right after recording
+   * the payment): the workflow carries on from it, waiting its backoff first when it asked for a retry.
+   */
+  madeAttempt?: { attempt: number; result: WebhookAttemptResult };
 }
 
 /** How a delivery workflow ended; times are workflow time in epoch milliseconds. */
@@ -43,6 +48,8 @@ export interface WebhookAttemptInput {
   /** 1-based attempt number. */
   attempt: number;
   retry: { delaySeconds: number; maxDelaySeconds: number } | null;
+  /** A shorter limit for this request than the configured one (an attempt made on a payment's hot path). */
+  timeoutMs?: number;
 }
 
 /** Result of one attempt; `retryAfterSeconds` is the wait before the next one (`retry` only). */
@@ -71,6 +78,14 @@ export const webhookRetrySchedule = {
   /** Bound on attempts per run, above the 22 the schedule produces within the horizon. */
   maxAttempts: 30,
 } as const;
+
+/** The retry allowance of a delivery's first attempt, for a caller that makes it outside the workflow. */
+export function firstAttemptRetry(): { delaySeconds: number; maxDelaySeconds: number } {
+  return {
+    delaySeconds: webhookRetrySchedule.firstDelaySeconds,
+    maxDelaySeconds: webhookRetrySchedule.horizonSeconds,
+  };
+}
 
 /** Backoff after failed attempt `attempt` (1-based), before any Retry-After or horizon clamp. */
 export function webhookRetryDelaySeconds(attempt: number): number {

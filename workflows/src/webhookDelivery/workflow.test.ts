@@ -8,7 +8,7 @@ import {
   openDatabase,
 } from '@checkout/db';
 import type { Client } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {} from '../../../test/setup/temporal.ts';
@@ -25,7 +25,7 @@ import {
 } from '../../../test/support/webhookEndpoint.ts';
 import { MerchantId } from '../shared.ts';
 import { createWebhookActivities } from './activities.ts';
-import { webhookStartOptions } from './shared.ts';
+import { firstAttemptRetry, webhookStartOptions } from './shared.ts';
 import { startWebhookDelivery } from './start.ts';
 import { webhookDelivery } from './workflow.ts';
 
@@ -271,6 +271,64 @@ describe('webhookDelivery on the time-skipping server', () => {
       .filter((s) => s !== undefined && s !== null)
       .map(Number);
     expect(timers).toEqual([30, 120, 120]);
+  });
+
+  it('carries on from an attempt its caller made: waits that attempt’s backoff, then attempt 2', async () => {
+    const replies: EndpointReply[] = [{ status: 503, headers: { 'retry-after': '90' } }, { status: 200 }];
+    const endpoint = await receiver((i) => replies[i] ?? { status: 200 });
+    const deliveryId = await newDelivery(`${endpoint.url}/handed-over`);
+    const acts = activities();
+    // The checkout makes attempt 1 itself, right after recording the payment.
+    const first = await new MockActivityEnvironment().run(acts.attemptWebhookDelivery, {
+      deliveryId,
+      attempt: 1,
+      retry: firstAttemptRetry(),
+    });
+    expect(first).toMatchObject({ outcome: 'retry', retryAfterSeconds: 90, statusCode: 503 });
+
+    const worker = await startTestWorker({ connection: env.nativeConnection, activities: acts });
+    const { handle, result } = await worker.run(async () => {
+      const started = await env.client.workflow.start(webhookDelivery, {
+        ...webhookStartOptions(deliveryId, worker.taskQueue),
+        args: [{ deliveryId, madeAttempt: { attempt: 1, result: first } }],
+      });
+      return { handle: started, result: await started.result() };
+    });
+    expect(result).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(endpoint.requests).toHaveLength(2);
+    const { delivery, attempts } = await deliveryRow(deliveryId);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+    expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+      [1, 503],
+      [2, 200],
+    ]);
+    const history = await handle.fetchHistory();
+    const timers = (history.events ?? [])
+      .map((e) => e.timerStartedEventAttributes?.startToFireTimeout?.seconds)
+      .filter((t) => t !== undefined && t !== null)
+      .map(Number);
+    expect(timers).toEqual([90]);
+  });
+
+  it('ends at once when its caller’s attempt already delivered', async () => {
+    const endpoint = await receiver();
+    const deliveryId = await newDelivery(`${endpoint.url}/delivered`);
+    const acts = activities();
+    const first = await new MockActivityEnvironment().run(acts.attemptWebhookDelivery, {
+      deliveryId,
+      attempt: 1,
+      retry: firstAttemptRetry(),
+    });
+    expect(first.outcome).toBe('delivered');
+    const worker = await startTestWorker({ connection: env.nativeConnection, activities: acts });
+    const result = await worker.run(() =>
+      env.client.workflow.execute(webhookDelivery, {
+        ...webhookStartOptions(deliveryId, worker.taskQueue),
+        args: [{ deliveryId, madeAttempt: { attempt: 1, result: first } }],
+      }),
+    );
+    expect(result).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(endpoint.requests).toHaveLength(1);
   });
 
   it('keeps retrying for hours, then delivers (multi-hour backoff in seconds of wall time)', async () => {

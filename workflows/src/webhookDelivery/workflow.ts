@@ -57,7 +57,10 @@ function isMissingDelivery(error: unknown): boolean {
 }
 
 /** Delivers one webhook with exponential backoff; see {@link webhookRetrySchedule}. */
-export async function webhookDelivery({ deliveryId }: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+export async function webhookDelivery({
+  deliveryId,
+  madeAttempt,
+}: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const startedAt = Date.now();
   const done = (status: WebhookDeliveryResult['status'], attempts: number): WebhookDeliveryResult => ({
     deliveryId,
@@ -88,6 +91,9 @@ export async function webhookDelivery({ deliveryId }: WebhookDeliveryInput): Pro
   const { firstDelaySeconds, horizonSeconds, maxAttempts } = webhookRetrySchedule;
   const horizonEnd = startedAt + horizonSeconds * 1000;
   let attempt = target.attemptCount;
+  // The caller's attempt asked for a retry: its backoff runs here before this workflow's first attempt.
+  const waitFirst = madeAttempt?.result.outcome === 'retry' ? (madeAttempt.result.retryAfterSeconds ?? 0) : 0;
+  if (waitFirst > 0) await sleep(Math.min(waitFirst, horizonSeconds) * 1000);
   for (let run = 1; run <= maxAttempts; run++) {
     attempt += 1;
     const remainingSeconds = Math.floor((horizonEnd - Date.now()) / 1000);
@@ -99,7 +105,7 @@ export async function webhookDelivery({ deliveryId }: WebhookDeliveryInput): Pro
     let result: WebhookAttemptResult;
     try {
       const attemptOnce =
-        run === 1 && localFirst ? firstSteps.attemptWebhookDelivery : attemptWebhookDelivery;
+        run === 1 && localFirst && !madeAttempt ? firstSteps.attemptWebhookDelivery : attemptWebhookDelivery;
       result = await attemptOnce({ deliveryId, attempt, retry });
     } catch (error) {
       if (isMissingDelivery(error)) return done('missing', attempt - 1);
