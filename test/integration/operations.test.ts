@@ -85,6 +85,12 @@ describe.skipIf(databaseUnavailable())('operations', () => {
     expect(create.responses['422'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/Error',
     );
+    // Ramp responses come from their schemas too (every ramp operation: test/integration/rampsBadInput.test.ts).
+    const execute = res.body.paths['/users/{user_id}/quotes/{quote_id}/execute'].post;
+    expect(execute.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/QuoteResponse',
+    );
+    expect(Object.keys(res.body.components.schemas.Offramp.properties)).toContain('refund');
   });
 
   it('gives every response a request id, echoing a well-formed one', async () => {
