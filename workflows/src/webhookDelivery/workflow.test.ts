@@ -25,7 +25,7 @@ import {
 } from '../../../test/support/webhookEndpoint.ts';
 import { MerchantId } from '../shared.ts';
 import { createWebhookActivities } from './activities.ts';
-import { firstAttemptRetry, webhookStartOptions } from './shared.ts';
+import { firstAttemptRetry, type WebhookAttemptResult, webhookStartOptions } from './shared.ts';
 import { startWebhookDelivery } from './start.ts';
 import { webhookDelivery } from './workflow.ts';
 
@@ -279,11 +279,11 @@ describe('webhookDelivery on the time-skipping server', () => {
     const deliveryId = await newDelivery(`${endpoint.url}/handed-over`);
     const acts = activities();
     // The checkout makes attempt 1 itself, right after recording the payment.
-    const first = await new MockActivityEnvironment().run(acts.attemptWebhookDelivery, {
+    const first = (await new MockActivityEnvironment().run(acts.attemptWebhookDelivery, {
       deliveryId,
       attempt: 1,
       retry: firstAttemptRetry(),
-    });
+    })) as WebhookAttemptResult;
     expect(first).toMatchObject({ outcome: 'retry', retryAfterSeconds: 90, statusCode: 503 });
 
     const worker = await startTestWorker({ connection: env.nativeConnection, activities: acts });
@@ -314,11 +314,11 @@ describe('webhookDelivery on the time-skipping server', () => {
     const endpoint = await receiver();
     const deliveryId = await newDelivery(`${endpoint.url}/delivered`);
     const acts = activities();
-    const first = await new MockActivityEnvironment().run(acts.attemptWebhookDelivery, {
+    const first = (await new MockActivityEnvironment().run(acts.attemptWebhookDelivery, {
       deliveryId,
       attempt: 1,
       retry: firstAttemptRetry(),
-    });
+    })) as WebhookAttemptResult;
     expect(first.outcome).toBe('delivered');
     const worker = await startTestWorker({ connection: env.nativeConnection, activities: acts });
     const result = await worker.run(() =>
