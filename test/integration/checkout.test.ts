@@ -14,6 +14,7 @@ import {
   checkoutWorkflowId,
   MerchantId,
   ProductId,
+  webhookWorkflowId,
 } from '@checkout/workflows';
 import type { Address, Hash } from 'viem';
 import { parseUnits } from 'viem';
@@ -226,9 +227,19 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     expect(described.typedSearchAttributes.get(ProductId)).toBe(product.id);
     expect(described.typedSearchAttributes.get(CheckoutStatus)).toBe('resolved');
     expect(described.memo).toMatchObject({ slug: product.slug, dollar_amount: '25.00' });
-    // A webhook is delivered once.
+    // A webhook is delivered once, and its delivery workflow is found by merchant and product too.
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.body.includes(payment!.id))).toHaveLength(1);
+    const deliveryId = String(hook!.headers['x-webhook-id']);
+    const delivery = service.deps.temporal!.client.workflow.getHandle(webhookWorkflowId(deliveryId));
+    expect(await delivery.result()).toMatchObject({ status: 'succeeded', attempts: 1 });
+    const deliveryDescribed = await delivery.describe();
+    expect(deliveryDescribed.typedSearchAttributes.get(MerchantId)).toBe(merchant.merchantId);
+    expect(deliveryDescribed.typedSearchAttributes.get(ProductId)).toBe(product.id);
+    expect(deliveryDescribed.memo).toMatchObject({
+      eventType: 'resolved_payment.created',
+      urlHost: new URL(receiver.url).host,
+    });
   });
 
   it.each([

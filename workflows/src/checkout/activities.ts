@@ -344,7 +344,13 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
           webhookDeliveryId = delivery.id;
         },
       );
-      return { resolvedPaymentId, webhookDeliveryId };
+      let webhookUrlHost: string | undefined;
+      try {
+        if (webhookDeliveryId && product.webhook_url) webhookUrlHost = new URL(product.webhook_url).host;
+      } catch {
+        // An unparsable URL is refused by the attempt, which records why.
+      }
+      return { resolvedPaymentId, webhookDeliveryId, ...(webhookUrlHost ? { webhookUrlHost } : {}) };
     },
 
     /** Sends the customer's receipt (with `send_email`) and the merchant's notification. */

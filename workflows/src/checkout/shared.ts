@@ -56,6 +56,8 @@ export type TransactionFacts =
 export interface RecordedResolution {
   resolvedPaymentId: string;
   webhookDeliveryId: string | null;
+  /** Host (and port) of the webhook URL, for the delivery's memo. */
+  webhookUrlHost?: string;
 }
 
 /** Submits the shopper's transaction hash; rejected when expired, malformed or a different hash was sent. */

@@ -15,7 +15,7 @@ import {
   startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { CheckoutStatus } from '../shared.ts';
+import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
 import {
   firstAttemptRetry,
   type WebhookActivities,
@@ -66,6 +66,7 @@ const hotWebhook = proxyLocalActivities<WebhookActivities>({
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 2 },
 });
 const hotWebhookTimeoutMs = 3_000;
+const resolvedPaymentEvent = 'resolved_payment.created';
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/;
 const maxSubmissions = 10;
@@ -191,11 +192,15 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     scanStartAt = null;
     await stopScan();
     status = 'confirming';
-    upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
+    if (!quick) upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
     const target = { sessionId: input.sessionId, chainId: input.chainId, txHash: hash };
-    // A hash usually arrives once its block is in: one look settles it without the polling activity.
-    const facts =
-      (quick ? await local.checkTransaction(target) : null) ?? (await watching.awaitTransaction(target));
+    // A hash usually arrives once its block is in: one look settles it without the polling activity
+    // (and the workflow goes from awaiting payment straight to its outcome).
+    let facts = quick ? await local.checkTransaction(target) : null;
+    if (!facts) {
+      if (quick) upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
+      facts = await watching.awaitTransaction(target);
+    }
     if (facts.status === 'not_found' || facts.status === 'no_transfer') {
       rejected.add(hash);
       txHash = null;
@@ -237,6 +242,16 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
         workflowId: webhookWorkflowId(recorded.webhookDeliveryId),
         args: [delivery],
         parentClosePolicy: ParentClosePolicy.ABANDON,
+        // What the delivery would otherwise look up and set itself, for finding it in the Temporal UI.
+        ...(delivery.madeAttempt
+          ? {
+              typedSearchAttributes: [
+                { key: MerchantId, value: input.merchantId },
+                { key: ProductId, value: input.productId },
+              ],
+              memo: { eventType: resolvedPaymentEvent, urlHost: recorded.webhookUrlHost ?? '' },
+            }
+          : {}),
       });
     }
     await (quick ? localMail : mail).sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });

@@ -71,26 +71,35 @@ export async function webhookDelivery({
   });
 
   const localFirst = patched('webhook-local-first-attempt');
-  let target: Awaited<ReturnType<WebhookActivities['describeWebhookDelivery']>>;
-  try {
-    target = await (localFirst ? firstSteps : { describeWebhookDelivery }).describeWebhookDelivery({
-      deliveryId,
-    });
-  } catch (error) {
-    if (isMissingDelivery(error)) return done('missing', 0);
-    throw error;
-  }
-  const attributes: SearchAttributeUpdatePair[] = [{ key: MerchantId, value: target.merchantId }];
-  if (target.productId) attributes.push({ key: ProductId, value: target.productId });
-  upsertSearchAttributes(attributes);
-  upsertMemo({ eventType: target.eventType, urlHost: target.urlHost });
-  if (target.status === 'succeeded' || target.status === 'failed') {
-    return done(target.status, target.attemptCount);
+  let attempt: number;
+  if (madeAttempt) {
+    // The caller made the first attempt and started this workflow with its search attributes and memo.
+    const { outcome } = madeAttempt.result;
+    if (outcome === 'delivered') return done('succeeded', madeAttempt.attempt);
+    if (outcome === 'give_up') return done('failed', madeAttempt.attempt);
+    attempt = madeAttempt.attempt;
+  } else {
+    let target: Awaited<ReturnType<WebhookActivities['describeWebhookDelivery']>>;
+    try {
+      target = await (localFirst ? firstSteps : { describeWebhookDelivery }).describeWebhookDelivery({
+        deliveryId,
+      });
+    } catch (error) {
+      if (isMissingDelivery(error)) return done('missing', 0);
+      throw error;
+    }
+    const attributes: SearchAttributeUpdatePair[] = [{ key: MerchantId, value: target.merchantId }];
+    if (target.productId) attributes.push({ key: ProductId, value: target.productId });
+    upsertSearchAttributes(attributes);
+    upsertMemo({ eventType: target.eventType, urlHost: target.urlHost });
+    if (target.status === 'succeeded' || target.status === 'failed') {
+      return done(target.status, target.attemptCount);
+    }
+    attempt = target.attemptCount;
   }
 
   const { firstDelaySeconds, horizonSeconds, maxAttempts } = webhookRetrySchedule;
   const horizonEnd = startedAt + horizonSeconds * 1000;
-  let attempt = target.attemptCount;
   // The caller's attempt asked for a retry: its backoff runs here before this workflow's first attempt.
   const waitFirst = madeAttempt?.result.outcome === 'retry' ? (madeAttempt.result.retryAfterSeconds ?? 0) : 0;
   if (waitFirst > 0) await sleep(Math.min(waitFirst, horizonSeconds) * 1000);
