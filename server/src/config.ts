@@ -87,6 +87,8 @@ const ConfigSchema = z.object({
   CHECKOUT_GRACE_MINUTES: z.coerce.number().int().min(0).max(43_200).default(60),
   CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(2000),
   CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  // Below the scan's heartbeat timeout (20 s).
+  CHECKOUT_SCAN_INTERVAL_MS: z.coerce.number().int().min(50).max(15_000).default(10_000),
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
   MAIL_FROM: z.string().default('Stable Checkout <payments@localhost>'),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
@@ -138,6 +140,8 @@ export interface Config {
     graceMinutes: number;
     pollIntervalMs: number;
     scanClaimDelayMs: number;
+    /** Between two looks of a session's chain scan (a fallback for closed tabs, so slower than the hash watch). */
+    scanIntervalMs: number;
   };
   mail: { smtpUrl: string | undefined; from: string; devInboxDir: string | undefined };
   webhooks: { allowPrivateAddresses: boolean };
@@ -247,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       graceMinutes: c.CHECKOUT_GRACE_MINUTES,
       pollIntervalMs: c.CHAIN_POLL_INTERVAL_MS,
       scanClaimDelayMs: c.CHECKOUT_SCAN_CLAIM_DELAY_SECONDS * 1000,
+      scanIntervalMs: c.CHECKOUT_SCAN_INTERVAL_MS,
     },
     mail: {
       smtpUrl: c.SMTP_URL,

@@ -139,6 +139,7 @@ export async function startService(
             checkout: {
               pollIntervalMs: config.checkout.pollIntervalMs,
               scanClaimDelayMs: config.checkout.scanClaimDelayMs,
+              scanIntervalMs: config.checkout.scanIntervalMs,
             },
             webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
             ramps: config.ramps,

@@ -46,6 +46,7 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
         CHAIN_POLL_INTERVAL_MS: '100',
         CHECKOUT_GRACE_MINUTES: '1',
         CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SCAN_INTERVAL_MS: '100',
       },
     });
     merchant = await service.createMerchant();

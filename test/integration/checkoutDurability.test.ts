@@ -23,6 +23,7 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
     CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '3',
     CHAIN_POLL_INTERVAL_MS: '100',
     CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '0',
+    CHECKOUT_SCAN_INTERVAL_MS: '100',
     TEMPORAL_TASK_QUEUE: taskQueue,
     // Both service instances must read the product secrets the first one sealed.
     SECRET_KEY: secretKey,

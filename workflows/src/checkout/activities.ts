@@ -28,7 +28,7 @@ export interface CheckoutActivityDeps {
   chains: ChainClients;
   /** Absent when no SMTP server is configured: e-mails are then skipped (and logged). */
   mailer?: Mailer | undefined;
-  checkout: { pollIntervalMs: number; scanClaimDelayMs: number };
+  checkout: { pollIntervalMs: number; scanClaimDelayMs: number; scanIntervalMs?: number };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -258,7 +258,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
           fromBlock = resumeAt;
         }
         ctx.heartbeat({ nextBlock: fromBlock.toString() });
-        await sleep(deps.checkout.pollIntervalMs);
+        await sleep(deps.checkout.scanIntervalMs ?? deps.checkout.pollIntervalMs);
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       }
       return null;
