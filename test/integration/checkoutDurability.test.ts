@@ -8,6 +8,7 @@ import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, databaseUnavailable, type TestDatabase } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { type ServiceProcess, startServiceProcess } from '../support/serviceProcess.ts';
+import { startTcpProxy } from '../support/tcpProxy.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('checkout durability', () => {
@@ -274,4 +275,72 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
     },
     150_000,
   );
+
+  it('answers a hash submitted while the chain cannot be reached, and resolves the payment once it can', async () => {
+    const rpc = new URL(chain.chain.rpcUrl);
+    const proxy = await startTcpProxy(`${rpc.hostname}:${rpc.port}`);
+    const queue = `durability-rpc-${randomUUID()}`;
+    const viaProxy = await startTestService({
+      db,
+      env: {
+        ...env(),
+        TEMPORAL_TASK_QUEUE: queue,
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: `http://${proxy.address}`,
+        CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '1',
+      },
+    });
+    try {
+      const p = await product();
+      const ep = (
+        await viaProxy.request('POST', `/api/v1/products/${p.id}/expected_payments`, {
+          headers: merchant.headers,
+          json: { dollar_amount: '3.00' },
+        })
+      ).body.expected_payment;
+      const opened = await viaProxy.request('POST', `/api/v1/checkout/${p.slug}/sessions`, {
+        json: {
+          expected_payment_id: ep.id,
+          email: 'r@example.com',
+          sender_address: shopper(3),
+          token_address: busd(),
+        },
+      });
+      expect(opened.status, opened.text).toBe(200);
+      const sessionId = opened.body.session.id as string;
+      const tx = await chain.transfer(3, busd(), merchant.address as Address, parseUnits('3', 18));
+
+      proxy.down();
+      const submitted = await viaProxy.request(
+        'POST',
+        `/api/v1/checkout/sessions/${sessionId}/transactions`,
+        {
+          json: { tx_hash: tx },
+        },
+      );
+      expect(submitted.status, submitted.text).toBe(200);
+      expect(submitted.body.session).toMatchObject({ status: 'confirming', tx_hash: tx.toLowerCase() });
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(
+        (await viaProxy.request('GET', `/api/v1/checkout/sessions/${sessionId}`)).body.session.status,
+      ).toBe('confirming');
+
+      proxy.up();
+      const deadline = Date.now() + 60_000;
+      let session = (await viaProxy.request('GET', `/api/v1/checkout/sessions/${sessionId}`)).body.session;
+      while (session.status !== 'resolved' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        session = (await viaProxy.request('GET', `/api/v1/checkout/sessions/${sessionId}`)).body.session;
+      }
+      expect(session).toMatchObject({ status: 'resolved', tx_hash: tx.toLowerCase() });
+      const payments = (
+        await viaProxy.request('GET', `/api/v1/products/${p.id}/resolved_payments`, {
+          headers: merchant.headers,
+        })
+      ).body.resolved_payments;
+      expect(payments).toHaveLength(1);
+    } finally {
+      await viaProxy.stop();
+      await proxy.close();
+    }
+  }, 120_000);
 });

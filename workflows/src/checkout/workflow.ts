@@ -46,6 +46,13 @@ const mail = proxyActivities<CheckoutActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
+// The one look at a hash on arrival runs while the shopper's submission waits: briefly, and when the chain
+// does not answer, the polling activity (which retries patiently) takes over.
+const glance = proxyLocalActivities<CheckoutActivities>({
+  startToCloseTimeout: '5 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumAttempts: 2 },
+});
+
 // E-mails as a local activity: no round trip through the server; long outages back off on timers.
 const localMail = proxyLocalActivities<CheckoutActivities>({
   startToCloseTimeout: '1 minute',
@@ -196,7 +203,16 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     const target = { sessionId: input.sessionId, chainId: input.chainId, txHash: hash };
     // A hash usually arrives once its block is in: one look settles it without the polling activity
     // (and the workflow goes from awaiting payment straight to its outcome).
-    let facts = quick ? await local.checkTransaction(target) : null;
+    let facts: Awaited<ReturnType<CheckoutActivities['checkTransaction']>> = null;
+    if (quick) {
+      try {
+        facts = await glance.checkTransaction(target);
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        // The chain did not answer: the session shows the hash confirming while the watch retries.
+        await local.setSessionStatus({ sessionId: input.sessionId, status, txHash: hash, error: null });
+      }
+    }
     if (!facts) {
       if (quick) upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
       facts = await watching.awaitTransaction(target);
