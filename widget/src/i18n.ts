@@ -64,7 +64,8 @@ const en = {
 /** Every text of the element in one language. */
 export type Messages = typeof en;
 
-const es: Messages = {
+// Spanish and Portuguese are built the first time a page asks for them, not when the script runs.
+const es = (): Messages => ({
   loading: 'Cargando el pago…',
   loadFailed: 'No se pudo cargar este pago.',
   retry: 'Reintentar',
@@ -123,9 +124,9 @@ const es: Messages = {
     tx_rejected: 'Esta transacción no paga este pedido.',
   },
   transaction: 'Transacción',
-};
+});
 
-const pt: Messages = {
+const pt = (): Messages => ({
   loading: 'Carregando o pagamento…',
   loadFailed: 'Não foi possível carregar este pagamento.',
   retry: 'Tentar de novo',
@@ -184,14 +185,36 @@ const pt: Messages = {
     tx_rejected: 'Esta transação não paga este pedido.',
   },
   transaction: 'Transação',
-};
+});
 
-const catalogs: Record<string, Messages> = { en, es, pt };
+const catalogs: Record<string, () => Messages> = { en: () => en, es, pt };
+const built = new Map<string, Messages>();
+
+/** A language tag and the texts of its language. */
+export interface Localized {
+  locale: string;
+  messages: Messages;
+}
+
+/** `tag` as Intl writes it, or undefined when Intl cannot use it (`es-x`). */
+function intlLocale(tag: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return undefined;
+  }
+}
 
 /** The language tag to use: the nearest `lang`, else the browser's, reduced to a supported one. */
-export function pickLocale(requested: string | undefined): { locale: string; messages: Messages } {
+export function pickLocale(requested: string | undefined): Localized {
   const tag = (requested || (typeof navigator === 'undefined' ? 'en' : navigator.language) || 'en').trim();
   const base = tag.toLowerCase().split('-')[0] ?? 'en';
-  const messages = catalogs[base];
-  return messages ? { locale: tag, messages } : { locale: 'en', messages: en };
+  const catalog = Object.hasOwn(catalogs, base) ? catalogs[base] : undefined;
+  if (!catalog) return { locale: 'en', messages: en };
+  let messages = built.get(base);
+  if (!messages) {
+    messages = catalog();
+    built.set(base, messages);
+  }
+  return { locale: intlLocale(tag) ?? base, messages };
 }
