@@ -20,13 +20,37 @@ const minifyEsOutput: Plugin = {
   },
 };
 
+/**
+ * The shadow styles ship without indentation and line breaks: whitespace runs become one space, and
+ * none is left next to `{`, `}` or `;`, or after `:` (never before one, where it can be a descendant
+ * combinator); the style sheet parses to the same rules. Only the element's own `*.styles.ts` literals,
+ * and only without interpolations.
+ */
+function compactCss(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .trim();
+}
+
+const compactStyles: Plugin = {
+  name: 'compact-styles',
+  apply: 'build',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!/\/widget\/src\/.+\.styles\.ts$/.test(id)) return null;
+    return code.replace(/\bcss`([^`$\\]*)`/g, (_, text: string) => `css\`${compactCss(text)}\``);
+  },
+};
+
 // Two builds into dist/: `vite build` makes the ES module (shell + lazy wallet entry and chunks);
 // `vite build --mode iife` adds the classic script, which imports the same wallet file on demand.
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   return {
     define: { __WIDGET_IIFE__: JSON.stringify(iife) },
-    plugins: [minifyEsOutput],
+    plugins: [compactStyles, minifyEsOutput],
     build: {
       outDir: 'dist',
       emptyOutDir: !iife,
