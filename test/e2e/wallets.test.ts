@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 /**
  * `<crypto-checkout>` against wallets that are not ready to pay: on another network (known or not),
- * refusing to switch, short of funds, failing with an RPC error, found only as `window.ethereum`, or
- * sending a transaction that reverts. Each case shows a clear message, offers a way on, and never sends a
- * payment twice; every flow runs in Chromium against the real service, Temporal and a local chain.
+ * refusing to switch, short of funds, failing with an RPC error, found only as `window.ethereum` (also
+ * when it is installed after the page loaded), or sending a transaction that reverts. Each case shows a
+ * clear message, offers a way on, and never sends a payment twice; every flow runs in Chromium against
+ * the real service, Temporal and a local chain.
  */
 import { type Address, createWalletClient, erc20Abi, type Hex, http, parseUnits } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -252,6 +253,45 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
       expect(wallet.sent).toHaveLength(1);
       await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await page.close();
+    });
+
+    it('offers a window.ethereum that the wallet installs after the page loaded, and pays with it', async () => {
+      const { path } = await checkoutPath('2.60');
+      const shopper = await h.freshShopper('10');
+      const { page, wallet } = await h.openPage(shopper, path, { wallet: { announce: false } });
+      const noWallet = page.getByText('No wallet found in this browser.');
+      await noWallet.waitFor();
+      await h.expectAccessible(page, 'no wallet');
+
+      // Announced with `ethereum#initialized`: the list follows without anything else happening on the page.
+      await wallet.installWindowEthereum();
+      await page.getByRole('button', { name: 'Pay with Browser wallet' }).waitFor();
+      expect(await noWallet.count()).toBe(0);
+      await h.fillShopper(page);
+      await page.getByRole('button', { name: 'Pay with Browser wallet' }).click();
+      await page.getByRole('button', { name: 'Pay now' }).click();
+      const result = await h.outcome(page);
+      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+      expect(wallet.sent).toHaveLength(1);
+      await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await page.close();
+    });
+
+    it('finds a window.ethereum installed late without any event once the shopper moves into the checkout', async () => {
+      const { path } = await checkoutPath('2.70');
+      const { page, wallet } = await h.openPage(await h.freshShopper('10'), path, {
+        wallet: { announce: false },
+      });
+      const noWallet = page.getByText('No wallet found in this browser.');
+      await noWallet.waitFor();
+      await wallet.installWindowEthereum({ initializedEvent: false });
+      // Nothing on the page has changed yet, so the element still shows what it found before.
+      expect(await noWallet.count()).toBe(1);
+      await page.getByLabel('E-mail').focus();
+      await page.getByRole('button', { name: 'Pay with Browser wallet' }).waitFor();
+      expect(await noWallet.count()).toBe(0);
+      expect(wallet.calls).toEqual([]);
       await page.close();
     });
 

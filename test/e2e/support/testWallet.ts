@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * An injected EIP-1193 wallet for the browser, backed by a dev-chain key: announced through EIP-6963
- * and/or installed as `window.ethereum`, on a chosen network, with scripted refusals and failures.
+ * and/or installed as `window.ethereum` (before the page loads, or later on demand), on a chosen network,
+ * with scripted refusals and failures.
  */
 import type { Page } from 'playwright-core';
 import { createPublicClient, createWalletClient, type Hash, type Hex, http, keccak256 } from 'viem';
@@ -41,6 +42,11 @@ export interface TestWallet {
   revertNext(): void;
   /** Moves the wallet to another chain on its own, as a shopper doing it in the wallet (emits `chainChanged`). */
   switchTo(chainId: number): Promise<void>;
+  /**
+   * Installs the provider as `window.ethereum` now, in the open page, as a wallet that loads after the page
+   * did; then dispatches `ethereum#initialized` on `window` (as MetaMask does) unless `initializedEvent` is false.
+   */
+  installWindowEthereum(options?: { initializedEvent?: boolean }): Promise<void>;
 }
 
 /** How the wallet is set up. */
@@ -59,7 +65,7 @@ export interface TestWalletOptions {
   knownChains?: number[];
   /** Announce through EIP-6963 (default true). */
   announce?: boolean;
-  /** Also install the provider as `window.ethereum` (default false). */
+  /** Also install the provider as `window.ethereum` before the page loads (default false). */
   injectWindowEthereum?: boolean;
 }
 
@@ -193,6 +199,7 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
       const w = window as unknown as {
         __testWalletRpc(json: string): Promise<string>;
         __testWalletEmit?: (event: string, value: unknown) => void;
+        __testWalletProvider?: unknown;
         ethereum?: unknown;
       };
       const emit = (event: string, value: unknown) => {
@@ -218,6 +225,7 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
           listeners.get(event)?.delete(listener);
         },
       };
+      w.__testWalletProvider = provider;
       if (injectWindowEthereum) w.ethereum = provider;
       if (!announce) return;
       const detail = Object.freeze({
@@ -258,6 +266,13 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
     failNext,
     revertNext() {
       reverts++;
+    },
+    async installWindowEthereum({ initializedEvent = true } = {}) {
+      await page.evaluate((dispatch) => {
+        const w = window as unknown as { __testWalletProvider: unknown; ethereum?: unknown };
+        w.ethereum = w.__testWalletProvider;
+        if (dispatch) window.dispatchEvent(new Event('ethereum#initialized'));
+      }, initializedEvent);
     },
     async switchTo(chainId) {
       known.add(chainId);

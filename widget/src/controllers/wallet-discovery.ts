@@ -23,10 +23,21 @@ interface AnnounceDetail {
   provider: Eip1193Provider;
 }
 
-/** Lists wallets while the host is connected, and re-renders it when one announces itself. */
+const injected = (): Eip1193Provider | undefined => (window as { ethereum?: Eip1193Provider }).ethereum;
+
+/**
+ * Lists wallets while the host is connected, and re-renders it when one announces itself or a
+ * `window.ethereum` appears late (`ethereum#initialized`, or found again when the shopper moves into the
+ * element). Discovery starts in a task after the host connected, so it never holds up the first render.
+ */
 export class WalletDiscoveryController implements ReactiveController {
   wallets: DiscoveredWallet[] = [];
-  private readonly host: ReactiveControllerHost;
+  private readonly host: ReactiveControllerHost & HTMLElement;
+  private startTimer: ReturnType<typeof setTimeout> | undefined;
+  private listening = false;
+  /** Whether a render read the list, and the `window.ethereum` it then offered. */
+  private listed = false;
+  private shownInjected: Eip1193Provider | undefined;
   private readonly onAnnounce = (event: Event) => {
     const detail = (event as CustomEvent<AnnounceDetail>).detail;
     if (!detail?.info?.rdns || !detail.provider) return;
@@ -36,25 +47,52 @@ export class WalletDiscoveryController implements ReactiveController {
     this.wallets = [...this.wallets.filter((w) => w.id !== wallet.id), wallet];
     this.host.requestUpdate();
   };
+  /** Re-renders when `window.ethereum` is not the one the list shows (only while no wallet announced). */
+  private readonly recheck = () => {
+    if (this.listed && this.wallets.length === 0 && injected() !== this.shownInjected)
+      this.host.requestUpdate();
+  };
 
-  constructor(host: ReactiveControllerHost) {
+  constructor(host: ReactiveControllerHost & HTMLElement) {
     this.host = host;
     host.addController(this);
   }
 
   hostConnected(): void {
-    window.addEventListener('eip6963:announceProvider', this.onAnnounce);
-    window.dispatchEvent(new Event('eip6963:requestProvider'));
+    clearTimeout(this.startTimer);
+    this.startTimer = setTimeout(() => this.start(), 0);
   }
 
   hostDisconnected(): void {
+    clearTimeout(this.startTimer);
+    this.startTimer = undefined;
+    if (!this.listening) return;
+    this.listening = false;
     window.removeEventListener('eip6963:announceProvider', this.onAnnounce);
+    window.removeEventListener('ethereum#initialized', this.recheck);
+    this.host.removeEventListener('focusin', this.recheck);
+    this.host.removeEventListener('pointerenter', this.recheck);
+  }
+
+  private start(): void {
+    this.startTimer = undefined;
+    if (this.listening || !this.host.isConnected) return;
+    this.listening = true;
+    window.addEventListener('eip6963:announceProvider', this.onAnnounce);
+    // MetaMask's documented signal for a provider injected after the page loaded.
+    window.addEventListener('ethereum#initialized', this.recheck);
+    this.host.addEventListener('focusin', this.recheck);
+    this.host.addEventListener('pointerenter', this.recheck);
+    window.dispatchEvent(new Event('eip6963:requestProvider'));
+    this.recheck();
   }
 
   /** The announced wallets, or the legacy injected provider when none announced. */
   get available(): DiscoveredWallet[] {
     if (this.wallets.length > 0) return this.wallets;
-    const legacy = (window as { ethereum?: Eip1193Provider }).ethereum;
+    const legacy = injected();
+    this.listed = true;
+    this.shownInjected = legacy;
     return legacy ? [{ id: 'injected', name: '', icon: '', provider: legacy }] : [];
   }
 }

@@ -92,6 +92,24 @@ async function mount(attrs: Record<string, string>): Promise<CryptoCheckout> {
 
 const text = (el: CryptoCheckout) => el.shadowRoot?.textContent?.replace(/\s+/g, ' ') ?? '';
 
+/** Waits (at most 40 rounds of 5 ms) until the element's text contains `wanted`; returns that text. */
+async function textWith(el: CryptoCheckout, wanted: string): Promise<string> {
+  for (let i = 0; i < 40 && !text(el).includes(wanted); i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    await el.updateComplete;
+  }
+  return text(el);
+}
+
+const viewRoute = {
+  [`/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`]: { checkout: view },
+};
+const viewAttrs = {
+  slug: 'espresso',
+  'expected-payment': view.expected_payment!.id,
+  'api-base': 'http://shop.test',
+};
+
 describe('<crypto-checkout>', () => {
   beforeEach(() => {
     document.documentElement.lang = 'en';
@@ -219,6 +237,47 @@ describe('<crypto-checkout>', () => {
     expect(text(el)).toContain('Payment received. Thank you!');
     expect(detail).toEqual({ resolvedPaymentId: 'rp_1', txHash: paid.tx_hash, sessionId: paid.id });
     expect(el.shadowRoot!.querySelector('[aria-current="step"]')?.textContent).toContain('Done');
+  });
+
+  it('asks wallets to announce themselves once the first render is done', async () => {
+    vi.stubGlobal('fetch', fakeServer(viewRoute));
+    const rendered: boolean[] = [];
+    const onRequest = () => {
+      const el = document.querySelector('crypto-checkout');
+      rendered.push(Boolean(el?.shadowRoot?.querySelector('[part="base"]')));
+    };
+    window.addEventListener('eip6963:requestProvider', onRequest);
+    try {
+      const el = await mount(viewAttrs);
+      expect(await textWith(el, 'No wallet found')).toContain('Espresso beans');
+      expect(rendered).toEqual([true]);
+    } finally {
+      window.removeEventListener('eip6963:requestProvider', onRequest);
+    }
+  });
+
+  it('offers a window.ethereum installed after it rendered: on ethereum#initialized, or when the shopper moves in', async () => {
+    vi.stubGlobal('fetch', fakeServer(viewRoute));
+    const el = await mount(viewAttrs);
+    expect(await textWith(el, 'No wallet found')).not.toContain('Browser wallet');
+
+    vi.stubGlobal('ethereum', { request: vi.fn() });
+    window.dispatchEvent(new Event('ethereum#initialized'));
+    expect(await textWith(el, 'Pay with Browser wallet')).not.toContain('No wallet found');
+
+    // Installed without any event: found again when focus enters the element.
+    vi.stubGlobal('ethereum', undefined);
+    el.shadowRoot!.querySelector<HTMLInputElement>('#email')!.dispatchEvent(
+      new FocusEvent('focusin', { bubbles: true, composed: true }),
+    );
+    expect(await textWith(el, 'No wallet found')).not.toContain('Browser wallet');
+    vi.stubGlobal('ethereum', { request: vi.fn() });
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(text(el)).toContain('No wallet found');
+    el.shadowRoot!.querySelector<HTMLInputElement>('#email')!.dispatchEvent(
+      new FocusEvent('focusin', { bubbles: true, composed: true }),
+    );
+    expect(await textWith(el, 'Pay with Browser wallet')).not.toContain('No wallet found');
   });
 
   it('speaks Spanish when the page is in Spanish', async () => {
