@@ -115,7 +115,7 @@ export class CryptoCheckout extends LitElement {
   @property({ attribute: 'api-base' }) apiBase = '';
 
   /** Colour scheme: follow the system, or force light or dark. */
-  @property({ reflect: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+  @property({ reflect: true, useDefault: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
 
   /** A dapp's wagmi config to share (the React wrapper sets it); used when it includes the product's chain. */
   @property({ attribute: false }) wagmiConfig: Config | undefined;
@@ -135,8 +135,9 @@ export class CryptoCheckout extends LitElement {
   @state() private txHash = '';
 
   private readonly wallets = new WalletDiscoveryController(this);
-  private readonly countdown = new CountdownController(this, () => this.onExpired());
-  private readonly stream = new SessionStreamController(this, (s) => this.applySession(s));
+  // The countdown and the session stream exist once a session does.
+  private countdownController: CountdownController | undefined;
+  private streamController: SessionStreamController | undefined;
   private flow: WalletFlow | undefined;
   private walletModule: WalletModule | undefined;
   private outcomeSent = false;
@@ -160,6 +161,16 @@ export class CryptoCheckout extends LitElement {
   /** The wallet module; loaded on first use so the first paint needs no chain code. */
   protected loadWallet(): Promise<WalletModule> {
     return loadWalletModule();
+  }
+
+  private get countdown(): CountdownController {
+    this.countdownController ??= new CountdownController(this, () => this.onExpired());
+    return this.countdownController;
+  }
+
+  private get stream(): SessionStreamController {
+    this.streamController ??= new SessionStreamController(this, (s) => this.applySession(s));
+    return this.streamController;
   }
 
   private get t(): Messages {
@@ -337,7 +348,7 @@ export class CryptoCheckout extends LitElement {
   }
 
   private get isExpired(): boolean {
-    return this.countdown.remainingMs === 0 || this.session?.status === 'expired';
+    return this.countdownController?.remainingMs === 0 || this.session?.status === 'expired';
   }
 
   private onExpired(): void {
@@ -348,7 +359,7 @@ export class CryptoCheckout extends LitElement {
   private succeed(session: CheckoutSession): void {
     if (this.outcomeSent) return;
     this.outcomeSent = true;
-    this.stream.stop();
+    this.streamController?.stop();
     const detail: CheckoutSuccessDetail = {
       resolvedPaymentId: session.resolved_payment_id ?? '',
       txHash: session.tx_hash ?? this.txHash,
@@ -368,7 +379,7 @@ export class CryptoCheckout extends LitElement {
     this.countdown.set(null);
     if (this.outcomeSent) return;
     this.outcomeSent = true;
-    this.stream.stop();
+    this.streamController?.stop();
     const detail: CheckoutFailureDetail = {
       reason,
       sessionId: this.session?.id ?? null,
@@ -435,14 +446,12 @@ export class CryptoCheckout extends LitElement {
 
   override render(): TemplateResult {
     const view = this.view;
-    const t = this.t;
-    if (!view) {
-      return html`<div part="base" lang=${this.localized.locale}>
-        ${this.phase === 'loading' ? html`<p part="message" role="status">${t.loading}</p>` : nothing}
-        ${this.renderFailure()}
-      </div>`;
-    }
-    return html`<section part="base" lang=${this.localized.locale} aria-labelledby="title">
+    const { locale, messages: t } = this.localized;
+    // Before the view: one small template for the first render, another for a load error.
+    if (!view && !this.failure)
+      return html`<div part="base" lang=${locale}><p part="message" role="status">${t.loading}</p></div>`;
+    if (!view) return html`<div part="base" lang=${locale}>${this.renderFailure()}</div>`;
+    return html`<section part="base" lang=${locale} aria-labelledby="title">
       <header part="header">
         <h2 id="title">${view.name}${view.is_test ? html`<span class="badge">${t.testMode}</span>` : nothing}</h2>
       </header>
@@ -486,7 +495,7 @@ export class CryptoCheckout extends LitElement {
   }
 
   private renderTimer(): TemplateResult | typeof nothing {
-    const remaining = this.countdown.remainingMs;
+    const remaining = this.countdownController?.remainingMs ?? null;
     if (remaining === null || ['paid', 'failed', 'expired'].includes(this.phase)) return nothing;
     const seconds = Math.ceil(remaining / 1000);
     const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
