@@ -2,8 +2,8 @@
 /**
  * `<crypto-checkout>` on the pages around it: a merchant's own site embedding it (inside a shadow root,
  * from another origin) and following its redirects; the hosted page in the dark, at 320 px, in Spanish;
- * Portuguese on a `pt-BR` page; and the demo shop. Payments need two confirmations here, so the
- * "confirming" state is on screen until the test mines the second block.
+ * Portuguese on a `pt-BR` page; a page that changes its language; and the demo shop. Payments need two
+ * confirmations here, so the "confirming" state is on screen until the test mines the second block.
  */
 import type { Page } from 'playwright-core';
 import { parseUnits } from 'viem';
@@ -350,6 +350,43 @@ ${body}
     await page.getByRole('button', { name: 'Reintentar' }).waitFor();
     await h.expectAccessible(page, 'es: insufficient');
     await page.screenshot({ path: `${artifacts}es-insufficient.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('follows the page when it changes its language, and the element its own lang', async () => {
+    const product = await h.createProduct();
+    const expected = await h.expectPayment(product.id, '25.00');
+    const url = merchantPage(`/idiomas/${expected.id}`, { slug: product.slug, expectedPayment: expected.id });
+    const { page, wallet } = await h.openPage(await h.freshShopper('1'), url);
+    await page.getByText('$25.00').waitFor();
+    // An error on screen is written again in the new language too.
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await expect.poll(() => page.getByText('This field is required.').count()).toBe(1);
+
+    // The page switches to Spanish, as a language menu of a shop would.
+    await page.evaluate(() => {
+      document.documentElement.lang = 'es-ES';
+    });
+    await page.getByLabel('Correo electrónico').waitFor();
+    await page.getByText('Este campo es obligatorio.').waitFor();
+    await page.getByText('Incluye 20 % de impuestos').waitFor();
+    await page.getByRole('button', { name: 'Pagar con Test Wallet' }).waitFor();
+    expect(await page.getByText('This field is required.').count()).toBe(0);
+    expect(await h.elementText(page)).toContain('25,00 US$');
+    await h.expectAccessible(page, 'language changed to es-ES');
+
+    // The element's own lang wins over the page's, and removing it falls back to the page's again.
+    await page.locator('crypto-checkout').evaluate((el) => el.setAttribute('lang', 'pt-BR'));
+    await page.getByText('US$ 25,00').waitFor();
+    await page.getByLabel('Nome completo').fill('Ada Lovelace');
+    await page.getByLabel('E-mail').fill('comprador@example.com');
+    await page.getByRole('button', { name: 'Pagar com Test Wallet' }).click();
+    await page.getByText('Sua carteira não tem saldo suficiente para pagar 25 BUSD.').waitFor();
+    await page.locator('crypto-checkout').evaluate((el) => el.removeAttribute('lang'));
+    await page.getByText('Tu billetera no tiene saldo suficiente para pagar 25 BUSD.').waitFor();
+    await page.getByRole('button', { name: 'Reintentar' }).waitFor();
+    expect(wallet.calls).not.toContain('eth_sendTransaction');
+    await page.screenshot({ path: `${artifacts}language-followed.png`, fullPage: true });
     await page.close();
   });
 

@@ -239,6 +239,64 @@ describe('<crypto-checkout>', () => {
     expect(el.shadowRoot!.querySelector('[aria-current="step"]')?.textContent).toContain('Done');
   });
 
+  it('follows the page language and its own lang as they change, and stops when disconnected', async () => {
+    vi.stubGlobal('fetch', fakeServer(viewRoute));
+    const el = await mount(viewAttrs);
+    expect(text(el)).toContain('Full name');
+
+    document.documentElement.lang = 'es-MX';
+    expect(await textWith(el, 'Correo electrónico')).toContain('Incluye 20 % de impuestos');
+    expect(el.shadowRoot!.querySelector('[part="base"]')?.getAttribute('lang')).toBe('es-MX');
+
+    el.setAttribute('lang', 'pt-BR');
+    expect(await textWith(el, 'Nome completo')).toContain('Inclui 20 % de impostos');
+    expect(el.shadowRoot!.querySelector('[part="base"]')?.getAttribute('lang')).toBe('pt-BR');
+
+    // A closer ancestor that gains a lang wins over the page's.
+    el.removeAttribute('lang');
+    expect(await textWith(el, 'Nombre completo')).not.toContain('Nome completo');
+    const wrapper = document.createElement('div');
+    document.body.append(wrapper);
+    wrapper.append(el);
+    await el.updateComplete;
+    wrapper.setAttribute('lang', 'en-GB');
+    expect(await textWith(el, 'Full name')).not.toContain('Nombre completo');
+
+    // Disconnected, it no longer watches; connected again, it takes the language of its new place.
+    el.remove();
+    wrapper.setAttribute('lang', 'pt');
+    document.documentElement.lang = 'pt';
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(text(el)).toContain('Full name');
+    document.body.append(el);
+    expect(await textWith(el, 'Nome completo')).not.toContain('Full name');
+  });
+
+  it('writes a field error and a wallet error again in the new language', async () => {
+    vi.stubGlobal('fetch', fakeServer(viewRoute));
+    vi.stubGlobal('ethereum', { request: vi.fn() });
+    const el = await mount(viewAttrs);
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="wallet-button"]')!.click();
+    expect(await textWith(el, 'This field is required.')).toContain('Enter a valid e-mail address.');
+    document.documentElement.lang = 'es';
+    const spanish = await textWith(el, 'Este campo es obligatorio.');
+    expect(spanish).toContain('Introduce un correo electrónico válido.');
+    expect(spanish).not.toContain('This field is required.');
+  });
+
+  it('takes the language of the shadow host it is rendered in, and follows it', async () => {
+    vi.stubGlobal('fetch', fakeServer(viewRoute));
+    const host = document.createElement('div');
+    host.setAttribute('lang', 'pt-BR');
+    document.body.append(host);
+    const el = document.createElement('crypto-checkout');
+    for (const [k, v] of Object.entries(viewAttrs)) el.setAttribute(k, v);
+    host.attachShadow({ mode: 'open' }).append(el);
+    expect(await textWith(el, 'Nome completo')).toContain('US$');
+    host.setAttribute('lang', 'es');
+    expect(await textWith(el, 'Nombre completo')).not.toContain('Nome completo');
+  });
+
   it('asks wallets to announce themselves once the first render is done', async () => {
     vi.stubGlobal('fetch', fakeServer(viewRoute));
     const rendered: boolean[] = [];

@@ -15,7 +15,7 @@ import { chainName, nativeSymbol } from '../chains.ts';
 import { CountdownController } from '../controllers/countdown.ts';
 import { SessionStreamController } from '../controllers/session-stream.ts';
 import { type DiscoveredWallet, WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
-import { type Messages, pickLocale } from '../i18n.ts';
+import { type Localized, type Messages, pickLocale } from '../i18n.ts';
 import { loadWalletModule } from '../load-wallet.ts';
 import type { PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
 import { styles } from './crypto-checkout.styles.ts';
@@ -67,6 +67,15 @@ const stepOfPhase: Record<CheckoutPhase, number> = {
 };
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** What is wrong with a field, as the key of its text. */
+type FieldProblem = 'amountRequired' | 'amountFormat' | 'amountPositive' | 'emailInvalid' | 'fieldRequired';
+const amountProblems = {
+  required: 'amountRequired',
+  format: 'amountFormat',
+  positive: 'amountPositive',
+} as const satisfies Record<string, FieldProblem>;
+/** At most this many ancestors are watched for `lang` (a guard against pathological trees). */
+const maxLangDepth = 1_000;
 const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
 
 /**
@@ -126,18 +135,23 @@ export class CryptoCheckout extends LitElement {
   @state() private amountValue = '';
   @state() private email = '';
   @state() private fields: Record<string, string> = {};
-  @state() private fieldErrors: Record<string, string> = {};
+  @state() private fieldErrors: Record<string, FieldProblem | undefined> = {};
   @state() private plan: PaymentPlan | undefined;
   @state() private payer = '';
   @state() private walletStep: 'approve' | 'pay' = 'pay';
-  @state() private failure: { message: string; retry: (() => void) | null } | undefined;
+  /** The error on screen; its text is written in the language of the moment. */
+  @state() private failure: { message: (lang: Localized) => string; retry: (() => void) | null } | undefined;
   @state() private busy = false;
   @state() private txHash = '';
+  /** Language and texts, from the nearest `lang` (followed while connected). */
+  @state() private language: Localized | undefined;
 
   private readonly wallets = new WalletDiscoveryController(this);
   // The countdown and the session stream exist once a session does.
   private countdownController: CountdownController | undefined;
   private streamController: SessionStreamController | undefined;
+  private langObserver: MutationObserver | undefined;
+  private readonly followLanguage = () => this.watchLanguage();
   private flow: WalletFlow | undefined;
   private walletModule: WalletModule | undefined;
   private outcomeSent = false;
@@ -145,7 +159,15 @@ export class CryptoCheckout extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.watchLanguage();
+    window.addEventListener('languagechange', this.followLanguage);
     if (this.phase === 'loading') void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.langObserver?.disconnect();
+    window.removeEventListener('languagechange', this.followLanguage);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -177,9 +199,36 @@ export class CryptoCheckout extends LitElement {
     return this.localized.messages;
   }
 
-  private get localized() {
-    const lang = this.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || undefined;
-    return pickLocale(lang);
+  private get localized(): Localized {
+    return this.language ?? pickLocale(this.nearestLang().lang);
+  }
+
+  /**
+   * The nearest `lang` attribute: on the element or an ancestor, across shadow roots to their hosts (as
+   * HTML defines an element's language); also the elements passed on the way, which could gain one.
+   */
+  private nearestLang(): { lang: string | undefined; path: Element[] } {
+    const path: Element[] = [];
+    let node: Element | null = this;
+    for (let depth = 0; node && depth < maxLangDepth; depth++) {
+      path.push(node);
+      const lang = node.getAttribute('lang');
+      if (lang) return { lang, path };
+      const parent: Node | null = node.parentNode;
+      node = parent instanceof ShadowRoot ? parent.host : parent instanceof Element ? parent : null;
+    }
+    return { lang: undefined, path };
+  }
+
+  /** Takes the language of the nearest `lang` and watches that element and those below it for changes. */
+  private watchLanguage(): void {
+    const { lang, path } = this.nearestLang();
+    const next = pickLocale(lang);
+    if (next.locale !== this.language?.locale) this.language = next;
+    this.langObserver ??= new MutationObserver(this.followLanguage);
+    this.langObserver.disconnect();
+    for (const element of path)
+      this.langObserver.observe(element, { attributes: true, attributeFilter: ['lang'] });
   }
 
   private async load(): Promise<void> {
@@ -198,7 +247,7 @@ export class CryptoCheckout extends LitElement {
     } catch (error) {
       this.phase = 'load-error';
       this.failure = {
-        message: this.describeApiError(error) ?? this.t.loadFailed,
+        message: ({ messages }) => this.describeApiError(error, messages) ?? messages.loadFailed,
         retry: () => void this.load(),
       };
     }
@@ -223,17 +272,14 @@ export class CryptoCheckout extends LitElement {
   private validate(): boolean {
     const view = this.view;
     if (!view) return false;
-    const t = this.t;
-    const errors: Record<string, string> = {};
+    const errors: Record<string, FieldProblem> = {};
     if (view.open_amount && !view.expected_payment) {
       const problem = dollarAmountProblem(this.amountValue);
-      if (problem === 'required') errors.amount = t.amountRequired;
-      else if (problem === 'format') errors.amount = t.amountFormat;
-      else if (problem === 'positive') errors.amount = t.amountPositive;
+      if (problem) errors.amount = amountProblems[problem];
     }
-    if (!emailPattern.test(this.email.trim())) errors.email = t.emailInvalid;
+    if (!emailPattern.test(this.email.trim())) errors.email = 'emailInvalid';
     for (const field of view.custom_fields) {
-      if (!this.fields[field]?.trim()) errors[`field-${field}`] = t.fieldRequired;
+      if (!this.fields[field]?.trim()) errors[`field-${field}`] = 'fieldRequired';
     }
     this.fieldErrors = errors;
     const first = Object.keys(errors)[0];
@@ -397,43 +443,25 @@ export class CryptoCheckout extends LitElement {
   }
 
   private showError(error: unknown, retry: () => void): void {
-    const message = this.describeApiError(error) ?? this.describeWalletError(error);
-    this.failure = { message, retry };
+    // What the message needs is taken now; its words are chosen when it is shown.
+    const kind: WalletErrorKind = this.walletModule?.classifyWalletError(error) ?? 'unknown';
+    const view = this.view;
+    const amount = this.tokenAmount;
+    this.failure = {
+      message: (lang) =>
+        this.describeApiError(error, lang.messages) ?? describeWalletError(kind, view, amount, lang),
+      retry,
+    };
   }
 
-  private describeApiError(error: unknown): string | undefined {
+  private describeApiError(error: unknown, t: Messages): string | undefined {
     if (!(error instanceof CheckoutApiError)) return undefined;
-    const t = this.t;
     if (error.status === 0) return t.errors.rpc;
     if (error.code === 'checkout_expired') return t.errors.expired;
     if (error.code === 'tx_already_used') return t.errors.tx_already_used;
     if (error.code === 'tx_rejected') return t.errors.tx_rejected;
     const details = error.errors.map((e) => `${e.path} ${e.message}`).join('; ');
     return details ? `${error.message}: ${details}` : error.message;
-  }
-
-  private describeWalletError(error: unknown): string {
-    const kind: WalletErrorKind = this.walletModule?.classifyWalletError(error) ?? 'unknown';
-    const t = this.t;
-    const view = this.view;
-    switch (kind) {
-      case 'rejected':
-        return t.errors.rejected;
-      case 'wrong_chain':
-        return t.errors.wrong_chain(view ? chainName(view) : '');
-      case 'insufficient':
-        return t.errors.insufficient(
-          view && this.tokenAmount
-            ? formatToken(this.tokenAmount, view.token.symbol, this.localized.locale)
-            : '',
-        );
-      case 'fee_funds':
-        return t.errors.fee_funds(view ? nativeSymbol(view) : '');
-      case 'rpc':
-        return t.errors.rpc;
-      default:
-        return t.errors.unknown;
-    }
   }
 
   private useAnotherWallet(): void {
@@ -537,10 +565,10 @@ export class CryptoCheckout extends LitElement {
           aria-describedby=${error ? `${id}-error` : nothing}
           @input=${(e: Event) => {
             onInput((e.target as HTMLInputElement).value);
-            if (error) this.fieldErrors = { ...this.fieldErrors, [id]: '' };
+            if (error) this.fieldErrors = { ...this.fieldErrors, [id]: undefined };
           }}
         />
-        ${error ? html`<span class="field-error" id=${`${id}-error`}>${error}</span>` : nothing}
+        ${error ? html`<span class="field-error" id=${`${id}-error`}>${t[error]}</span>` : nothing}
       </div>`;
     };
     const autocompletes: Record<string, string> = {
@@ -670,13 +698,35 @@ export class CryptoCheckout extends LitElement {
     const failure = this.failure;
     if (!failure) return nothing;
     return html`<div part="error" role="alert">
-      <p>${failure.message}</p>
+      <p>${failure.message(this.localized)}</p>
       ${
         failure.retry
           ? html`<button type="button" ?disabled=${this.busy} @click=${() => failure.retry?.()}>${this.t.retry}</button>`
           : nothing
       }
     </div>`;
+  }
+}
+
+function describeWalletError(
+  kind: WalletErrorKind,
+  view: CheckoutView | undefined,
+  amount: string | null,
+  { locale, messages: t }: Localized,
+): string {
+  switch (kind) {
+    case 'rejected':
+      return t.errors.rejected;
+    case 'wrong_chain':
+      return t.errors.wrong_chain(view ? chainName(view) : '');
+    case 'insufficient':
+      return t.errors.insufficient(view && amount ? formatToken(amount, view.token.symbol, locale) : '');
+    case 'fee_funds':
+      return t.errors.fee_funds(view ? nativeSymbol(view) : '');
+    case 'rpc':
+      return t.errors.rpc;
+    default:
+      return t.errors.unknown;
   }
 }
 
