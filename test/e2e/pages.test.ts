@@ -2,8 +2,9 @@
 /**
  * `<crypto-checkout>` on the pages around it: a merchant's own site embedding it (inside a shadow root,
  * from another origin) and following its redirects; the hosted page in the dark, at 320 px, in Spanish;
- * Portuguese on a `pt-BR` page; a page that changes its language; and the demo shop. Payments need two
- * confirmations here, so the "confirming" state is on screen until the test mines the second block.
+ * Portuguese on a `pt-BR` page; a page that changes its language; and the demo shop, also in the
+ * shopper's language. Payments need two confirmations here, so the "confirming" state is on screen until
+ * the test mines the second block.
  */
 import type { Page } from 'playwright-core';
 import { parseUnits } from 'viem';
@@ -387,6 +388,36 @@ ${body}
     await page.getByRole('button', { name: 'Reintentar' }).waitFor();
     expect(wallet.calls).not.toContain('eth_sendTransaction');
     await page.screenshot({ path: `${artifacts}language-followed.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('runs the demo shop in the language the browser asks for', async () => {
+    const spanish = await h.service.request('GET', '/demo', {
+      headers: { 'Accept-Language': 'fr-FR,es-MX;q=0.9,en;q=0.5' },
+    });
+    expect(spanish.status).toBe(200);
+    expect(spanish.headers.get('vary')).toMatch(/Accept-Language/i);
+    const html = spanish.text.replace(/\s+/g, ' ');
+    expect(html).toContain('<html lang="es-MX">');
+    expect(html).toContain('<title>Tienda de demostración</title>');
+    expect(html).toContain('<h1>Tienda de demostración: un mes de café</h1>');
+    const dollars = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'USD' }).format(12.5);
+    expect(html).toContain(`un pago esperado de ${dollars.replace(/\s+/g, ' ')} para el comercio`);
+
+    const { page } = await h.openPage(await h.freshShopper('1'), '/demo', {
+      headers: { 'Accept-Language': 'pt-BR,pt;q=0.9,en;q=0.5' },
+    });
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt-BR');
+    expect(await page.title()).toBe('Loja de demonstração');
+    await page.getByRole('heading', { level: 1, name: 'Loja de demonstração: um mês de café' }).waitFor();
+    expect((await page.locator('main > p').first().textContent())?.replace(/\s+/g, ' ')).toContain(
+      'cada visita cria um pagamento esperado de US$ 12,50 para o lojista',
+    );
+    await page.getByText('US$ 12,50').first().waitFor();
+    await page.getByLabel('Nome completo').waitFor();
+    await page.getByRole('button', { name: 'Pagar com Test Wallet' }).waitFor();
+    await h.expectAccessible(page, 'demo: pt-BR');
+    await page.screenshot({ path: `${artifacts}demo-pt-BR.png`, fullPage: true });
     await page.close();
   });
 

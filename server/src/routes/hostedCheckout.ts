@@ -17,6 +17,8 @@ const widgetFile = /^(chunks\/)?[A-Za-z0-9_.-]+\.js$/;
 /** The dev merchant's receiving wallet (the address `npm start` prints with its API key). */
 const demoMerchantAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 const demoProductName = 'Demo coffee subscription';
+/** What each demo visit orders. */
+const demoDollarAmount = '12.50';
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -28,16 +30,65 @@ interface PageTexts {
   checkout: string;
   notFound: string;
   checkLink: string;
+  demo: {
+    title: string;
+    heading: string;
+    /** HTML; `amount` is plain text and `address` is already HTML (escaped, in `<code>`). */
+    intro: (amount: string, address: string) => string;
+    /** HTML. */
+    howToPay: string;
+  };
 }
 
-/** Texts of the hosted page itself, in the element's languages. */
+/** Texts of the hosted page and the demo shop, in the element's languages. */
 const pageTexts: Record<'en' | 'es' | 'pt', PageTexts> = {
-  en: { checkout: 'Checkout', notFound: 'Checkout not found', checkLink: 'Check the link you were given.' },
-  es: { checkout: 'Pago', notFound: 'Pago no encontrado', checkLink: 'Revisa el enlace que te dieron.' },
+  en: {
+    checkout: 'Checkout',
+    notFound: 'Checkout not found',
+    checkLink: 'Check the link you were given.',
+    demo: {
+      title: 'Demo shop',
+      heading: 'Demo shop: one month of coffee',
+      intro: (amount, address) =>
+        `This page is the merchant's server: each visit creates a ${escapeHtml(amount)} expected payment for the dev merchant
+${address} and embeds the checkout element for it.`,
+      howToPay: `To pay, import the <strong>Shopper</strong> private key that <code>npm start</code> prints into a browser
+wallet (MetaMask or similar), add the dev chain (its RPC URL and chain id 97 are printed too; the element asks
+your wallet to add it), and pay with BUSD, or with USDC, DAI or USDT through a swap.
+Never use that key on a real network: it is a public development key.`,
+    },
+  },
+  es: {
+    checkout: 'Pago',
+    notFound: 'Pago no encontrado',
+    checkLink: 'Revisa el enlace que te dieron.',
+    demo: {
+      title: 'Tienda de demostración',
+      heading: 'Tienda de demostración: un mes de café',
+      intro: (amount, address) =>
+        `Esta página hace de servidor del comercio: cada visita crea un pago esperado de ${escapeHtml(amount)} para el
+comercio de desarrollo ${address} e inserta el elemento de pago para ese pago.`,
+      howToPay: `Para pagar, importa en una billetera del navegador (MetaMask o similar) la clave privada <strong>Shopper</strong>
+que muestra <code>npm start</code>, añade la red de desarrollo (también se muestran su URL RPC y el chain id 97; el
+elemento pide a tu billetera que la añada) y paga con BUSD, o con USDC, DAI o USDT mediante un intercambio.
+No uses nunca esa clave en una red real: es una clave de desarrollo pública.`,
+    },
+  },
   pt: {
     checkout: 'Pagamento',
     notFound: 'Pagamento não encontrado',
     checkLink: 'Confira o link que você recebeu.',
+    demo: {
+      title: 'Loja de demonstração',
+      heading: 'Loja de demonstração: um mês de café',
+      intro: (amount, address) =>
+        `Esta página faz o papel do servidor do lojista: cada visita cria um pagamento esperado de ${escapeHtml(amount)}
+para o lojista de desenvolvimento ${address} e incorpora o elemento de pagamento para ele.`,
+      howToPay: `Para pagar, importe a chave privada <strong>Shopper</strong> que o <code>npm start</code> mostra em uma
+carteira do navegador (MetaMask ou similar), adicione a rede de desenvolvimento (a URL RPC e o chain id 97 também
+são mostrados; o elemento pede à sua carteira para adicioná-la) e pague com BUSD, ou com USDC, DAI ou USDT por
+meio de uma troca. Nunca use essa chave em uma rede real: é uma chave de desenvolvimento pública.`,
+    },
   },
 };
 
@@ -48,10 +99,25 @@ const pageTexts: Record<'en' | 'es' | 'pt', PageTexts> = {
 function shopperLanguage(accepted: string[]): { tag: string; texts: PageTexts } {
   for (const tag of accepted) {
     const base = tag.toLowerCase().split('-')[0];
-    if ((base === 'en' || base === 'es' || base === 'pt') && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag))
+    if (
+      (base === 'en' || base === 'es' || base === 'pt') &&
+      /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag)
+    ) {
+      // A well-formed tag Intl cannot use (`en-x`) would break amount formatting here and in the element.
+      if (!isIntlLocale(tag)) continue;
       return { tag, texts: pageTexts[base] };
+    }
   }
   return { tag: 'en', texts: pageTexts.en };
+}
+
+function isIntlLocale(tag: string): boolean {
+  try {
+    Intl.getCanonicalLocales(tag);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function page(title: string, body: string, lang = 'en'): string {
@@ -83,7 +149,10 @@ function element(slug: string, expectedPayment: string | undefined): string {
   return `<crypto-checkout slug="${escapeHtml(slug)}"${expected}></crypto-checkout>`;
 }
 
-/** GET /checkout/:slug (hosted page), GET /widget/*.js (built element), GET /demo outside production. */
+/**
+ * GET /checkout/:slug (hosted page), GET /widget/*.js (built element), GET /demo outside production; both
+ * pages speak the shopper's language (`Accept-Language`).
+ */
 export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.get('/checkout/:slug', async (ctx) => {
     ctx.state.route = '/checkout/:slug';
@@ -194,27 +263,29 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       slug = row.slug;
       productId = row.id;
     }
+    const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
+    ctx.set('Vary', 'Accept-Language');
     const expected = await insertExpectedPayment(db, {
       id: randomUUID(),
       merchant_id: wallet.merchant_id,
       product_id: productId,
-      dollar_amount: '12.50',
+      dollar_amount: demoDollarAmount,
       metadata: { demo: true },
       customer_email: null,
       source: 'merchant',
     });
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
+    const amount = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD' }).format(
+      Number(demoDollarAmount),
+    );
     ctx.body = page(
-      'Demo shop',
-      `<h1>Demo shop: one month of coffee</h1>
-<p>This page is the merchant's server: each visit creates a $12.50 expected payment for the dev merchant
-<code>${escapeHtml(address)}</code> and embeds the checkout element for it.</p>
-<p>To pay, import the <strong>Shopper</strong> private key that <code>npm start</code> prints into a browser
-wallet (MetaMask or similar), add the dev chain (its RPC URL and chain id 97 are printed too; the element asks
-your wallet to add it), and pay with BUSD, or with USDC, DAI or USDT through a swap.
-Never use that key on a real network: it is a public development key.</p>
+      texts.demo.title,
+      `<h1>${escapeHtml(texts.demo.heading)}</h1>
+<p>${texts.demo.intro(amount, `<code>${escapeHtml(address)}</code>`)}</p>
+<p>${texts.demo.howToPay}</p>
 ${element(slug, expected.id)}`,
+      tag,
     );
   });
 }
