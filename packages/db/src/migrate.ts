@@ -8,6 +8,7 @@ import * as users from './migrations/0004_users.ts';
 import * as productListVersion from './migrations/0005_product_list_version.ts';
 import * as ramps from './migrations/0006_ramps.ts';
 import * as rampDurability from './migrations/0007_ramp_durability.ts';
+import * as rampRefunds from './migrations/0008_ramp_refunds.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0005_product_list_version': productListVersion,
   '0006_ramps': ramps,
   '0007_ramp_durability': rampDurability,
+  '0008_ramp_refunds': rampRefunds,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -19,6 +19,27 @@ export interface StoredDeposit {
   id: string;
   /** Fiat, exact decimal string. */
   amount: string;
+  /** False for a deposit reported after funding or expiry: not credited, returned in full. */
+  credited?: boolean;
+}
+
+/** Why an onramp returns fiat through the bank partner. */
+export type OnrampRefundReason = 'excess' | 'late_deposit' | 'onramp_failed';
+
+/** Fiat an onramp returns to the sending account through the bank partner. */
+export interface StoredOnrampRefund {
+  /** `<reason>:<deposit id or onramp id>`: the bank partner's idempotency key, so a retry returns once. */
+  id: string;
+  reason: OnrampRefundReason;
+  /** The deposit it returns (part of); null for a failed onramp's whole deposit. */
+  deposit_id: string | null;
+  /** Fiat, exact decimal string. */
+  amount: string;
+  status: 'pending' | 'sent' | 'failed';
+  /** The bank partner's reference of the return, once sent. */
+  reference: string | null;
+  /** Why a return failed. */
+  message: string | null;
 }
 
 export interface OnrampsTable {
@@ -40,6 +61,8 @@ export interface OnrampsTable {
   deposit_amount: string;
   received_amount: string;
   deposits: Json<StoredDeposit[]>;
+  /** Fiat returned (or to return) through the bank partner. */
+  refunds: ColumnType<StoredOnrampRefund[], string | undefined, string>;
   destination_address: string;
   fiat_currency: string;
   fiat_rails: string;
@@ -88,6 +111,8 @@ export interface QuotesTable {
   sender_address: string | null;
   /** The status last handed to the quote's workflow; the reconciler catches up when it differs. */
   workflow_state: QuoteStatusValue | null;
+  /** The next block the deposit address scan starts from (numeric(20,0)); null before the first scan. */
+  deposit_scan_block: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -149,6 +174,35 @@ export type OfframpBounceAction = 'resend' | 'refund';
 /** Where an offramp's refund stands. */
 export type OfframpRefundStatus = 'pending' | 'sent' | 'failed';
 
+/** Why a quote returns tokens that no payout uses. */
+export type QuoteRefundReason = 'quote_expired' | 'excess' | 'extra_transfer';
+
+/** Where a refund stands. */
+export type RefundStatus = 'pending' | 'sent' | 'failed';
+
+/**
+ * Tokens a quote's deposit address received that no payout uses, returned to the sender from the
+ * treasury: one row per incoming transaction.
+ */
+export interface QuoteRefundsTable {
+  id: string;
+  quote_id: string;
+  reason: QuoteRefundReason;
+  /** The incoming transaction (lower-case hash) whose tokens are returned (the excess of it, for `excess`). */
+  deposit_tx_hash: string;
+  /** Token base units (numeric(78,0)). */
+  amount: string;
+  /** Where the tokens go: the sender of the incoming transfer. */
+  address: string;
+  status: RefundStatus;
+  /** The signed treasury transfer, recorded before its broadcast. */
+  tx_hash: string | null;
+  tx_serialized: string | null;
+  tx_nonce: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** A bank partner's deposit notice, kept until the onramp's workflow has been signalled with it. */
 export interface OnrampDepositsTable {
   id: string;
@@ -164,6 +218,7 @@ export interface RampsTables {
   onramps: OnrampsTable;
   onramp_deposits: OnrampDepositsTable;
   quotes: QuotesTable;
+  quote_refunds: QuoteRefundsTable;
   offramps: OfframpsTable;
 }
 
@@ -171,3 +226,4 @@ export type OnrampRow = Selectable<OnrampsTable>;
 export type QuoteRow = Selectable<QuotesTable>;
 export type OfframpRow = Selectable<OfframpsTable>;
 export type OnrampDepositRow = Selectable<OnrampDepositsTable>;
+export type QuoteRefundRow = Selectable<QuoteRefundsTable>;

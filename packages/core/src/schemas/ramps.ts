@@ -152,7 +152,22 @@ export const DepositInstructions = z
   .strict()
   .meta({ id: 'DepositInstructions' });
 
-/** An onramp (spec 2.7 plus `status_message`, `received_amount` and `tx_id`). */
+/** Fiat an onramp returns to the sending account through the bank partner (extension). */
+export const OnrampRefund = z
+  .object({
+    reason: z.enum(['excess', 'late_deposit', 'onramp_failed']).meta({
+      description:
+        'excess: the part of a deposit above deposit_amount; late_deposit: a deposit reported after funding or expiry; onramp_failed: the deposit of an onramp whose delivery failed',
+    }),
+    deposit_id: Uuid.nullable().meta({ description: 'The deposit returned; null for onramp_failed' }),
+    amount: z.number().meta({ description: 'Fiat, in the onramp currency' }),
+    status: z.enum(['pending', 'sent', 'failed']),
+    reference: z.string().nullable().meta({ description: "The bank partner's return reference, once sent" }),
+  })
+  .strict()
+  .meta({ id: 'OnrampRefund' });
+
+/** An onramp (spec 2.7 plus `status_message`, `received_amount`, `tx_id` and `refunds`). */
 export const Onramp = z
   .object({
     id: Uuid,
@@ -169,6 +184,7 @@ export const Onramp = z
     deposit_amount: z.number().meta({ example: 1004 }),
     received_amount: z.number(),
     tx_id: z.string().nullable().meta({ description: 'The treasury transfer, once crypto_sent' }),
+    refunds: z.array(OnrampRefund),
     deposit_instructions: DepositInstructions.optional().meta({ description: 'Returned by create only' }),
   })
   .strict()
@@ -228,6 +244,22 @@ export const OfframpListResponse = z
   .strict()
   .meta({ id: 'OfframpListResponse' });
 
+/** Tokens a quote returns to their sender from the treasury because no payout uses them (extension). */
+export const QuoteRefund = z
+  .object({
+    reason: z.enum(['quote_expired', 'excess', 'extra_transfer']).meta({
+      description:
+        'quote_expired: sent to a quote that expired unexecuted; excess: what the executing transfer sent above deposit_token_amount; extra_transfer: another transfer to an executed quote',
+    }),
+    status: z.enum(['pending', 'sent', 'failed']),
+    address: z.string().meta({ description: 'The sender of the incoming transfer' }),
+    amount: z.number().meta({ description: "In the quote's deposit token" }),
+    deposit_tx_id: z.string().meta({ description: 'The incoming transaction returned' }),
+    tx_id: z.string().nullable().meta({ description: 'The refund transfer, once sent' }),
+  })
+  .strict()
+  .meta({ id: 'QuoteRefund' });
+
 /** A quote with its deposit address, funding transfer and offramps (spec 2.6; `adddress` has three d's). */
 export const QuoteResponse = z
   .object({
@@ -242,6 +274,7 @@ export const QuoteResponse = z
         expiry: z.number().int().meta({ description: 'Epoch seconds' }),
         executed: z.boolean(),
         rates: z.record(z.string(), z.number()),
+        refunds: z.array(QuoteRefund),
       })
       .strict(),
     deposit_address: z.object({ adddress: z.string(), blockchain: z.string() }).strict(),

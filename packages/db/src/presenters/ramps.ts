@@ -1,6 +1,15 @@
 /** Onramp, quote and offramp rows as their wire shapes (spec 2.6, 2.7; research §7, §9). */
 import { decimalToJsonNumber, formatUnits, normalizeDecimal } from '@checkout/core';
-import type { OfframpRow, OnrampRow, QuoteRow, StoredCryptoTransfer } from '../rampsSchema.ts';
+import type {
+  OfframpRow,
+  OnrampRefundReason,
+  OnrampRow,
+  QuoteRefundReason,
+  QuoteRefundRow,
+  QuoteRow,
+  RefundStatus,
+  StoredCryptoTransfer,
+} from '../rampsSchema.ts';
 
 const num = (decimal: string) => decimalToJsonNumber(normalizeDecimal(decimal));
 
@@ -30,7 +39,20 @@ export interface OnrampView {
   deposit_amount: number;
   received_amount: number;
   tx_id: string | null;
+  /** Extension: fiat returned to the sending account through the bank partner. */
+  refunds: OnrampRefundView[];
   deposit_instructions?: DepositInstructions;
+}
+
+/** Fiat an onramp returns through the bank partner. */
+export interface OnrampRefundView {
+  reason: OnrampRefundReason;
+  /** The deposit returned (in part, for `excess`); null for a failed onramp's whole deposit. */
+  deposit_id: string | null;
+  amount: number;
+  status: RefundStatus;
+  /** The bank partner's reference of the return, once sent. */
+  reference: string | null;
 }
 
 /** One onramp; `bank` adds the create-only deposit instructions. */
@@ -54,6 +76,13 @@ export function presentOnramp(
     received_amount: num(row.received_amount),
     // Shown once the transfer is final, so a hash that may still be replaced is never published.
     tx_id: row.status === 'crypto_sent' ? row.tx_hash : null,
+    refunds: (row.refunds ?? []).map((r) => ({
+      reason: r.reason,
+      deposit_id: r.deposit_id,
+      amount: num(r.amount),
+      status: r.status,
+      reference: r.status === 'sent' ? r.reference : null,
+    })),
     ...(bank ? { deposit_instructions: { ...bank, deposit_message: row.deposit_message } } : {}),
   };
 }
@@ -128,8 +157,40 @@ export function quoteTotals(offramps: readonly OfframpRow[]): { amount: bigint; 
   return { amount, fees };
 }
 
-/** A quote with its deposit address, transfer and offramps (the `adddress` key has three d's, as specified). */
-export function presentQuote(row: QuoteRow, offramps: readonly OfframpRow[]) {
+/** Tokens a quote returns to their sender because no payout uses them. */
+export interface QuoteRefundView {
+  reason: QuoteRefundReason;
+  status: RefundStatus;
+  address: string;
+  /** In the quote's deposit token. */
+  amount: number;
+  /** The incoming transaction returned. */
+  deposit_tx_id: string;
+  /** The refund transfer, once final. */
+  tx_id: string | null;
+}
+
+/** One refund of a quote. */
+export function presentQuoteRefund(row: QuoteRefundRow, quote: QuoteRow): QuoteRefundView {
+  return {
+    reason: row.reason,
+    status: row.status,
+    address: row.address,
+    amount: decimalToJsonNumber(formatUnits(BigInt(normalizeDecimal(row.amount)), quote.token_decimals)),
+    deposit_tx_id: row.deposit_tx_hash,
+    tx_id: row.status === 'sent' ? row.tx_hash : null,
+  };
+}
+
+/**
+ * A quote with its deposit address, transfer and offramps (the `adddress` key has three d's, as specified),
+ * plus the extension `quote.refunds` (the quote's refunds, oldest first; none for a new quote).
+ */
+export function presentQuote(
+  row: QuoteRow,
+  offramps: readonly OfframpRow[],
+  refunds: readonly QuoteRefundRow[] = [],
+) {
   const totals = quoteTotals(offramps);
   const rates: Record<string, number> = {};
   for (const o of offramps) rates[o.destination_currency] = num(o.rate);
@@ -144,6 +205,7 @@ export function presentQuote(row: QuoteRow, offramps: readonly OfframpRow[]) {
       expiry: Math.floor(row.expires_at.getTime() / 1000),
       executed: row.crypto_transfer !== null,
       rates,
+      refunds: refunds.map((r) => presentQuoteRefund(r, row)),
     },
     deposit_address: { adddress: row.deposit_address, blockchain: row.deposit_token_chain },
     crypto_transfer: row.crypto_transfer as StoredCryptoTransfer | null,

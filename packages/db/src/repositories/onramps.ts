@@ -6,6 +6,7 @@ import type {
   OnrampStatusValue,
   OnrampsTable,
   StoredDeposit,
+  StoredOnrampRefund,
 } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
 
@@ -17,6 +18,7 @@ export type NewOnrampRow = Omit<
   | 'updated_at'
   | 'expires_at'
   | 'deposits'
+  | 'refunds'
   | 'tx_hash'
   | 'tx_serialized'
   | 'tx_nonce'
@@ -31,6 +33,7 @@ export async function insertOnramp(db: Kysely<Database>, row: NewOnrampRow): Pro
     .values({
       ...row,
       deposits: '[]',
+      refunds: '[]',
       tx_hash: null,
       tx_serialized: null,
       tx_nonce: null,
@@ -83,6 +86,7 @@ export interface OnrampChange {
   statusMessage: string | null;
   receivedAmount?: string;
   deposits?: StoredDeposit[];
+  refunds?: StoredOnrampRefund[];
 }
 
 /**
@@ -102,11 +106,36 @@ export async function transitionOnramp(
       status_message: change.statusMessage,
       ...(change.receivedAmount === undefined ? {} : { received_amount: change.receivedAmount }),
       ...(change.deposits === undefined ? {} : { deposits: JSON.stringify(change.deposits) }),
+      ...(change.refunds === undefined ? {} : { refunds: JSON.stringify(change.refunds) }),
       status_version: eb('status_version', '+', 1),
       updated_at: new Date(),
     }))
     .where('id', '=', id)
     .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Replaces the onramp's deposits and refunds without touching its status or message, bumping its version
+ * (so the change gets its own `onramp_update`), when the version is still `version`; undefined otherwise.
+ */
+export async function updateOnrampRefunds(
+  db: Kysely<Database>,
+  id: string,
+  version: number,
+  change: { deposits?: StoredDeposit[]; refunds: StoredOnrampRefund[] },
+): Promise<OnrampRow | undefined> {
+  return db
+    .updateTable('onramps')
+    .set((eb) => ({
+      ...(change.deposits === undefined ? {} : { deposits: JSON.stringify(change.deposits) }),
+      refunds: JSON.stringify(change.refunds),
+      status_version: eb('status_version', '+', 1),
+      updated_at: new Date(),
+    }))
+    .where('id', '=', id)
+    .where('status_version', '=', version)
     .returningAll()
     .executeTakeFirst();
 }
