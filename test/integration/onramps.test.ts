@@ -1,5 +1,6 @@
 /** Onramps against the real service, a local chain and the sandbox bank partner. */
 import { erc20Abi } from '@checkout/chain';
+import { OnrampResponse } from '@checkout/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf, createUser, decideKyc, expectError, waitForKyc } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
@@ -53,6 +54,19 @@ describe.skipIf(databaseUnavailable())('onramps', () => {
       const res = await show(onrampId);
       expect(res.status, res.text).toBe(200);
       if (res.body.onramp.status === status) return res.body.onramp;
+      if (Date.now() > deadline) throw new Error(`onramp stayed ${JSON.stringify(res.body.onramp)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  /** Polls the onramp (bounded) until `done` holds; every body parses as the OpenAPI schema. */
+  // biome-ignore lint/suspicious/noExplicitAny: the onramp body is inspected field by field
+  const waitFor = async (onrampId: string, done: (onramp: any) => boolean, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await show(onrampId);
+      expect(res.status, res.text).toBe(200);
+      OnrampResponse.parse(res.body);
+      if (done(res.body.onramp)) return res.body.onramp;
       if (Date.now() > deadline) throw new Error(`onramp stayed ${JSON.stringify(res.body.onramp)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -120,7 +134,7 @@ describe.skipIf(databaseUnavailable())('onramps', () => {
     expect(list.body.onramps.map((x: { id: string }) => x.id)).toContain(o.id);
   });
 
-  it('sends the exact amount on chain once, even when the deposit is reported twice', async () => {
+  it('sends the exact amount on chain once when two deposits arrive together; the second goes back', async () => {
     const destination = randomAddress();
     const res = await create(body(destination, '12.34'));
     expect(res.status, res.text).toBe(200);
@@ -135,6 +149,12 @@ describe.skipIf(databaseUnavailable())('onramps', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await balanceOf(usdc().address, destination)).toBe(12_340_000n);
 
+    // Each notice is a deposit of its own: one funds the onramp, the other is returned in full.
+    const returned = await waitFor(id, (o) => o.refunds[0]?.status === 'sent');
+    expect(returned).toMatchObject({ status: 'crypto_sent', received_amount: 13.34 });
+    expect(returned.refunds).toEqual([expect.objectContaining({ reason: 'late_deposit', amount: 13.34 })]);
+    expect([first.body.deposit.id, second.body.deposit.id]).toContain(returned.refunds[0].deposit_id);
+
     const deadline = Date.now() + 20_000;
     let statuses: string[] = [];
     while (Date.now() < deadline) {
@@ -142,10 +162,12 @@ describe.skipIf(databaseUnavailable())('onramps', () => {
         .map((r) => JSON.parse(r.body))
         .filter((b) => b.event === 'onramp_update' && b.payload.onramp.id === id)
         .map((b) => b.payload.onramp.status);
-      if (statuses.includes('crypto_sent')) break;
+      if (statuses.length >= 5) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(statuses).toEqual(['funds_received', 'sending_crypto', 'crypto_sent']);
+    expect(statuses.sort()).toEqual(
+      ['funds_received', 'sending_crypto', 'crypto_sent', 'crypto_sent', 'crypto_sent'].sort(),
+    );
   });
 
   it('holds a short deposit, then completes when the rest arrives', async () => {
@@ -161,6 +183,85 @@ describe.skipIf(databaseUnavailable())('onramps', () => {
     expect((await deposit(id, '41')).status).toBe(200);
     await waitForStatus(id, 'crypto_sent');
     expect(await balanceOf(usdc().address, destination)).toBe(100_000_000n);
+  });
+
+  it("returns a deposit's excess, and a deposit after delivery in full, through the bank partner once", async () => {
+    const destination = randomAddress();
+    const res = await create(body(destination, '12.34'));
+    const id = res.body.onramp.id as string;
+    expect(res.body.onramp).toMatchObject({ deposit_amount: 13.34, refunds: [] });
+    const paid = await deposit(id, '20');
+    expect(paid.status, paid.text).toBe(200);
+    const depositId = paid.body.deposit.id as string;
+    const sent = await waitFor(id, (o) => o.status === 'crypto_sent' && o.refunds[0]?.status === 'sent');
+    expect(sent.received_amount).toBe(20);
+    expect(sent.refunds).toEqual([
+      {
+        reason: 'excess',
+        deposit_id: depositId,
+        amount: 6.66,
+        status: 'sent',
+        reference: expect.stringMatching(/^RT[0-9A-F]{12}$/),
+      },
+    ]);
+    // The tokens are exactly the destination amount: the excess went back as fiat, not as tokens.
+    expect(await balanceOf(usdc().address, destination)).toBe(12_340_000n);
+
+    // A deposit reported after the delivery is not credited and goes back in full; the status stays.
+    const late = await deposit(id, '5.5');
+    expect(late.status, late.text).toBe(200);
+    const back = await waitFor(id, (o) => o.refunds.length === 2 && o.refunds[1].status === 'sent');
+    expect(back).toMatchObject({ status: 'crypto_sent', received_amount: 20 });
+    expect(back.refunds[1]).toMatchObject({
+      reason: 'late_deposit',
+      deposit_id: late.body.deposit.id,
+      amount: 5.5,
+    });
+    expect(back.refunds[1].reference).not.toBe(back.refunds[0].reference);
+    expect(await balanceOf(usdc().address, destination)).toBe(12_340_000n);
+
+    // Each refund change reached the webhook endpoint; the first return is never made again.
+    const deadline = Date.now() + 20_000;
+    let updates: Array<{ status: string; refunds: Array<{ status: string }> }> = [];
+    while (Date.now() < deadline) {
+      updates = receiver.received
+        .map((r) => JSON.parse(r.body))
+        .filter((b) => b.event === 'onramp_update' && b.payload.onramp.id === id)
+        .map((b) => OnrampResponse.parse(b.payload).onramp);
+      if (updates.length >= 6) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(updates.map((u) => `${u.status}:${u.refunds.map((r) => r.status).join(',')}`).sort()).toEqual(
+      [
+        'funds_received:pending',
+        'sending_crypto:pending',
+        'crypto_sent:pending',
+        'crypto_sent:sent',
+        'crypto_sent:sent,pending',
+        'crypto_sent:sent,sent',
+      ].sort(),
+    );
+    const shown = await show(id);
+    expect(shown.body.onramp.refunds).toEqual(back.refunds);
+  });
+
+  it('returns a deposit that arrives after the onramp expired', async () => {
+    const res = await create(body(randomAddress(), '5'));
+    const id = res.body.onramp.id as string;
+    await waitForStatus(id, 'expired', 20_000);
+    const late = await deposit(id, '6.02');
+    expect(late.status, late.text).toBe(200);
+    const back = await waitFor(id, (o) => o.refunds[0]?.status === 'sent');
+    expect(back).toMatchObject({ status: 'expired', received_amount: 0 });
+    expect(back.refunds).toEqual([
+      {
+        reason: 'late_deposit',
+        deposit_id: late.body.deposit.id,
+        amount: 6.02,
+        status: 'sent',
+        reference: expect.stringMatching(/^RT/),
+      },
+    ]);
   });
 
   it('expires an unfunded onramp', async () => {

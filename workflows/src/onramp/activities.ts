@@ -1,7 +1,9 @@
 /**
- * Activities of `onrampLifecycle`: credit fiat deposits, expire unfunded onramps, and send the treasury's
+ * Activities of `onrampLifecycle`: credit fiat deposits, expire unfunded onramps, send the treasury's
  * tokens exactly once (the signed transaction is recorded before its broadcast and checked before any
- * retry). Every status change is written with its `onramp_update` webhook in one transaction.
+ * retry), and return unused fiat through the bank partner (the excess of a deposit, deposits reported
+ * after funding or expiry, a failed onramp's deposit). Every change is written with its `onramp_update`
+ * webhook in one transaction.
  */
 import type { ChainClients } from '@checkout/chain';
 import { fiatDecimals, formatUnits, normalizeDecimal, parseUnits } from '@checkout/core';
@@ -17,11 +19,14 @@ import {
   presentOnramp,
   recordOnrampTransfer,
   type StoredDeposit,
+  type StoredOnrampRefund,
   transitionOnramp,
+  updateOnrampRefunds,
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
+import { type BankPartner, createSandboxBankPartner } from './bankPartner.ts';
 import {
   type OnrampActivities,
   type OnrampStep,
@@ -36,10 +41,26 @@ export interface OnrampActivityDeps {
   db: Db;
   chains: ChainClients;
   ramps: { treasuryPrivateKey: Hex };
+  /** The bank partner that returns unused fiat; the sandbox partner when absent. */
+  bankPartner?: BankPartner;
 }
 
 const cents = (decimal: string) => parseUnits(normalizeDecimal(decimal), fiatDecimals);
 const money = (units: bigint) => formatUnits(units, fiatDecimals, fiatDecimals);
+
+/** Queues the `onramp_update` of the row's current version; null without a webhook endpoint. */
+async function queueUpdate(trx: Kysely<Database>, row: OnrampRow): Promise<string | null> {
+  const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
+  if (!endpoint) return null;
+  const delivery = await createWebhookDelivery(trx, {
+    merchantId: row.merchant_id,
+    eventType: onrampUpdateEvent,
+    subjectId: `${row.id}:status:${row.status_version}`,
+    url: endpoint.url,
+    payload: JSON.stringify({ event: onrampUpdateEvent, payload: { onramp: presentOnramp(row) } }),
+  });
+  return delivery.id;
+}
 
 /** Applies a status change and queues its webhook in the same transaction; null when the change lost a race. */
 async function changeStatus(
@@ -50,22 +71,46 @@ async function changeStatus(
 ): Promise<OnrampStep | null> {
   const row = await transitionOnramp(trx, id, from, change);
   if (!row) return null;
-  const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
-  if (!endpoint) return { status: row.status, webhookDeliveryId: null };
-  const delivery = await createWebhookDelivery(trx, {
-    merchantId: row.merchant_id,
-    eventType: onrampUpdateEvent,
-    subjectId: `${row.id}:status:${row.status_version}`,
-    url: endpoint.url,
-    payload: JSON.stringify({ event: onrampUpdateEvent, payload: { onramp: presentOnramp(row) } }),
-  });
-  return { status: row.status, webhookDeliveryId: delivery.id };
+  return { status: row.status, webhookDeliveryId: await queueUpdate(trx, row) };
+}
+
+/**
+ * Changes the onramp's deposits and refunds only (its status stays) and queues its webhook in the same
+ * transaction. Throws (retryably) when the row changed since `row` was read, so the caller reads again.
+ */
+async function changeRefunds(
+  trx: Kysely<Database>,
+  row: OnrampRow,
+  change: { deposits?: StoredDeposit[]; refunds: StoredOnrampRefund[] },
+): Promise<OnrampStep> {
+  const updated = await updateOnrampRefunds(trx, row.id, row.status_version, change);
+  if (!updated) throw ApplicationFailure.retryable(`onramp ${row.id} changed meanwhile`, 'OnrampChanged');
+  return { status: updated.status, webhookDeliveryId: await queueUpdate(trx, updated) };
+}
+
+/** A refund of `amount` fiat for `reason`, keyed so that the bank partner returns it once. */
+function newRefund(
+  reason: StoredOnrampRefund['reason'],
+  subject: string,
+  depositId: string | null,
+  amount: string,
+): StoredOnrampRefund {
+  return {
+    id: `${reason}:${subject}`,
+    reason,
+    deposit_id: depositId,
+    amount,
+    status: 'pending',
+    reference: null,
+    message: null,
+  };
 }
 
 /** Builds the onramp activities. */
 export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActivities {
   const db = deps.db.kysely;
   const treasury = createTreasury({ chains: deps.chains, privateKey: deps.ramps.treasuryPrivateKey });
+  const bank = deps.bankPartner ?? createSandboxBankPartner();
 
   const load = async (trx: Kysely<Database>, id: string): Promise<OnrampRow> => {
     const row = await findOnrampById(trx, id);
@@ -108,7 +153,17 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         const deposits = row.deposits as StoredDeposit[];
         // A repeated report of the same deposit, or one after funding, changes nothing.
         if (deposits.some((d) => d.id === deposit.depositId)) return unchanged(row);
-        if (row.status !== 'initiated' && row.status !== 'held') return unchanged(row);
+        const amount = money(cents(deposit.amount));
+        if (row.status !== 'initiated' && row.status !== 'held') {
+          // Funded, expired or failed already: the deposit is not credited and goes back in full.
+          return changeRefunds(trx, row, {
+            deposits: [...deposits, { id: deposit.depositId, amount, credited: false }],
+            refunds: [
+              ...row.refunds,
+              newRefund('late_deposit', deposit.depositId, deposit.depositId, amount),
+            ],
+          });
+        }
         const received = cents(row.received_amount) + cents(deposit.amount);
         const due = cents(row.deposit_amount);
         const funded = received >= due;
@@ -117,11 +172,19 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
           status: funded ? 'funds_received' : 'held',
           statusMessage: funded
             ? over > 0n
-              ? `Received ${money(received)} ${row.fiat_currency}, ${money(over)} more than the deposit amount; the excess is held for refund.`
+              ? `Received ${money(received)} ${row.fiat_currency}, ${money(over)} more than the deposit amount; the excess is returned to the sending account.`
               : null
             : `Received ${money(received)} of ${money(due)} ${row.fiat_currency}; deposit the remaining ${money(due - received)} with the same reference.`,
           receivedAmount: money(received),
-          deposits: [...deposits, { id: deposit.depositId, amount: normalizeDecimal(deposit.amount) }],
+          deposits: [...deposits, { id: deposit.depositId, amount }],
+          ...(funded && over > 0n
+            ? {
+                refunds: [
+                  ...row.refunds,
+                  newRefund('excess', deposit.depositId, deposit.depositId, money(over)),
+                ],
+              }
+            : {}),
         });
         return step ?? unchanged(await load(trx, onrampId));
       });
@@ -150,7 +213,12 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         const step = await db.transaction().execute((trx) =>
           changeStatus(trx, onrampId, ['sending_crypto'], {
             status: 'failed',
-            statusMessage: `The treasury transfer ${check.hash} reverted on chain; the deposit will be refunded.`,
+            statusMessage: `The treasury transfer ${check.hash} reverted on chain; the deposit is returned to the sending account.`,
+            // The deposit amount goes back; an excess above it has its own refund.
+            refunds: [
+              ...row.refunds,
+              newRefund('onramp_failed', onrampId, null, money(cents(row.deposit_amount))),
+            ],
           }),
         );
         return { ...(step ?? unchanged(await load(db, onrampId))), transfer: 'reverted' };
@@ -161,6 +229,38 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
           changeStatus(trx, onrampId, ['sending_crypto'], { status: 'crypto_sent', statusMessage: null }),
         );
       return { ...(step ?? unchanged(await load(db, onrampId))), transfer: 'confirmed' };
+    },
+
+    async returnOnrampRefunds({ onrampId }) {
+      const webhookDeliveryIds: string[] = [];
+      let row = await load(db, onrampId);
+      for (const pending of row.refunds.filter((r) => r.status === 'pending')) {
+        // The partner returns once per key: a retry after a crash here asks again and gets the same answer.
+        const outcome = await bank.returnFunds({
+          key: pending.id,
+          onrampId,
+          depositId: pending.deposit_id,
+          amount: pending.amount,
+          currency: row.fiat_currency,
+          reference: row.deposit_message,
+        });
+        const step = await db.transaction().execute(async (trx) => {
+          const current = await load(trx, onrampId);
+          if (current.refunds.find((r) => r.id === pending.id)?.status !== 'pending') return null;
+          return changeRefunds(trx, current, {
+            refunds: current.refunds.map((r) =>
+              r.id !== pending.id
+                ? r
+                : outcome.status === 'sent'
+                  ? { ...r, status: 'sent' as const, reference: outcome.reference }
+                  : { ...r, status: 'failed' as const, message: outcome.message },
+            ),
+          });
+        });
+        if (step?.webhookDeliveryId) webhookDeliveryIds.push(step.webhookDeliveryId);
+        row = await load(db, onrampId);
+      }
+      return { status: row.status, webhookDeliveryIds };
     },
   };
 }

@@ -48,6 +48,12 @@ export interface OnrampTransferCheck extends OnrampStep {
   transfer: 'pending' | 'confirmed' | 'reverted' | 'none';
 }
 
+/** Returns made through the bank partner, and the webhooks their changes created. */
+export interface OnrampRefundsStep {
+  status: string;
+  webhookDeliveryIds: string[];
+}
+
 /** Activities of the onramp family. */
 export interface OnrampActivities {
   loadOnramp(input: { onrampId: string }): Promise<OnrampStep>;
@@ -55,7 +61,12 @@ export interface OnrampActivities {
   creditOnrampDeposit(input: { onrampId: string; deposit: OnrampDeposit }): Promise<OnrampStep>;
   sendOnrampCrypto(input: { onrampId: string }): Promise<OnrampStep>;
   checkOnrampTransfer(input: { onrampId: string }): Promise<OnrampTransferCheck>;
+  /** Returns every pending refund of the onramp through the bank partner (each once, by its key). */
+  returnOnrampRefunds(input: { onrampId: string }): Promise<OnrampRefundsStep>;
 }
+
+/** Patch of the runs that return unused fiat through the bank partner (older runs went without). */
+export const onrampRefundsPatch = 'onramp-refunds';
 
 /** Error type thrown while the onramp row is not visible yet (its transaction may not have committed). */
 export const onrampNotFound = 'OnrampNotFound';

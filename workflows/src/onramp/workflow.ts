@@ -1,12 +1,16 @@
 /**
  * `onrampLifecycle`: one per onramp (id `onramp-<id>`). Waits for the bank partner's deposit signals,
  * holds short deposits, expires unfunded onramps, then sends the tokens from the treasury exactly once
- * and waits for the transfer's confirmation. Each status change carries an `onramp_update` webhook.
+ * and waits for the transfer's confirmation. Then fiat it does not use goes back to the sending account
+ * through the bank partner: a deposit's excess, deposits reported after funding or expiry (a finished
+ * onramp is started again by such a deposit), a failed onramp's deposit. Each change carries an
+ * `onramp_update` webhook.
  */
 import {
   condition,
   continueAsNew,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -23,6 +27,7 @@ import {
   type OnrampLifecycleResult,
   type OnrampStep,
   onrampDepositSignal,
+  onrampRefundsPatch,
 } from './shared.ts';
 
 const activities = proxyActivities<OnrampActivities>({
@@ -46,15 +51,18 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
     { key: UserId, value: input.userId },
   ]);
 
-  const apply = async (step: OnrampStep): Promise<string> => {
-    upsertSearchAttributes([{ key: OnrampStatus, value: step.status }]);
-    if (step.webhookDeliveryId) {
+  const deliver = async (webhookDeliveryId: string | null): Promise<void> => {
+    if (webhookDeliveryId) {
       await startChild(webhookDelivery, {
-        workflowId: webhookWorkflowId(step.webhookDeliveryId),
-        args: [{ deliveryId: step.webhookDeliveryId }],
+        workflowId: webhookWorkflowId(webhookDeliveryId),
+        args: [{ deliveryId: webhookDeliveryId }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
       });
     }
+  };
+  const apply = async (step: OnrampStep): Promise<string> => {
+    upsertSearchAttributes([{ key: OnrampStatus, value: step.status }]);
+    await deliver(step.webhookDeliveryId);
     return step.status;
   };
 
@@ -82,9 +90,22 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
     status = await apply(await activities.sendOnrampCrypto({ onrampId: input.onrampId }));
   }
   for (let checks = 0; status === 'sending_crypto'; checks++) {
-    if (checks >= checksPerRun) return continueAsNew<typeof onrampLifecycle>({ ...input, pending: [] });
+    if (checks >= checksPerRun) return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
     await sleep(checks < 20 ? '500 milliseconds' : '5 seconds');
     status = await apply(await activities.checkOnrampTransfer({ onrampId: input.onrampId }));
+  }
+  if (patched(onrampRefundsPatch)) {
+    // Unused fiat goes back through the bank partner, then each deposit still queued (it came too late to
+    // be credited) is recorded for return and returned too.
+    for (let rounds = 0; ; rounds++) {
+      if (rounds >= depositsPerRun)
+        return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
+      const returned = await activities.returnOnrampRefunds({ onrampId: input.onrampId });
+      for (const id of returned.webhookDeliveryIds) await deliver(id);
+      const deposit = queue.shift();
+      if (!deposit) break;
+      status = await apply(await activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }));
+    }
   }
   if (!terminal.has(status)) throw new Error(`onramp ${input.onrampId} stopped in status ${status}`);
   return { onrampId: input.onrampId, status };
