@@ -17,13 +17,25 @@ export * from './onramp/shared.ts';
 export { signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
 export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
 export {
+  type DepositReading,
+  type DepositTransfer,
+  depositOfReceipt,
+  readDeposit,
+} from './quote/deposits.ts';
+export {
   createSandboxPayoutPartner,
   type PayoutOutcome,
   type PayoutPartner,
   sandboxPayoutMagicCents,
 } from './quote/payoutPartner.ts';
+export { createQuoteUpdate, recordQuoteRefund } from './quote/refunds.ts';
 export * from './quote/shared.ts';
-export { signalOfframpAction, signalQuoteExecuted, startQuoteLifecycle } from './quote/start.ts';
+export {
+  signalDepositReported,
+  signalOfframpAction,
+  signalQuoteExecuted,
+  startQuoteLifecycle,
+} from './quote/start.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';

@@ -1,9 +1,11 @@
 /**
  * Activities of `quoteLifecycle`: expire an unexecuted quote, move an executed quote's offramps through
- * the payout partner, apply the user's resend or refund request for a bounced payout, and refund a failed
- * payout's tokens from the treasury exactly once. Every offramp change is written with its
- * `offramp_update` webhook in one transaction.
+ * the payout partner, apply the user's resend or refund request for a bounced payout, refund a failed
+ * payout's tokens from the treasury exactly once, and find and return tokens at the deposit address that
+ * no payout uses. Every offramp change is written with its `offramp_update` webhook, and every quote
+ * refund change with its `quote_update` webhook, in one transaction.
  */
+import { randomUUID } from 'node:crypto';
 import type { ChainClients } from '@checkout/chain';
 import { formatUnits, normalizeDecimal, parseUnits, type TokenRegistry } from '@checkout/core';
 import {
@@ -12,13 +14,21 @@ import {
   type Db,
   findAccountWebhookEndpoint,
   findQuoteById,
+  findQuoteRefundById,
+  finishQuoteRefund,
   listOfframpsOfQuote,
+  listQuoteRefunds,
+  type NewQuoteRefund,
   type OfframpChangeExtras,
   type OfframpRow,
   type OfframpStatusValue,
   presentOfframp,
+  type QuoteRefundRow,
   type QuoteRow,
+  quoteTotals,
   recordOfframpRefundTransfer,
+  recordQuoteRefundTransfer,
+  setQuoteDepositScanBlock,
   setQuoteStatus,
   transitionOfframp,
 } from '@checkout/db';
@@ -26,15 +36,23 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
 import { createTreasury, type TreasuryPayment } from '../onramp/treasury.ts';
+import { firstBlockAtOrAfter, scanDeposits } from './deposits.ts';
 import { createSandboxPayoutPartner, type PayoutPartner } from './payoutPartner.ts';
+import { createQuoteUpdate, quoteRefundSubject, recordQuoteRefund } from './refunds.ts';
 import {
   type OfframpStep,
   offrampUpdateEvent,
   type QuoteActivities,
+  type QuoteRefundStep,
   quoteExpiredMessage,
   quoteNotFound,
   terminalOfframpStatuses,
 } from './shared.ts';
+
+/** How far before a quote's creation its first deposit address scan starts (clock differences). */
+const scanMarginMs = 15 * 60_000;
+/** Time one scan may take, inside the activity's 30 seconds. */
+const scanTimeLimitMs = 20_000;
 
 /** What the quote activities need. */
 export interface QuoteActivityDeps {
@@ -144,6 +162,31 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
       };
     },
     record: (previousHash, tx) => recordOfframpRefundTransfer(db, row.id, previousHash, tx),
+  });
+  const loadRefund = async (id: string): Promise<QuoteRefundRow> => {
+    const row = await findQuoteRefundById(db, id);
+    if (!row)
+      throw ApplicationFailure.nonRetryable(`quote refund ${id} does not exist`, 'QuoteRefundNotFound');
+    return row;
+  };
+  const refundStep = (row: QuoteRefundRow, webhookDeliveryId: string | null = null): QuoteRefundStep => ({
+    refundId: row.id,
+    status: row.status,
+    webhookDeliveryId,
+  });
+  /** A quote refund as a treasury payment, recorded on the refund row. */
+  const quoteRefundPaymentOf = (row: QuoteRefundRow, quote: QuoteRow): TreasuryPayment => ({
+    chainId: quote.chain_id,
+    token: quote.token_address as Address,
+    to: row.address as Address,
+    amount: BigInt(normalizeDecimal(row.amount)),
+    noReturnTransfer:
+      deps.tokens?.findPaymentToken(quote.chain_id, quote.token_address)?.noReturnTransfer === true,
+    load: async () => {
+      const current = await loadRefund(row.id);
+      return { hash: current.tx_hash, serialized: current.tx_serialized, nonce: current.tx_nonce };
+    },
+    record: (previousHash, tx) => recordQuoteRefundTransfer(db, row.id, previousHash, tx),
   });
 
   return {
@@ -306,6 +349,115 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         ...(step ?? unchanged(await loadOfframp(db, offrampId))),
         transfer: check.state === 'confirmed' ? 'confirmed' : 'reverted',
       };
+    },
+
+    async findQuoteRefunds({ quoteId }) {
+      const quote = await loadQuote(db, quoteId);
+      const pendingOf = async () =>
+        (await listQuoteRefunds(db, quoteId)).filter((r) => r.status === 'pending').map((r) => r.id);
+      // An open quote's deposits wait for its outcome: they may still fund its execute.
+      if (quote.status === 'open') {
+        return { pending: await pendingOf(), webhookDeliveryIds: [], unconfirmed: false, complete: true };
+      }
+      const chain = deps.chains.get(quote.chain_id);
+      if (!chain) {
+        // Retried until the chain is configured again: the tokens stay owed meanwhile.
+        throw ApplicationFailure.retryable(
+          `no RPC endpoint for chain ${quote.chain_id}`,
+          'chain_not_configured',
+        );
+      }
+      const fromBlock =
+        quote.deposit_scan_block === null
+          ? await firstBlockAtOrAfter(chain.client, new Date(quote.created_at.getTime() - scanMarginMs))
+          : BigInt(normalizeDecimal(quote.deposit_scan_block));
+      const scan = await scanDeposits({
+        client: chain.client,
+        token: quote.token_address as Address,
+        to: quote.deposit_address as Address,
+        fromBlock,
+        confirmations: chain.confirmations,
+        timeoutMs: scanTimeLimitMs,
+      });
+      // The treasury's own transfers (a refund to a sender whose address is also a deposit address) stay.
+      const deposits = scan.deposits.filter(
+        (d) => d.returnAddress.toLowerCase() !== treasury.address.toLowerCase(),
+      );
+      const webhookDeliveryIds = await db.transaction().execute(async (trx) => {
+        // Under the quote's lock, so an execute cannot commit between this look and the refunds.
+        const locked = await loadQuote(trx, quoteId, true);
+        const ids: string[] = [];
+        const add = async (refund: Omit<NewQuoteRefund, 'id' | 'quoteId'>) => {
+          const recorded = await recordQuoteRefund(trx, { ...refund, id: randomUUID(), quoteId });
+          if (recorded?.webhookDeliveryId) ids.push(recorded.webhookDeliveryId);
+        };
+        const funding = locked.crypto_transfer?.tx_id.toLowerCase() ?? null;
+        if (funding !== null) {
+          // Executed: the executing transfer's excess, and every other transfer, go back.
+          const received = BigInt(normalizeDecimal(locked.received_amount ?? '0'));
+          const excess = received - quoteTotals(await listOfframpsOfQuote(trx, quoteId)).amount;
+          if (excess > 0n && locked.sender_address) {
+            await add({
+              reason: 'excess',
+              depositTxHash: funding,
+              amount: excess,
+              address: locked.sender_address,
+            });
+          }
+          for (const d of deposits) {
+            if (d.txHash === funding) continue;
+            await add({
+              reason: 'extra_transfer',
+              depositTxHash: d.txHash,
+              amount: d.amount,
+              address: d.returnAddress,
+            });
+          }
+        } else if (locked.status === 'expired') {
+          for (const d of deposits) {
+            await add({
+              reason: 'quote_expired',
+              depositTxHash: d.txHash,
+              amount: d.amount,
+              address: d.returnAddress,
+            });
+          }
+        }
+        if (locked.status !== 'open') await setQuoteDepositScanBlock(trx, quoteId, scan.nextBlock);
+        return ids;
+      });
+      return {
+        pending: await pendingOf(),
+        webhookDeliveryIds,
+        unconfirmed: scan.unconfirmed,
+        complete: scan.complete,
+      };
+    },
+
+    async sendQuoteRefund({ refundId }) {
+      const row = await loadRefund(refundId);
+      if (row.status !== 'pending') return refundStep(row);
+      const quote = await loadQuote(db, row.quote_id);
+      await treasury.send(quoteRefundPaymentOf(row, quote));
+      return refundStep(await loadRefund(refundId));
+    },
+
+    async checkQuoteRefund({ refundId }) {
+      const row = await loadRefund(refundId);
+      if (row.status !== 'pending' || !row.tx_hash) return refundStep(row);
+      const quote = await loadQuote(db, row.quote_id);
+      const check = await treasury.check(quoteRefundPaymentOf(row, quote));
+      if (check.state === 'none' || check.state === 'pending') return refundStep(row);
+      const status = check.state === 'confirmed' ? 'sent' : 'failed';
+      const step = await db.transaction().execute(async (trx) => {
+        const finished = await finishQuoteRefund(trx, refundId, status);
+        if (!finished) return undefined;
+        return refundStep(
+          finished,
+          await createQuoteUpdate(trx, finished.quote_id, quoteRefundSubject(finished, status)),
+        );
+      });
+      return step ?? refundStep(await loadRefund(refundId));
     },
 
     async completeQuote({ quoteId }) {

@@ -10,6 +10,9 @@ export const quoteWorkflowType = 'quoteLifecycle';
 /** Event type of the webhook sent on every offramp status change. */
 export const offrampUpdateEvent = 'offramp_update';
 
+/** Event type of the webhook sent when a refund of the quote is recorded, sent or fails. */
+export const quoteUpdateEvent = 'quote_update';
+
 /** Input of `quoteLifecycle`. */
 export interface QuoteLifecycleInput {
   quoteId: string;
@@ -58,6 +61,25 @@ export interface QuotePayoutStart {
   offramps: OfframpStep[];
 }
 
+/** The outcome of one quote refund step, and the `quote_update` webhook a change created. */
+export interface QuoteRefundStep {
+  refundId: string;
+  status: 'pending' | 'sent' | 'failed';
+  webhookDeliveryId: string | null;
+}
+
+/** What a look at the quote's deposit address found. */
+export interface QuoteRefundScan {
+  /** Every refund of the quote still to send, the ones just recorded included. */
+  pending: string[];
+  /** `quote_update` webhooks of the refunds just recorded. */
+  webhookDeliveryIds: string[];
+  /** Transfers too recent to count yet: look again a little later. */
+  unconfirmed: boolean;
+  /** False when the scan stopped at its time limit: look again at once. */
+  complete: boolean;
+}
+
 /** Activities of the quote family. */
 export interface QuoteActivities {
   /** At the expiry: an open quote becomes expired and its offramps failed; an executed one is left as is. */
@@ -70,6 +92,16 @@ export interface QuoteActivities {
   sendOfframpRefund(input: { offrampId: string }): Promise<OfframpStep>;
   checkOfframpRefund(input: { offrampId: string }): Promise<OfframpRefundCheck>;
   completeQuote(input: { quoteId: string }): Promise<{ quoteStatus: string }>;
+  /**
+   * Once the quote is expired or executed: scans its deposit address and records a refund for tokens no
+   * payout uses (everything sent to an expired quote; the excess of the executing transfer and every other
+   * transfer of an executed one).
+   */
+  findQuoteRefunds(input: { quoteId: string }): Promise<QuoteRefundScan>;
+  /** Signs (once) and broadcasts the refund's treasury transfer. */
+  sendQuoteRefund(input: { refundId: string }): Promise<QuoteRefundStep>;
+  /** Checks the refund's transfer: confirmed → sent, reverted → failed. */
+  checkQuoteRefund(input: { refundId: string }): Promise<QuoteRefundStep>;
 }
 
 /** The quote was executed: its payouts start now. */
@@ -77,6 +109,15 @@ export const quoteExecutedSignal = defineSignal('quoteExecuted');
 
 /** A bounced offramp of the quote got a resend or refund request. */
 export const offrampActionSignal = defineSignal<[{ offrampId: string }]>('offrampAction');
+
+/**
+ * A transfer into the quote's deposit address was reported (through execute) after the quote could no
+ * longer use it: look at the address again.
+ */
+export const depositReportedSignal = defineSignal<[{ txHash: string }]>('depositReported');
+
+/** Patch of the runs that return tokens no payout uses (older runs went without). */
+export const quoteRefundsPatch = 'quote-refunds';
 
 /** Error type thrown while the quote row is not visible yet (its transaction may not have committed). */
 export const quoteNotFound = 'QuoteNotFound';

@@ -1,6 +1,7 @@
 /** Starting and signalling a quote's `quoteLifecycle` workflow from the API (client side). */
 import type { Client } from '@temporalio/client';
 import {
+  depositReportedSignal,
   offrampActionSignal,
   type QuoteLifecycleInput,
   type QuoteLifecycleWorkflow,
@@ -51,5 +52,25 @@ export async function signalOfframpAction(
     args: [{ ...input, executed: true, actions: [offrampId] }],
     signal: offrampActionSignal,
     signalArgs: [{ offrampId }],
+  });
+}
+
+/**
+ * Tells the lifecycle a transfer into the deposit address was reported, starting a run when none is
+ * going (a quote that ended): `input.executed` says which way that run goes. The run looks at the
+ * address and returns what no payout uses.
+ */
+export async function signalDepositReported(
+  client: Client,
+  taskQueue: string,
+  input: QuoteLifecycleInput,
+  txHash: string,
+): Promise<void> {
+  await client.workflow.signalWithStart<QuoteLifecycleWorkflow, [{ txHash: string }]>(quoteWorkflowType, {
+    workflowId: quoteWorkflowId(input.quoteId),
+    taskQueue,
+    args: [input],
+    signal: depositReportedSignal,
+    signalArgs: [{ txHash }],
   });
 }

@@ -1,10 +1,11 @@
 /**
- * `quoteLifecycle` on the time-skipping test server with the real quote activities over PGlite: the
- * expiry timer (an hour, skipped), payouts started by the execute signal, a lost signal caught by the
- * timer, and a bounced payout resent on the user's request.
+ * `quoteLifecycle` on the time-skipping test server with the real quote activities over PGlite and a
+ * local chain: the expiry timer (an hour, skipped), payouts started by the execute signal, a lost signal
+ * caught by the timer, a bounced payout resent on the user's request, and tokens no payout uses (sent to
+ * an expired quote, an overpaid execute's excess, another transfer) returned to their senders once.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createChainClients } from '@checkout/chain';
+import { createChainClients, devDeployer, erc20Abi } from '@checkout/chain';
 import {
   createApiKey,
   createSecretBox,
@@ -19,15 +20,19 @@ import {
   requestBouncedOfframpAction,
 } from '@checkout/db';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
+import { getTransactionCount } from 'viem/actions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {} from '../../../test/setup/temporal.ts';
+import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { createTimeSkippingEnv, startTestWorker } from '../../../test/support/temporal.ts';
 import { startWebhookEndpoint, type WebhookEndpoint } from '../../../test/support/webhookEndpoint.ts';
 import { createWebhookActivities } from '../webhookDelivery/activities.ts';
 import { createQuoteActivities } from './activities.ts';
 import {
   offrampActionSignal,
+  type QuoteActivities,
   type QuoteLifecycleInput,
   quoteExecutedSignal,
   quoteExpiredMessage,
@@ -40,6 +45,7 @@ const secrets = createSecretBox(randomBytes(32));
 const randomAddress = () => privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`);
 
 let db: Db;
+let chain: TestChain;
 let env: TestWorkflowEnvironment;
 let endpoint: WebhookEndpoint;
 let merchantId: string;
@@ -63,8 +69,11 @@ async function approvedDetail(): Promise<string> {
   return row.id;
 }
 
-/** An open quote expiring in an hour with one initiated offramp per amount (USD, rate 1, fee 1). */
-async function quoteWith(amounts: string[]) {
+/**
+ * An open quote expiring in an hour with one initiated offramp per amount (USD, rate 1, fee 1); in a
+ * token no one sends unless `token` is given (the chain's USDC).
+ */
+async function quoteWith(amounts: string[], token: Address = randomAddress()) {
   const detail = await approvedDetail();
   const quote = await insertQuote(db.kysely, {
     id: randomUUID(),
@@ -74,7 +83,7 @@ async function quoteWith(amounts: string[]) {
     deposit_token_chain: 'binance-smart-chain',
     chain_id: 97,
     network: 'testnet',
-    token_address: randomAddress(),
+    token_address: token,
     token_decimals: 6,
     deposit_index: Math.floor(Math.random() * 1e9),
     deposit_address: randomAddress(),
@@ -112,14 +121,25 @@ async function quoteWith(amounts: string[]) {
   return { quote, offramps, input };
 }
 
-const execute = (quoteId: string) =>
-  markQuoteExecuted(
+/** Marks the quote executed by `txId` (a made-up one by default) that brought `received` base units. */
+const execute = async (
+  quoteId: string,
+  funding: { txId?: string; received?: bigint; sender?: string } = {},
+) => {
+  const offramps = await offrampRows(quoteId);
+  const total = offramps.reduce((sum, o) => sum + BigInt(o.token_amount), 0n);
+  return markQuoteExecuted(
     db.kysely,
     quoteId,
-    { tx_id: `0x${randomBytes(32).toString('hex')}`, blockchain: 'binance-smart-chain', network: 'testnet' },
-    '1000000000',
-    randomAddress(),
+    {
+      tx_id: funding.txId ?? `0x${randomBytes(32).toString('hex')}`,
+      blockchain: 'binance-smart-chain',
+      network: 'testnet',
+    },
+    String(funding.received ?? total),
+    funding.sender ?? randomAddress(),
   );
+};
 
 const quoteRow = (id: string) =>
   db.kysely.selectFrom('quotes').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -144,16 +164,23 @@ const offrampUpdates = async (offrampId: string) => {
     .map((r) => (JSON.parse(r.payload) as { payload: { offramp: { status: string } } }).payload);
 };
 
-/** A worker with the real quote and webhook activities on its own task queue. */
-async function worker() {
+/** The real quote activities: the local chain, its funded dev account as the treasury. */
+function quoteActivities(): QuoteActivities {
+  return createQuoteActivities({
+    db,
+    chains: createChainClients([
+      { chainId: 97, name: 'dev chain', rpcUrl: chain.chain.rpcUrl, confirmations: 1 },
+    ]),
+    ramps: { payoutSandboxDelayMs: 60_000, treasuryPrivateKey: devDeployer.privateKey },
+  });
+}
+
+/** A worker with the real quote and webhook activities (or `quote` in their place) on its own task queue. */
+async function worker(quote: QuoteActivities = quoteActivities()) {
   return startTestWorker({
     connection: env.nativeConnection,
     activities: {
-      ...createQuoteActivities({
-        db,
-        chains: createChainClients([]),
-        ramps: { payoutSandboxDelayMs: 60_000, treasuryPrivateKey: `0x${'11'.repeat(32)}` },
-      }),
+      ...quote,
       ...createWebhookActivities({ db, secrets, webhooks: { allowPrivateAddresses: true } }),
     },
   });
@@ -183,7 +210,7 @@ afterEach(async () => {
 });
 
 beforeAll(async () => {
-  db = await openDatabase({ kind: 'pglite-memory' });
+  [db, chain] = await Promise.all([openDatabase({ kind: 'pglite-memory' }), startTestChain()]);
   endpoint = await startWebhookEndpoint();
   merchantId = (await createApiKey(db.kysely, { address: randomAddress() })).merchantId;
   await putAccountWebhookEndpoint(db.kysely, merchantId, endpoint.url);
@@ -221,6 +248,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await endpoint?.close();
+  await chain?.stop();
   await db?.close();
 });
 
@@ -342,5 +370,165 @@ describe('quoteLifecycle on the time-skipping server', () => {
       'sending_fiat',
       'fiat_sent',
     ]);
+  });
+});
+
+const usdc = () => chain.deployment.tokens.USDC.address;
+const balanceOf = (address: string) =>
+  chain.publicClient.readContract({
+    address: usdc(),
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [address as Address],
+  });
+const treasuryNonce = () =>
+  getTransactionCount(chain.publicClient, { address: devDeployer.address, blockTag: 'latest' });
+const refundRows = (quoteId: string) =>
+  db.kysely
+    .selectFrom('quote_refunds')
+    .selectAll()
+    .where('quote_id', '=', quoteId)
+    .orderBy('created_at')
+    .execute();
+/** The `quote_update` webhooks of a quote, as `<refund status>` per refund in the order queued. */
+const quoteUpdates = async (quoteId: string) =>
+  (
+    await db.kysely
+      .selectFrom('webhook_deliveries')
+      .select(['subject_id', 'payload'])
+      .where('event_type', '=', 'quote_update')
+      .where('subject_id', 'like', `${quoteId}:%`)
+      .orderBy('created_at')
+      .execute()
+  ).map((r) => ({
+    subject: r.subject_id,
+    body: JSON.parse(r.payload) as { event: string; payload: { quote: { refunds: unknown[] } } },
+  }));
+const shopper = (index: number) => chain.deployment.shoppers[index]!.address;
+
+describe('tokens no payout uses, on the time-skipping server and a local chain', () => {
+  it('returns what reached an expired quote to each sender once, also when the quote is started again', async () => {
+    const { quote, offramps, input } = await quoteWith(['10.00'], usdc());
+    const [a, b] = [shopper(1), shopper(2)];
+    const [aBefore, bBefore] = [await balanceOf(a), await balanceOf(b)];
+    // Two senders fund the quote but nobody executes it.
+    const fromA = await chain.transfer(1, usdc(), quote.deposit_address as Address, 11_000_000n);
+    const fromB = await chain.transfer(2, usdc(), quote.deposit_address as Address, 2_500_000n);
+    expect(await balanceOf(a)).toBe(aBefore - 11_000_000n);
+    const nonceBefore = await treasuryNonce();
+
+    const run = async () => {
+      const handle = await env.client.workflow.start(quoteLifecycle, {
+        workflowId: quoteWorkflowId(quote.id),
+        taskQueue: w.taskQueue,
+        args: [input],
+      });
+      return handle.result();
+    };
+    expect(await run()).toEqual({
+      quoteId: quote.id,
+      status: 'expired',
+      offramps: [{ id: offramps[0]!.id, status: 'failed' }],
+    });
+    const refunds = await refundRows(quote.id);
+    expect(refunds.map((r) => [r.reason, r.status, r.address, r.amount, r.deposit_tx_hash])).toEqual([
+      ['quote_expired', 'sent', a, '11000000', fromA.toLowerCase()],
+      ['quote_expired', 'sent', b, '2500000', fromB.toLowerCase()],
+    ]);
+    expect(await balanceOf(a)).toBe(aBefore);
+    expect(await balanceOf(b)).toBe(bBefore);
+    expect(await treasuryNonce()).toBe(nonceBefore + 2);
+    expect(await balanceOf(quote.deposit_address)).toBe(13_500_000n);
+    const updates = await quoteUpdates(quote.id);
+    expect(updates.map((u) => u.subject.split(':').slice(1).join(':')).sort()).toEqual(
+      [
+        `refund:${refunds[0]!.id}:pending`,
+        `refund:${refunds[0]!.id}:sent`,
+        `refund:${refunds[1]!.id}:pending`,
+        `refund:${refunds[1]!.id}:sent`,
+      ].sort(),
+    );
+    expect(updates.every((u) => u.body.event === 'quote_update')).toBe(true);
+    // The failed offramp keeps its message; the return is the quote's.
+    expect((await offrampRows(quote.id))[0]).toMatchObject({ status: 'failed', refund_status: null });
+
+    // A run started again (as a late report does) finds the same transfers and sends nothing more.
+    expect((await run()).status).toBe('expired');
+    expect((await refundRows(quote.id)).map((r) => r.status)).toEqual(['sent', 'sent']);
+    expect(await treasuryNonce()).toBe(nonceBefore + 2);
+    expect(await balanceOf(a)).toBe(aBefore);
+  });
+
+  it("returns an overpaid execute's excess and another transfer while paying out", async () => {
+    const { quote, offramps, input } = await quoteWith(['10.00'], usdc());
+    const [a, b] = [shopper(3), shopper(4)];
+    const [aBefore, bBefore] = [await balanceOf(a), await balanceOf(b)];
+    // The quote costs 11; the executing transfer brings 15, and another sender adds 1.5.
+    const funding = await chain.transfer(3, usdc(), quote.deposit_address as Address, 15_000_000n);
+    const extra = await chain.transfer(4, usdc(), quote.deposit_address as Address, 1_500_000n);
+    await execute(quote.id, { txId: funding.toLowerCase(), received: 15_000_000n, sender: a });
+    const nonceBefore = await treasuryNonce();
+
+    const result = await (async () => {
+      const handle = await env.client.workflow.start(quoteLifecycle, {
+        workflowId: quoteWorkflowId(quote.id),
+        taskQueue: w.taskQueue,
+        args: [{ ...input, executed: true }],
+      });
+      return handle.result();
+    })();
+    expect(result).toEqual({
+      quoteId: quote.id,
+      status: 'completed',
+      offramps: [{ id: offramps[0]!.id, status: 'fiat_sent' }],
+    });
+    const refunds = await refundRows(quote.id);
+    expect(refunds.map((r) => [r.reason, r.status, r.address, r.amount, r.deposit_tx_hash]).sort()).toEqual(
+      [
+        ['excess', 'sent', a, '4000000', funding.toLowerCase()],
+        ['extra_transfer', 'sent', b, '1500000', extra.toLowerCase()],
+      ].sort(),
+    );
+    // Each sender is out exactly what the payout cost (11) or nothing.
+    expect(await balanceOf(a)).toBe(aBefore - 11_000_000n);
+    expect(await balanceOf(b)).toBe(bBefore);
+    expect(await treasuryNonce()).toBe(nonceBefore + 2);
+    expect((await quoteRow(quote.id)).status).toBe('completed');
+  });
+
+  it('sends a refund once when its activity is retried after the broadcast', async () => {
+    const { quote, input } = await quoteWith(['10.00'], usdc());
+    const a = shopper(4);
+    const aBefore = await balanceOf(a);
+    await chain.transfer(4, usdc(), quote.deposit_address as Address, 7_000_000n);
+    const nonceBefore = await treasuryNonce();
+
+    // The first attempt signs, records and broadcasts, then is lost before it reports back.
+    const real = quoteActivities();
+    let attempts = 0;
+    const flaky = await worker({
+      ...real,
+      async sendQuoteRefund(args) {
+        attempts += 1;
+        const step = await real.sendQuoteRefund(args);
+        if (attempts === 1) throw new Error('the worker lost the attempt after the broadcast');
+        return step;
+      },
+    });
+    const result = await flaky.run(async () => {
+      const handle = await env.client.workflow.start(quoteLifecycle, {
+        workflowId: quoteWorkflowId(quote.id),
+        taskQueue: flaky.taskQueue,
+        args: [input],
+      });
+      return handle.result();
+    });
+    expect(result.status).toBe('expired');
+    expect(attempts).toBe(2);
+    const [refund] = await refundRows(quote.id);
+    expect(refund).toMatchObject({ reason: 'quote_expired', status: 'sent', address: a, amount: '7000000' });
+    expect(await balanceOf(a)).toBe(aBefore);
+    // One transaction left the treasury: the retry rebroadcast the recorded one.
+    expect(await treasuryNonce()).toBe(nonceBefore + 1);
   });
 });

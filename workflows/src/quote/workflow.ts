@@ -6,6 +6,11 @@
  * partner, in parallel. A bounced offramp waits for the user's resend or refund request; a failed one is
  * refunded to the sender. Then the quote is completed. Each change carries an `offramp_update` webhook.
  *
+ * Once the quote's outcome is known (expired, or executed), tokens at its deposit address that no payout
+ * uses are returned to their sender from the treasury: everything sent to an expired quote, the excess of
+ * the executing transfer, and any other transfer into an executed quote's address (found by a scan, or
+ * reported through execute and signalled). Each refund change carries a `quote_update` webhook.
+ *
  * Every step reads and writes the database through idempotent activities, so a fresh run (after
  * continue-as-new, or one started again by the reconciler) carries on from the stored state.
  */
@@ -13,6 +18,7 @@ import {
   condition,
   continueAsNew,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -23,12 +29,14 @@ import { AccountId, QuoteStatus, UserId } from '../shared.ts';
 import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
 import { webhookDelivery } from '../webhookDelivery/workflow.ts';
 import {
+  depositReportedSignal,
   type OfframpStep,
   offrampActionSignal,
   type QuoteActivities,
   type QuoteLifecycleInput,
   type QuoteLifecycleResult,
   quoteExecutedSignal,
+  quoteRefundsPatch,
 } from './shared.ts';
 
 const activities = proxyActivities<QuoteActivities>({
@@ -38,6 +46,9 @@ const activities = proxyActivities<QuoteActivities>({
 
 // Activity steps per run across all offramps before the history is handed to a fresh run.
 const stepsPerRun = 2_000;
+// Looks at the deposit address while transfers into it are too recent to count, and the pause between.
+const rescans = 20;
+const rescanDelay = '30 seconds';
 
 type Outcome = { id: string; status: string };
 
@@ -45,29 +56,82 @@ type Outcome = { id: string; status: string };
 export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteLifecycleResult> {
   let executed = input.executed === true;
   const actions = new Set<string>(input.actions ?? []);
+  // A transfer into the deposit address was reported since the last look.
+  let reported = false;
   setHandler(quoteExecutedSignal, () => {
     executed = true;
   });
   setHandler(offrampActionSignal, ({ offrampId }) => {
     actions.add(offrampId);
   });
+  setHandler(depositReportedSignal, () => {
+    reported = true;
+  });
   upsertSearchAttributes([
     { key: AccountId, value: input.merchantId },
     { key: UserId, value: input.userId },
   ]);
 
-  const notify = async (step: OfframpStep): Promise<OfframpStep> => {
-    if (step.webhookDeliveryId) {
+  const deliver = async (webhookDeliveryId: string | null): Promise<void> => {
+    if (webhookDeliveryId) {
       await startChild(webhookDelivery, {
-        workflowId: webhookWorkflowId(step.webhookDeliveryId),
-        args: [{ deliveryId: step.webhookDeliveryId }],
+        workflowId: webhookWorkflowId(webhookDeliveryId),
+        args: [{ deliveryId: webhookDeliveryId }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
       });
     }
+  };
+  const notify = async <T extends { webhookDeliveryId: string | null }>(step: T): Promise<T> => {
+    await deliver(step.webhookDeliveryId);
     return step;
   };
   const outcomes = (steps: OfframpStep[]): Outcome[] =>
     steps.map((s) => ({ id: s.offrampId, status: s.status }));
+
+  let steps = 0;
+  let handover = false;
+  /** Counts one activity step; false once this run's budget is spent and a fresh run should go on. */
+  const budget = (): boolean => {
+    if (steps >= stepsPerRun) handover = true;
+    steps += 1;
+    return !handover;
+  };
+
+  /** Sends one refund from the treasury and waits until its transfer is final; false on handover. */
+  const refundOne = async (refundId: string): Promise<boolean> => {
+    if (!budget()) return false;
+    let step = await notify(await activities.sendQuoteRefund({ refundId }));
+    for (let checks = 0; step.status === 'pending'; checks++) {
+      await sleep(checks < 20 ? '500 milliseconds' : '5 seconds');
+      if (!budget()) return false;
+      step = await notify(await activities.checkQuoteRefund({ refundId }));
+    }
+    return true;
+  };
+  /**
+   * Looks at the deposit address for tokens no payout uses and returns them, one refund at a time
+   * (treasury sends are serialised anyway), again while transfers are too recent to count or new ones
+   * are reported; false on handover.
+   */
+  const findAndRefund = async (): Promise<boolean> => {
+    for (let looks = 1; ; looks++) {
+      reported = false;
+      if (!budget()) return false;
+      const scan = await activities.findQuoteRefunds({ quoteId: input.quoteId });
+      for (const id of scan.webhookDeliveryIds) await deliver(id);
+      for (const id of scan.pending) if (!(await refundOne(id))) return false;
+      if (!scan.complete || reported) continue;
+      if (!scan.unconfirmed || looks >= rescans) return true;
+      await sleep(rescanDelay);
+    }
+  };
+  /** Hands the history to a fresh run, which carries on from the stored state. */
+  const handOver = (payingOut: boolean) =>
+    continueAsNew<typeof quoteLifecycle>({
+      ...input,
+      executed: payingOut || executed,
+      actions: [...actions],
+    });
 
   if (!executed) {
     upsertSearchAttributes([{ key: QuoteStatus, value: 'open' }]);
@@ -80,6 +144,8 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
       upsertSearchAttributes([{ key: QuoteStatus, value: expiry.quoteStatus }]);
       // Executed in the database although no signal came (it was lost, or raced the timer): pay out.
       if (expiry.quoteStatus !== 'executed') {
+        // Expired: whatever reached the deposit address goes back to its sender.
+        if (patched(quoteRefundsPatch) && !(await findAndRefund())) return handOver(false);
         return { quoteId: input.quoteId, status: expiry.quoteStatus, offramps: outcomes(expiry.offramps) };
       }
     }
@@ -89,17 +155,10 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
   upsertSearchAttributes([{ key: QuoteStatus, value: start.quoteStatus }]);
   for (const step of start.offramps) await notify(step);
   if (start.quoteStatus !== 'executed') {
+    // A finished quote started again for a refund (a transfer reported after its end).
+    if (patched(quoteRefundsPatch) && !(await findAndRefund())) return handOver(true);
     return { quoteId: input.quoteId, status: start.quoteStatus, offramps: outcomes(start.offramps) };
   }
-
-  let steps = 0;
-  let handover = false;
-  /** Counts one activity step; false once this run's budget is spent and a fresh run should go on. */
-  const budget = (): boolean => {
-    if (steps >= stepsPerRun) handover = true;
-    steps += 1;
-    return !handover;
-  };
 
   const payout = async (first: OfframpStep): Promise<Outcome | undefined> => {
     let step = first;
@@ -149,11 +208,29 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
       },
     );
   }
-  await condition(() => finished.size === start.offramps.length || handover || failure !== undefined);
-  if (failure !== undefined) throw failure;
-  if (handover) {
-    return continueAsNew<typeof quoteLifecycle>({ ...input, executed: true, actions: [...actions] });
+  const payoutsDone = () => finished.size === start.offramps.length;
+  // Alongside the payouts: the executing transfer's excess and any other transfer go back to the sender,
+  // and transfers reported meanwhile are looked for as they are reported.
+  const withRefunds = patched(quoteRefundsPatch);
+  let refundsDone = !withRefunds;
+  if (withRefunds) {
+    (async () => {
+      if (!(await findAndRefund())) return;
+      for (;;) {
+        await condition(() => reported || payoutsDone() || handover);
+        if (handover || !reported) break;
+        if (!(await findAndRefund())) return;
+      }
+      refundsDone = !handover;
+    })().catch((error: unknown) => {
+      failure ??= error;
+    });
   }
+  await condition(() => (payoutsDone() && refundsDone) || handover || failure !== undefined);
+  if (failure !== undefined) throw failure;
+  if (handover) return handOver(true);
+  // A transfer reported as the payouts ended.
+  if (withRefunds && reported && !(await findAndRefund())) return handOver(true);
 
   const { quoteStatus } = await activities.completeQuote({ quoteId: input.quoteId });
   upsertSearchAttributes([{ key: QuoteStatus, value: quoteStatus }]);

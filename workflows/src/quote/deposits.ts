@@ -1,0 +1,182 @@
+/**
+ * What a quote's deposit address received on chain: the quote token's Transfers into it, grouped by
+ * transaction, each with the sum it brought and the account to return it to. Used by the quote's
+ * workflow to find tokens no payout uses (a scan of the address's Transfer logs) and by the execute
+ * endpoint to read one reported transaction. Only confirmed transfers count.
+ */
+import { erc20Abi } from '@checkout/chain';
+import {
+  type Address,
+  type Chain,
+  type Client,
+  getAbiItem,
+  getAddress,
+  type Hash,
+  parseEventLogs,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+  type Transport,
+} from 'viem';
+import { getBlock, getBlockNumber, getLogs, getTransactionReceipt } from 'viem/actions';
+
+type AnyClient = Client<Transport, Chain | undefined>;
+
+/** The quote token that one transaction brought to the deposit address. */
+export interface DepositTransfer {
+  /** Lower-case transaction hash. */
+  txHash: string;
+  /** Token base units: every Transfer of the token into the address in this transaction. */
+  amount: bigint;
+  /**
+   * Where the tokens go back: the sender of the first Transfer, or the transaction's sender when a
+   * pool sent them in a swap that sender paid for with another token.
+   */
+  returnAddress: Address;
+  blockNumber: bigint;
+}
+
+const transferEvent = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
+const zeroAddress = '0x0000000000000000000000000000000000000000';
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The deposit a mined transaction made into `to` in `token`; undefined when it made none (or reverted). */
+export function depositOfReceipt(
+  receipt: TransactionReceipt,
+  token: Address,
+  to: Address,
+): DepositTransfer | undefined {
+  if (receipt.status !== 'success') return undefined;
+  const live = receipt.logs.filter((log) => !log.removed);
+  const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: live, strict: true });
+  const incoming = transfers.filter((t) => same(t.address, token) && same(t.args.to, to));
+  const first = incoming[0];
+  if (!first) return undefined;
+  const amount = incoming.reduce((sum, t) => sum + t.args.value, 0n);
+  const sender = receipt.from;
+  // A swap straight into the address: the pool sends the tokens, the transaction's sender pays it another.
+  const swap =
+    !same(first.args.from, sender) &&
+    transfers.some((t) => same(t.args.from, sender) && !same(t.address, token));
+  const returnAddress = getAddress(swap ? sender : first.args.from);
+  // Minted tokens have no sender to return them to.
+  if (amount <= 0n || same(returnAddress, zeroAddress)) return undefined;
+  return {
+    txHash: receipt.transactionHash.toLowerCase(),
+    amount,
+    returnAddress,
+    blockNumber: receipt.blockNumber,
+  };
+}
+
+/** What one reported transaction brought to the deposit address. */
+export type DepositReading =
+  | { status: 'confirmed'; deposit: DepositTransfer }
+  | { status: 'pending'; confirmations: number }
+  /** Not mined (or unknown), reverted, or no Transfer of the token into the address. */
+  | { status: 'none' };
+
+/** Reads one transaction: its deposit into `to`, once it has `confirmations` (the block counting as one). */
+export async function readDeposit(params: {
+  client: AnyClient;
+  token: Address;
+  to: Address;
+  txHash: Hash;
+  confirmations: number;
+}): Promise<DepositReading> {
+  const receipt = await getTransactionReceipt(params.client, { hash: params.txHash }).catch(
+    (error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    },
+  );
+  if (!receipt) return { status: 'none' };
+  const latest = await getBlockNumber(params.client, { cacheTime: 0 });
+  const confirmations = latest < receipt.blockNumber ? 0 : Number(latest - receipt.blockNumber + 1n);
+  if (confirmations < Math.max(1, params.confirmations)) return { status: 'pending', confirmations };
+  const deposit = depositOfReceipt(receipt, params.token, params.to);
+  return deposit ? { status: 'confirmed', deposit } : { status: 'none' };
+}
+
+/** The first block whose timestamp is at or after `time` (latest + 1 when none is yet). */
+export async function firstBlockAtOrAfter(client: AnyClient, time: Date): Promise<bigint> {
+  const target = BigInt(Math.floor(time.getTime() / 1000));
+  const latest = await getBlockNumber(client, { cacheTime: 0 });
+  const stamp = async (n: bigint) => (await getBlock(client, { blockNumber: n })).timestamp;
+  if ((await stamp(latest)) < target) return latest + 1n;
+  let lo = 0n;
+  let hi = latest;
+  // At most ~64 lookups: the range halves each time.
+  while (lo < hi) {
+    const mid = (lo + hi) / 2n;
+    if ((await stamp(mid)) < target) lo = mid + 1n;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** One pass of a deposit address scan. */
+export interface DepositScan {
+  /** Confirmed deposits found, oldest first. */
+  deposits: DepositTransfer[];
+  /** Where the next scan starts: past the last confirmed block scanned. */
+  nextBlock: bigint;
+  /** Transfers into the address too recent to count yet; a later scan takes them. */
+  unconfirmed: boolean;
+  /** False when the time limit stopped the scan early; scan again from `nextBlock`. */
+  complete: boolean;
+}
+
+/**
+ * Scans the Transfer logs of `token` into `to` from `fromBlock` to the latest block, in windows of at
+ * most `maxBlockRange` blocks, for at most `timeoutMs`. Transfers with fewer than `confirmations` are
+ * reported as `unconfirmed` and left for a later scan.
+ */
+export async function scanDeposits(params: {
+  client: AnyClient;
+  token: Address;
+  to: Address;
+  fromBlock: bigint;
+  confirmations: number;
+  maxBlockRange?: number;
+  timeoutMs?: number;
+}): Promise<DepositScan> {
+  const { client, token, to, fromBlock } = params;
+  const range = BigInt(params.maxBlockRange ?? 2000);
+  const deadline = Date.now() + (params.timeoutMs ?? 20_000);
+  const latest = await getBlockNumber(client, { cacheTime: 0 });
+  const confirmedTo = latest - BigInt(Math.max(1, params.confirmations)) + 1n;
+  const found = new Map<string, bigint>();
+  let unconfirmed = false;
+  let scannedTo = fromBlock - 1n;
+  let complete = true;
+  for (let start = fromBlock; start <= latest; start += range) {
+    if (Date.now() > deadline) {
+      complete = false;
+      break;
+    }
+    const end = start + range - 1n < latest ? start + range - 1n : latest;
+    const logs = await getLogs(client, {
+      address: token,
+      event: transferEvent,
+      args: { to },
+      fromBlock: start,
+      toBlock: end,
+      strict: true,
+    });
+    for (const log of logs) {
+      if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
+      if (log.blockNumber > confirmedTo) unconfirmed = true;
+      else found.set(log.transactionHash.toLowerCase(), log.blockNumber);
+    }
+    scannedTo = end;
+  }
+  const deposits: DepositTransfer[] = [];
+  for (const [hash, blockNumber] of [...found].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) {
+    const receipt = await getTransactionReceipt(client, { hash: hash as Hash });
+    const deposit = depositOfReceipt(receipt, token, to);
+    if (deposit) deposits.push({ ...deposit, blockNumber });
+  }
+  const confirmedScanned = scannedTo < confirmedTo ? scannedTo : confirmedTo;
+  const nextBlock = confirmedScanned + 1n > fromBlock ? confirmedScanned + 1n : fromBlock;
+  return { deposits, nextBlock, unconfirmed, complete };
+}

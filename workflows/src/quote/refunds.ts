@@ -1,0 +1,63 @@
+/**
+ * Quote refunds as the database holds them: recording one with its `quote_update` webhook in the caller's
+ * transaction (the quote's workflow and the execute endpoint both record them). Not for the workflow
+ * sandbox.
+ */
+import {
+  createWebhookDelivery,
+  type Database,
+  findAccountWebhookEndpoint,
+  findQuoteById,
+  insertQuoteRefund,
+  listOfframpsOfQuote,
+  listQuoteRefunds,
+  type NewQuoteRefund,
+  presentQuote,
+  type QuoteRefundRow,
+} from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { quoteUpdateEvent } from './shared.ts';
+
+/** Queues a `quote_update` (the quote as GET shows it) under `subject`; null without a webhook endpoint. */
+export async function createQuoteUpdate(
+  trx: Kysely<Database>,
+  quoteId: string,
+  subject: string,
+): Promise<string | null> {
+  const quote = await findQuoteById(trx, quoteId);
+  if (!quote) return null;
+  const endpoint = await findAccountWebhookEndpoint(trx, quote.merchant_id);
+  if (!endpoint) return null;
+  const payload = presentQuote(
+    quote,
+    await listOfframpsOfQuote(trx, quoteId),
+    await listQuoteRefunds(trx, quoteId),
+  );
+  const delivery = await createWebhookDelivery(trx, {
+    merchantId: quote.merchant_id,
+    eventType: quoteUpdateEvent,
+    subjectId: subject,
+    url: endpoint.url,
+    payload: JSON.stringify({ event: quoteUpdateEvent, payload }),
+  });
+  return delivery.id;
+}
+
+/** The subject of a refund's `quote_update` for one of its statuses (each is reached once). */
+export function quoteRefundSubject(refund: Pick<QuoteRefundRow, 'id' | 'quote_id'>, status: string): string {
+  return `${refund.quote_id}:refund:${refund.id}:${status}`;
+}
+
+/**
+ * Records a refund and its `quote_update` in the caller's transaction; undefined when the quote already
+ * has a refund of that incoming transaction.
+ */
+export async function recordQuoteRefund(
+  trx: Kysely<Database>,
+  refund: NewQuoteRefund,
+): Promise<{ row: QuoteRefundRow; webhookDeliveryId: string | null } | undefined> {
+  const row = await insertQuoteRefund(trx, refund);
+  if (!row) return undefined;
+  const webhookDeliveryId = await createQuoteUpdate(trx, row.quote_id, quoteRefundSubject(row, 'pending'));
+  return { row, webhookDeliveryId };
+}
