@@ -25,6 +25,7 @@ import {
   type OnrampDeposit,
   type OnrampLifecycleInput,
   type QuoteLifecycleInput,
+  signalDepositReported,
   signalOfframpAction,
   signalOnrampDeposit,
   signalQuoteExecuted,
@@ -109,6 +110,23 @@ export async function handOfframpActionToWorkflow(
 ): Promise<boolean> {
   return call(deps, log, { quoteId: quote.id, offrampId }, (t) =>
     signalOfframpAction(t.client, deps.config.temporal.taskQueue, quoteLifecycleInput(quote), offrampId),
+  );
+}
+
+/**
+ * Tells the quote's lifecycle a transfer into its deposit address was reported after the quote could no
+ * longer use it (starting a run for a quote whose lifecycle ended), so it looks at the address again and
+ * returns the tokens. Nothing is stored: a report Temporal did not take is simply made again.
+ */
+export async function handDepositReportToWorkflow(
+  deps: Deps,
+  quote: QuoteRow,
+  txHash: string,
+  log: Logger,
+): Promise<boolean> {
+  const input = { ...quoteLifecycleInput(quote), executed: quote.crypto_transfer !== null };
+  return call(deps, log, { quoteId: quote.id, txHash }, (t) =>
+    signalDepositReported(t.client, deps.config.temporal.taskQueue, input, txHash),
   );
 }
 

@@ -1,6 +1,8 @@
 /** Quotes against the real service and a local chain: shape, HD deposit addresses, isolation, bad input. */
 import { deriveDepositAccount, erc20Abi } from '@checkout/chain';
 import { OfframpListResponse, OfframpResponse, QuoteRateResponse, QuoteResponse } from '@checkout/core';
+import { quoteWorkflowId } from '@checkout/workflows';
+import { english, generateMnemonic } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf, createUser, decideKyc, expectError, waitForKyc } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
@@ -9,6 +11,9 @@ import { randomAddress, startTestService, type TestMerchant, type TestService } 
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 const devMnemonic = 'test test test test test test test test test test test junk';
+// Deposit addresses of their own, as in production: the dev mnemonic's first addresses are the chain's
+// dev accounts (treasury and shoppers), whose traffic a deposit address scan would see.
+const freshMnemonic = generateMnemonic(english);
 
 describe.skipIf(databaseUnavailable())('quotes', () => {
   let chain: TestChain;
@@ -195,7 +200,11 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
   beforeAll(async () => {
     chain = await startTestChain();
     service = await startTestService({
-      env: { RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl, PAYOUT_SANDBOX_DELAY_MS: '200' },
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        PAYOUT_SANDBOX_DELAY_MS: '200',
+        DEPOSIT_MNEMONIC: freshMnemonic,
+      },
     });
     merchant = await service.createMerchant();
     other = await service.createMerchant();
@@ -305,6 +314,30 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
       args: [address as `0x${string}`],
     });
   const other_ = () => other;
+  /** Polls the quote (bounded) until `done` holds. */
+  // biome-ignore lint/suspicious/noExplicitAny: the quote body is inspected field by field
+  const waitForQuote = async (quoteId: string, done: (body: any) => boolean, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await showQuote(quoteId);
+      expect(res.status, res.text).toBe(200);
+      QuoteResponse.parse(res.body);
+      if (done(res.body)) return res.body;
+      if (Date.now() > deadline) throw new Error(`quote stayed ${res.text}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const quoteUpdates = (quoteId: string) =>
+    receiver.received
+      .map((r) => JSON.parse(r.body))
+      .filter((b) => b.event === 'quote_update' && b.payload.quote.id === quoteId)
+      .map((b) => QuoteResponse.parse(b.payload));
+  const waitForQuoteUpdates = async (quoteId: string, count: number) => {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && quoteUpdates(quoteId).length < count) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
 
   it('prices offramps from the fee and FX tables, updates the quote totals, lists and shows them', async () => {
     const q = await newQuote();
@@ -545,6 +578,69 @@ describe.skipIf(databaseUnavailable())('offramps and quote execution', () => {
     expect(webhookRefunds(id)).toEqual([null, null, null, 'pending', 'sent']);
   });
 
+  it("returns an overpaid execute's excess, then a later transfer reported through execute, each once", async () => {
+    const sender = chain.deployment.shoppers[1]!.address;
+    const before = await usdcBalance(sender);
+    const q = await newQuote();
+    const added = await addOfframps(q.quote.id, [usd(10)]);
+    expect(added.status, added.text).toBe(200);
+    const offrampId = added.body.offramps[0].id as string;
+    // The quote costs 11 USDC (10 plus the 1.00 fee); 16 arrive.
+    const hash = await chain.transfer(1, usdc(), q.deposit_address.adddress, 16_000_000n);
+    const res = await execute(q.quote.id, transferFor(hash));
+    expect(res.status, res.text).toBe(200);
+    QuoteResponse.parse(res.body);
+    expect(res.body.quote).toMatchObject({ executed: true, deposit_token_amount: 11 });
+    expect(res.body.quote.refunds).toEqual([
+      {
+        reason: 'excess',
+        status: 'pending',
+        address: sender,
+        amount: 5,
+        deposit_tx_id: hash.toLowerCase(),
+        tx_id: null,
+      },
+    ]);
+    await waitForOfframp(offrampId, 'fiat_sent');
+    const refunded = await waitForQuote(q.quote.id, (b) => b.quote.refunds[0]?.status === 'sent');
+    expect(refunded.quote.refunds[0].tx_id).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await usdcBalance(sender)) - before).toBe(-11_000_000n);
+
+    // Later the sender sends 3 more by mistake and reports the transaction.
+    const late = await chain.transfer(1, usdc(), q.deposit_address.adddress, 3_000_000n);
+    const reported = await execute(q.quote.id, transferFor(late));
+    expectError(reported, 422, 'quote_already_executed');
+    expect(reported.body.message).toContain(
+      `3 USDC this transaction sent to the deposit address will be returned to ${sender}`,
+    );
+    const done = await waitForQuote(q.quote.id, (b) => b.quote.refunds[1]?.status === 'sent');
+    expect(done.quote.refunds[1]).toMatchObject({
+      reason: 'extra_transfer',
+      status: 'sent',
+      address: sender,
+      amount: 3,
+      deposit_tx_id: late.toLowerCase(),
+    });
+    expect((await usdcBalance(sender)) - before).toBe(-11_000_000n);
+    // Reported again: nothing more is sent, the answer says where the tokens went.
+    const again = await execute(q.quote.id, transferFor(late));
+    expectError(again, 422, 'quote_already_executed');
+    expect(again.body.message).toContain(
+      `were returned to ${sender} in transaction ${done.quote.refunds[1].tx_id}`,
+    );
+    // The executing transaction itself is never returned.
+    expect((await execute(q.quote.id, transferFor(hash))).body.message).toBe(
+      'The quote has already been executed',
+    );
+    expect((await usdcBalance(sender)) - before).toBe(-11_000_000n);
+    expect((await showQuote(q.quote.id)).body.quote.refunds).toHaveLength(2);
+
+    // One quote_update per refund change: recorded, then sent.
+    await waitForQuoteUpdates(q.quote.id, 4);
+    const updates = quoteUpdates(q.quote.id).map((u) => u.quote.refunds.map((r) => r.status).join(','));
+    expect(updates.sort()).toEqual(['pending', 'sent', 'sent,pending', 'sent,sent']);
+  });
+
   it('refuses each execute error in the documented order', async () => {
     const tx = `0x${'ab'.repeat(32)}`;
     const empty = await newQuote();
@@ -644,7 +740,11 @@ describe.skipIf(databaseUnavailable())('quote expiry', () => {
     chain = await startTestChain();
     // Six-second quotes: the quote's workflow timer expires them while the test watches.
     service = await startTestService({
-      env: { RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl, QUOTE_EXPIRY_MINUTES: '0.1' },
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        QUOTE_EXPIRY_MINUTES: '0.1',
+        DEPOSIT_MNEMONIC: freshMnemonic,
+      },
     });
     merchant = await service.createMerchant();
     receiver = await startWebhookReceiver();
@@ -736,5 +836,130 @@ describe.skipIf(databaseUnavailable())('quote expiry', () => {
     const hooksBy = Date.now() + 20_000;
     while (failedUpdates().length === 0 && Date.now() < hooksBy) await new Promise((r) => setTimeout(r, 100));
     expect(failedUpdates()).toEqual([[offrampId, 'failed']]);
+  });
+
+  const usdc = () => chain.deployment.tokens.USDC.address;
+  const balanceOf = (address: string) =>
+    chain.publicClient.readContract({
+      address: usdc(),
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [address as `0x${string}`],
+    });
+  const api = (method: string, path: string, json?: unknown) =>
+    service.request(method, path, { headers: authOf(merchant), ...(json === undefined ? {} : { json }) });
+  const quoteWithOfframp = async () => {
+    const q = await api('POST', `/users/${userId}/quotes`, {
+      quote: { deposit_token: 'usdc', deposit_token_chain: 'binance-smart-chain' },
+    });
+    expect(q.status, q.text).toBe(200);
+    const added = await api('POST', `/users/${userId}/quotes/${q.body.quote.id}/offramps`, {
+      offramps: [{ payment_detail_id: detail, destination_amount: 10, destination_currency: 'usd' }],
+    });
+    expect(added.status, added.text).toBe(200);
+    return { id: q.body.quote.id as string, address: q.body.deposit_address.adddress as `0x${string}` };
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: the quote body is inspected field by field
+  const waitForQuote = async (quoteId: string, done: (body: any) => boolean) => {
+    const deadline = Date.now() + 40_000;
+    for (;;) {
+      const res = await api('GET', `/users/${userId}/quotes/${quoteId}`);
+      expect(res.status, res.text).toBe(200);
+      QuoteResponse.parse(res.body);
+      if (done(res.body)) return res.body;
+      if (Date.now() > deadline) throw new Error(`quote stayed ${res.text}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const execute = (quoteId: string, tx_id: string) =>
+    api('POST', `/users/${userId}/quotes/${quoteId}/execute`, {
+      quote: { crypto_transfer: { tx_id, blockchain: 'binance-smart-chain', network: 'testnet' } },
+    });
+
+  it('returns what reached a quote that expired unexecuted to its senders at the expiry, once', async () => {
+    const q = await quoteWithOfframp();
+    const [a, b] = [chain.deployment.shoppers[1]!.address, chain.deployment.shoppers[2]!.address];
+    const [aBefore, bBefore] = [await balanceOf(a), await balanceOf(b)];
+    const fromA = await chain.transfer(1, usdc(), q.address, 11_000_000n);
+    const fromB = await chain.transfer(2, usdc(), q.address, 1_250_000n);
+
+    // Nobody executes: at the expiry the quote's workflow finds both transfers and returns them.
+    const done = await waitForQuote(
+      q.id,
+      (body) =>
+        body.quote.refunds.length === 2 &&
+        body.quote.refunds.every((r: { status: string }) => r.status === 'sent'),
+    );
+    expect(done.quote.executed).toBe(false);
+    expect(done.quote.refunds).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          reason: 'quote_expired',
+          address: a,
+          amount: 11,
+          deposit_tx_id: fromA.toLowerCase(),
+        }),
+        expect.objectContaining({
+          reason: 'quote_expired',
+          address: b,
+          amount: 1.25,
+          deposit_tx_id: fromB.toLowerCase(),
+        }),
+      ]),
+    );
+    expect(await balanceOf(a)).toBe(aBefore);
+    expect(await balanceOf(b)).toBe(bBefore);
+
+    // Executing it now names where the tokens went and sends nothing more.
+    const late = await execute(q.id, fromA);
+    expectError(late, 422, 'quote_expired');
+    expect(late.body.message).toContain(`The 11 USDC this transaction sent were returned to ${a}`);
+    expect(await balanceOf(a)).toBe(aBefore);
+    const quoteUpdates = receiver.received
+      .map((r) => JSON.parse(r.body))
+      .filter((body) => body.event === 'quote_update' && body.payload.quote.id === q.id);
+    for (const u of quoteUpdates) QuoteResponse.parse(u.payload);
+  });
+
+  it('returns a transfer sent after the expiry once it is reported through execute', async () => {
+    const q = await quoteWithOfframp();
+    const client = service.deps.temporal!.client;
+    // The quote expires and its workflow ends (nothing had arrived).
+    const deadline = Date.now() + 40_000;
+    for (;;) {
+      const run = await client.workflow.getHandle(quoteWorkflowId(q.id)).describe();
+      if (run.status.name === 'COMPLETED') break;
+      if (Date.now() > deadline) throw new Error(`the quote's workflow stayed ${run.status.name}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const sender = chain.deployment.shoppers[3]!.address;
+    const before = await balanceOf(sender);
+    const hash = await chain.transfer(3, usdc(), q.address, 4_000_000n);
+    const reported = await execute(q.id, hash);
+    expectError(reported, 422, 'quote_expired');
+    expect(reported.body.message).toContain(
+      `The 4 USDC this transaction sent to the deposit address will be returned to ${sender}`,
+    );
+    const done = await waitForQuote(q.id, (body) => body.quote.refunds[0]?.status === 'sent');
+    expect(done.quote.refunds).toEqual([
+      {
+        reason: 'quote_expired',
+        status: 'sent',
+        address: sender,
+        amount: 4,
+        deposit_tx_id: hash.toLowerCase(),
+        tx_id: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      },
+    ]);
+    expect(await balanceOf(sender)).toBe(before);
+    // Reported again, and a transaction that paid elsewhere: nothing more leaves the treasury.
+    expectError(await execute(q.id, hash), 422, 'quote_expired');
+    const elsewhere = await chain.transfer(3, usdc(), chain.deployment.shoppers[4]!.address, 1_000_000n);
+    const unrelated = await execute(q.id, elsewhere);
+    expectError(unrelated, 422, 'quote_expired');
+    expect(unrelated.body.message).toBe('The quote has expired; create a new quote');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await waitForQuote(q.id, () => true)).quote.refunds).toHaveLength(1);
+    expect(await balanceOf(sender)).toBe(before - 1_000_000n);
   });
 });

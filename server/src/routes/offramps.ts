@@ -13,6 +13,7 @@ import {
   fiatDecimals,
   formatUnits,
   maxOfframpAmount,
+  normalizeDecimal,
   notFound,
   OfframpRefundBody,
   OfframpResendBody,
@@ -29,10 +30,12 @@ import {
   findOfframp,
   findPaymentDetail,
   findQuoteById,
+  findQuoteRefundOfDeposit,
   insertOfframps,
   inTransaction,
   listOfframpsOfQuote,
   listOfframpsOfUser,
+  listQuoteRefunds,
   markQuoteExecuted,
   type NewOfframpRow,
   type OfframpRow,
@@ -43,13 +46,18 @@ import {
   requestBouncedOfframpAction,
   updateOfframpReference,
 } from '@checkout/db';
+import { readDeposit, recordQuoteRefund, startWebhookDelivery } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Kysely } from 'kysely';
-import { getAddress, type Hash } from 'viem';
+import { type Address, getAddress, type Hash } from 'viem';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
-import { handOfframpActionToWorkflow, handQuoteToWorkflow } from '../rampWorkflows.ts';
+import {
+  handDepositReportToWorkflow,
+  handOfframpActionToWorkflow,
+  handQuoteToWorkflow,
+} from '../rampWorkflows.ts';
 import { quoteOfRequest } from './quotes.ts';
 import { userOfRequest } from './users.ts';
 
@@ -71,8 +79,10 @@ function needsSupportingDocument(currency: string, fiatCents: bigint, rate: stri
   return fiatCents * 10n ** BigInt(scale) > usdThreshold * parseUnits(rate, scale);
 }
 
-const alreadyExecuted = () => new ApiError('quote_already_executed', 'The quote has already been executed');
-const expired = () => new ApiError('quote_expired', 'The quote has expired; create a new quote');
+const alreadyExecuted = (more = '') =>
+  new ApiError('quote_already_executed', `The quote has already been executed${more}`);
+const expired = (more = '') =>
+  new ApiError('quote_expired', `The quote has expired; create a new quote${more}`);
 
 /** True when the quote was executed (it may have completed since). */
 function isExecuted(quote: QuoteRow): boolean {
@@ -310,6 +320,55 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     await requestAction(ctx, quote, row, { kind: 'refund', refundAddress: getAddress(address) });
   });
 
+  /**
+   * A transfer reported for a quote that can no longer use it (expired, or executed by another
+   * transaction): when it brought the quote's token to the deposit address, the quote's workflow is told
+   * to look at the address again and returns the tokens to their sender. The request itself is still
+   * refused; what follows is a sentence for its message. Chain or Temporal trouble only shortens it.
+   */
+  const reportLateTransfer = async (
+    ctx: ParameterizedContext<AppState>,
+    quote: QuoteRow,
+    transfer: { tx_id: string; blockchain: string; network: string },
+  ): Promise<string> => {
+    const txHash = transfer.tx_id.toLowerCase();
+    const chain = deps.chains.get(quote.chain_id);
+    const sameChain =
+      transfer.blockchain === quote.deposit_token_chain &&
+      (transfer.network === 'mainnet') === (quote.network === 'mainnet');
+    if (!chain || !sameChain || quote.crypto_transfer?.tx_id.toLowerCase() === txHash) return '';
+    const recorded = await findQuoteRefundOfDeposit(ctx.state.db, quote.id, txHash);
+    const token = quote.deposit_token.toUpperCase();
+    if (recorded) {
+      const amount = formatUnits(BigInt(normalizeDecimal(recorded.amount)), quote.token_decimals);
+      return recorded.status === 'sent'
+        ? `. The ${amount} ${token} this transaction sent were returned to ${recorded.address} in transaction ${recorded.tx_hash}.`
+        : `. The ${amount} ${token} this transaction sent ${recorded.status === 'failed' ? 'could not be returned; contact support' : `are being returned to ${recorded.address}`}.`;
+    }
+    let reading: Awaited<ReturnType<typeof readDeposit>>;
+    try {
+      reading = await readDeposit({
+        client: chain.client,
+        token: quote.token_address as Address,
+        to: quote.deposit_address as Address,
+        txHash: txHash as Hash,
+        confirmations: chain.confirmations,
+      });
+    } catch (error) {
+      ctx.state.log.warn({ err: error, quoteId: quote.id }, 'could not read a reported transfer');
+      return '';
+    }
+    if (reading.status === 'pending') {
+      return `. The transaction has ${reading.confirmations} of ${chain.confirmations} confirmations; report it again once confirmed to have its tokens returned.`;
+    }
+    if (reading.status !== 'confirmed') return '';
+    const { amount, returnAddress } = reading.deposit;
+    const what = `the ${formatUnits(amount, quote.token_decimals)} ${token} this transaction sent to the deposit address`;
+    return (await handDepositReportToWorkflow(deps, quote, txHash, ctx.state.log))
+      ? `. ${what.charAt(0).toUpperCase()}${what.slice(1)} will be returned to ${returnAddress} (see quote.refunds).`
+      : `. To have ${what} returned, report it again in a moment.`;
+  };
+
   router.post('/users/:id/quotes/:quoteId/execute', async (ctx) => {
     ctx.state.route = '/users/:id/quotes/:quote_id/execute';
     const user = await userOfRequest(ctx, ctx.params.id);
@@ -318,12 +377,19 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     const transfer = input.crypto_transfer;
     const scope = { merchantId: user.merchant_id, userId: user.id };
 
+    // A quote that can no longer use the transfer (executed, or expired) returns what it brought to its
+    // deposit address, whichever refusal follows.
+    const late = () =>
+      isExecuted(quote) || isExpired(quote) ? reportLateTransfer(ctx, quote, transfer) : Promise.resolve('');
     // 1. quote_already_executed
-    if (isExecuted(quote)) throw alreadyExecuted();
+    if (isExecuted(quote)) throw alreadyExecuted(await late());
     // 2. no_offramps_present
     const offramps = await listOfframpsOfQuote(ctx.state.db, quote.id);
     if (offramps.length === 0) {
-      throw new ApiError('no_offramps_present', 'Add offramps to the quote before executing it');
+      throw new ApiError(
+        'no_offramps_present',
+        `Add offramps to the quote before executing it${await late()}`,
+      );
     }
     // 3. payment_detail_not_approved
     for (const [i, o] of offramps.entries()) {
@@ -331,7 +397,7 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       if (detail?.status !== 'approved') {
         throw new ApiError(
           'payment_detail_not_approved',
-          `Payment detail ${o.payment_detail_id} of offramp ${o.id} is ${detail?.status ?? 'gone'}, not approved`,
+          `Payment detail ${o.payment_detail_id} of offramp ${o.id} is ${detail?.status ?? 'gone'}, not approved${await late()}`,
           { errors: [{ path: `offramps.${i}.payment_detail_id`, message: 'is not approved' }] },
         );
       }
@@ -353,7 +419,7 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       );
     }
     // 5. quote_expired
-    if (isExpired(quote)) throw expired();
+    if (isExpired(quote)) throw expired(await late());
     // 6. one transaction funds one quote.
     const used = await ctx.state.db
       .selectFrom('quotes')
@@ -401,6 +467,7 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     if (verification.receivedAmount < total) throw sumMismatch(verification.receivedAmount, total);
 
     let executed: QuoteRow;
+    let excessUpdate: string | null = null;
     try {
       executed = await inTransaction(ctx.state.db, async (trx) => {
         await lockOpenQuote(trx, quote);
@@ -419,6 +486,19 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
           sender,
         );
         if (!row) throw alreadyExecuted();
+        // Overpaid: the excess goes back to the sender, from the treasury, once the payouts start.
+        const excess = verification.receivedAmount - due;
+        if (excess > 0n && sender) {
+          const refund = await recordQuoteRefund(trx, {
+            id: randomUUID(),
+            quoteId: quote.id,
+            reason: 'excess',
+            depositTxHash: transfer.tx_id.toLowerCase(),
+            amount: excess,
+            address: getAddress(sender),
+          });
+          excessUpdate = refund?.webhookDeliveryId ?? null;
+        }
         return row;
       });
     } catch (error) {
@@ -429,6 +509,18 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     }
     // The execute is committed: its payouts start now, or once the reconciler reaches Temporal again.
     await handQuoteToWorkflow(deps, ctx.state.db, executed, ctx.state.log);
-    ctx.body = presentQuote(executed, await listOfframpsOfQuote(ctx.state.db, executed.id));
+    if (excessUpdate && deps.temporal) {
+      try {
+        await startWebhookDelivery(deps.temporal.client, excessUpdate, deps.config.temporal.taskQueue);
+      } catch (error) {
+        // The delivery row stays pending and can be redelivered; the execute stands.
+        ctx.state.log.warn({ err: error, deliveryId: excessUpdate }, 'could not start a webhook delivery');
+      }
+    }
+    ctx.body = presentQuote(
+      executed,
+      await listOfframpsOfQuote(ctx.state.db, executed.id),
+      await listQuoteRefunds(ctx.state.db, executed.id),
+    );
   });
 }

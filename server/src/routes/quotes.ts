@@ -21,6 +21,7 @@ import {
   findQuote,
   insertQuote,
   listOfframpsOfQuote,
+  listQuoteRefunds,
   nextDepositIndex,
   presentQuote,
   type QuoteRow,
@@ -164,6 +165,10 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.state.route = '/users/:id/quotes/:quote_id';
     const user = await userOfRequest(ctx, ctx.params.id);
     const row = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-    ctx.body = presentQuote(row, await listOfframpsOfQuote(ctx.state.db, row.id));
+    ctx.body = presentQuote(
+      row,
+      await listOfframpsOfQuote(ctx.state.db, row.id),
+      await listQuoteRefunds(ctx.state.db, row.id),
+    );
   });
 }
