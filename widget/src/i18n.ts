@@ -198,6 +198,8 @@ export interface Localized {
 
 /** `tag` as Intl writes it, or undefined when Intl cannot use it (`es-x`). */
 function intlLocale(tag: string): string | undefined {
+  // The usual tags (`es`, `pt-BR`) are already canonical: no need to ask Intl before the first render.
+  if (/^[a-z]{2,3}(-[A-Z]{2})?$/.test(tag)) return tag;
   try {
     return Intl.getCanonicalLocales(tag)[0];
   } catch {

@@ -151,6 +151,7 @@ export class CryptoCheckout extends LitElement {
   private countdownController: CountdownController | undefined;
   private streamController: SessionStreamController | undefined;
   private langObserver: MutationObserver | undefined;
+  private langWatchTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly followLanguage = () => this.watchLanguage();
   private flow: WalletFlow | undefined;
   private walletModule: WalletModule | undefined;
@@ -159,13 +160,21 @@ export class CryptoCheckout extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.watchLanguage();
-    window.addEventListener('languagechange', this.followLanguage);
+    // The language now; watching it for changes starts in the next task, after the first render.
+    this.language = pickLocale(this.nearestLang().lang);
+    clearTimeout(this.langWatchTimer);
+    this.langWatchTimer = setTimeout(() => {
+      this.langWatchTimer = undefined;
+      window.addEventListener('languagechange', this.followLanguage);
+      this.watchLanguage();
+    }, 0);
     if (this.phase === 'loading') void this.load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    clearTimeout(this.langWatchTimer);
+    this.langWatchTimer = undefined;
     this.langObserver?.disconnect();
     window.removeEventListener('languagechange', this.followLanguage);
   }
