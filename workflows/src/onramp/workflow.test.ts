@@ -1,7 +1,8 @@
 /**
  * `onrampLifecycle` on the dev server and a local chain: the worker dies after the treasury transfer was
  * broadcast and before the send was recorded as done; another worker takes over and the tokens arrive
- * exactly once.
+ * exactly once. A deposit's excess is returned through the bank partner under one key when the return is
+ * retried, and a deposit after the end starts the onramp again and goes back in full.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createChainClients, devDeployer, erc20Abi } from '@checkout/chain';
@@ -23,6 +24,7 @@ import type {} from '../../../test/setup/temporal.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { connectTestTemporal, type TestTemporal } from '../../../test/support/temporal.ts';
 import { createOnrampActivities } from './activities.ts';
+import { type BankPartner, type BankReturn, createSandboxBankPartner } from './bankPartner.ts';
 import { type OnrampActivities, onrampDepositSignal, onrampWorkflowId } from './shared.ts';
 import { onrampLifecycle } from './workflow.ts';
 
@@ -47,13 +49,14 @@ afterAll(async () => {
   await db?.close();
 });
 
-function activities(): OnrampActivities {
+function activities(bankPartner?: BankPartner): OnrampActivities {
   return createOnrampActivities({
     db,
     chains: createChainClients([
       { chainId: 97, name: 'dev chain', rpcUrl: chain.chain.rpcUrl, confirmations: 1 },
     ]),
     ramps: { treasuryPrivateKey: devDeployer.privateKey },
+    ...(bankPartner ? { bankPartner } : {}),
   });
 }
 
@@ -199,5 +202,113 @@ describe('onrampLifecycle when the worker dies mid-send', () => {
     expect(await balanceOf(destination)).toBe(12_340_000n);
     // One transaction left the treasury: the retry rebroadcast the recorded one instead of signing anew.
     expect(await treasuryNonce()).toBe(nonceBefore + 1);
+  }, 120_000);
+});
+
+describe('onrampLifecycle returning unused fiat', () => {
+  it('returns an excess once by its key when the return is retried, and a deposit after the end', async () => {
+    const destination = randomAddress();
+    const onramp = await newOnramp(destination, '12.34', '1.00');
+    const taskQueue = `onramp-refund-${randomUUID()}`;
+    // The partner sees every request; a real one returns the money once per key.
+    const asked: BankReturn[] = [];
+    const sandbox = createSandboxBankPartner();
+    const partner: BankPartner = {
+      async returnFunds(request) {
+        asked.push(request);
+        return sandbox.returnFunds(request);
+      },
+    };
+    const real = activities(partner);
+    let attempts = 0;
+    const served = {
+      ...real,
+      // The first attempt reaches the partner, then is lost before it reports back.
+      async returnOnrampRefunds(input: { onrampId: string }) {
+        attempts += 1;
+        if (attempts === 1) {
+          const row = await findOnrampById(db.kysely, input.onrampId);
+          const pending = row!.refunds.find((r) => r.status === 'pending')!;
+          await partner.returnFunds({
+            key: pending.id,
+            onrampId: input.onrampId,
+            depositId: pending.deposit_id,
+            amount: pending.amount,
+            currency: row!.fiat_currency,
+            reference: row!.deposit_message,
+          });
+          throw new Error('the worker lost the attempt after the partner took the return');
+        }
+        return real.returnOnrampRefunds(input);
+      },
+    };
+    const input = {
+      onrampId: onramp.id,
+      merchantId: onramp.merchant_id,
+      userId: onramp.user_id,
+      expiresAt: onramp.expires_at.toISOString(),
+    };
+    const w = await worker(taskQueue, served);
+    const excessId = randomUUID();
+    const first = await w.runUntil(async () => {
+      const handle = await temporal.client.workflow.start(onrampLifecycle, {
+        workflowId: onrampWorkflowId(onramp.id),
+        taskQueue,
+        args: [input],
+      });
+      await handle.signal(onrampDepositSignal, { depositId: excessId, amount: '20.00' });
+      // The same notice again (as a reconciler may repeat it): credited once.
+      await handle.signal(onrampDepositSignal, { depositId: excessId, amount: '20.00' });
+      return handle.result();
+    });
+    expect(first).toEqual({ onrampId: onramp.id, status: 'crypto_sent' });
+    expect(await balanceOf(destination)).toBe(12_340_000n);
+    const funded = await findOnrampById(db.kysely, onramp.id);
+    expect(funded).toMatchObject({ received_amount: '20.00' });
+    expect(funded?.refunds).toEqual([
+      {
+        id: `excess:${excessId}`,
+        reason: 'excess',
+        deposit_id: excessId,
+        amount: '6.66',
+        status: 'sent',
+        reference: expect.stringMatching(/^RT[0-9A-F]{12}$/),
+        message: null,
+      },
+    ]);
+    // The lost attempt, its retry, and a last look after the repeated notice (nothing left to return);
+    // the partner was asked twice, both times under the one key.
+    expect(attempts).toBe(3);
+    expect(asked.map((r) => [r.key, r.amount])).toEqual([
+      [`excess:${excessId}`, '6.66'],
+      [`excess:${excessId}`, '6.66'],
+    ]);
+
+    // A deposit after the onramp ended starts it again, and goes back in full.
+    const lateId = randomUUID();
+    const again = await worker(taskQueue, served);
+    const second = await again.runUntil(async () => {
+      const handle = await temporal.client.workflow.signalWithStart(onrampLifecycle, {
+        workflowId: onrampWorkflowId(onramp.id),
+        taskQueue,
+        args: [input],
+        signal: onrampDepositSignal,
+        signalArgs: [{ depositId: lateId, amount: '3.00' }],
+      });
+      return handle.result();
+    });
+    expect(second).toEqual({ onrampId: onramp.id, status: 'crypto_sent' });
+    const done = await findOnrampById(db.kysely, onramp.id);
+    expect(done?.refunds.map((r) => [r.reason, r.deposit_id, r.amount, r.status])).toEqual([
+      ['excess', excessId, '6.66', 'sent'],
+      ['late_deposit', lateId, '3.00', 'sent'],
+    ]);
+    expect(done).toMatchObject({ status: 'crypto_sent', received_amount: '20.00' });
+    expect(asked.map((r) => r.key)).toEqual([
+      `excess:${excessId}`,
+      `excess:${excessId}`,
+      `late_deposit:${lateId}`,
+    ]);
+    expect(await balanceOf(destination)).toBe(12_340_000n);
   }, 120_000);
 });
