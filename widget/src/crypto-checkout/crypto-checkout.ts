@@ -74,8 +74,9 @@ const amountProblems = {
   format: 'amountFormat',
   positive: 'amountPositive',
 } as const satisfies Record<string, FieldProblem>;
-/** At most this many ancestors are watched for `lang` (a guard against pathological trees). */
+/** At most this many ancestors and shadow roots are searched for `lang` (a guard against pathological trees). */
 const maxLangDepth = 1_000;
+const maxShadowHops = 100;
 const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
 
 /**
@@ -161,7 +162,7 @@ export class CryptoCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     // The language now; watching it for changes starts in the next task, after the first render.
-    this.language = pickLocale(this.nearestLang().lang);
+    this.language = this.readLanguage().language;
     clearTimeout(this.langWatchTimer);
     this.langWatchTimer = setTimeout(() => {
       this.langWatchTimer = undefined;
@@ -209,35 +210,41 @@ export class CryptoCheckout extends LitElement {
   }
 
   private get localized(): Localized {
-    return this.language ?? pickLocale(this.nearestLang().lang);
+    return this.language ?? this.readLanguage().language;
   }
 
   /**
-   * The nearest `lang` attribute: on the element or an ancestor, across shadow roots to their hosts (as
-   * HTML defines an element's language); also the elements passed on the way, which could gain one.
+   * The language of the nearest non-empty `lang`: on the element or an ancestor, across shadow roots to
+   * their hosts (as HTML defines an element's language), else the browser's; and the element carrying it.
    */
-  private nearestLang(): { lang: string | undefined; path: Element[] } {
-    const path: Element[] = [];
+  private readLanguage(): { language: Localized; from: Element | null } {
+    let node: Element = this;
+    for (let hops = 0; hops < maxShadowHops; hops++) {
+      const from = node.closest('[lang]:not([lang=""])');
+      if (from) return { language: pickLocale(from.getAttribute('lang') ?? undefined), from };
+      const root = node.getRootNode();
+      if (!(root instanceof ShadowRoot)) break;
+      node = root.host;
+    }
+    return { language: pickLocale(undefined), from: null };
+  }
+
+  /**
+   * Takes the language of the nearest `lang` and watches, for a change of `lang`, the element carrying it
+   * and every element between it and this one (any of them could gain one), shadow hosts included.
+   */
+  private watchLanguage(): void {
+    const { language, from } = this.readLanguage();
+    if (language.locale !== this.language?.locale) this.language = language;
+    this.langObserver ??= new MutationObserver(this.followLanguage);
+    this.langObserver.disconnect();
     let node: Element | null = this;
     for (let depth = 0; node && depth < maxLangDepth; depth++) {
-      path.push(node);
-      const lang = node.getAttribute('lang');
-      if (lang) return { lang, path };
+      this.langObserver.observe(node, { attributes: true, attributeFilter: ['lang'] });
+      if (node === from) break;
       const parent: Node | null = node.parentNode;
       node = parent instanceof ShadowRoot ? parent.host : parent instanceof Element ? parent : null;
     }
-    return { lang: undefined, path };
-  }
-
-  /** Takes the language of the nearest `lang` and watches that element and those below it for changes. */
-  private watchLanguage(): void {
-    const { lang, path } = this.nearestLang();
-    const next = pickLocale(lang);
-    if (next.locale !== this.language?.locale) this.language = next;
-    this.langObserver ??= new MutationObserver(this.followLanguage);
-    this.langObserver.disconnect();
-    for (const element of path)
-      this.langObserver.observe(element, { attributes: true, attributeFilter: ['lang'] });
   }
 
   private async load(): Promise<void> {
