@@ -74,7 +74,7 @@ const amountProblems = {
   format: 'amountFormat',
   positive: 'amountPositive',
 } as const satisfies Record<string, FieldProblem>;
-/** At most this many ancestors and shadow roots are searched for `lang` (a guard against pathological trees). */
+// Guards against pathological trees: ancestors watched for `lang`, and shadow roots crossed to find it.
 const maxLangDepth = 1_000;
 const maxShadowHops = 100;
 const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
