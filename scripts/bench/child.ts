@@ -21,6 +21,8 @@ export interface TargetProcess<R = ReadyMessage> {
   outputLines(): number;
   /** Asks for a clean stop (so --cpu-prof is written), then kills after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL, no clean stop (a crash, as tests of durability need); resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 /** Spawns `node <script>` (default `scripts/bench/server.ts`) and waits for its ready line. */
@@ -101,7 +103,12 @@ export async function startTarget<R = ReadyMessage>(options: {
         reject(error);
       });
     });
-    return { pid: child.pid ?? -1, ready, outputLines: () => echoed, stop };
+    const kill = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    };
+    return { pid: child.pid ?? -1, ready, outputLines: () => echoed, stop, kill };
   } catch (error) {
     await stop(2_000);
     throw error;

@@ -4,10 +4,10 @@ import { upsertSession } from '@checkout/db';
 import { type CheckoutSessionInput, checkoutWorkflowId } from '@checkout/workflows';
 import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ServiceProcess, startServiceProcess } from '../../scripts/bench/checkout/target.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, databaseUnavailable, type TestDatabase } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
-import { type ServiceProcess, startServiceProcess } from '../support/serviceProcess.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
@@ -208,7 +208,7 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
         ...env(),
         TEMPORAL_TASK_QUEUE: killQueue,
         TEMPORAL_ADDRESS: inject('temporalAddress'),
-        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+        BENCH_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
         DATABASE_URL: db.url!,
         NODE_ENV: 'test',
         PORT: '0',
@@ -221,7 +221,15 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
         db,
         env: { ...env(), TEMPORAL_TASK_QUEUE: killQueue, RUN_WORKER: 'false' },
       });
-      let workerProcess: ServiceProcess | undefined = await startServiceProcess(processEnv);
+      // The benchmark's service process: the real service from its environment, with a ready line.
+      const spawnWorker = () =>
+        startServiceProcess({
+          label: 'worker',
+          env: { ...process.env, ...processEnv },
+          cwd: process.cwd(),
+          readyTimeoutMs: 60_000,
+        });
+      let workerProcess: ServiceProcess | undefined = await spawnWorker();
       try {
         const p = await product({ send_webhook: true, webhook_url: receiver.url });
         const ep = (
@@ -252,7 +260,7 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
         await chain.mine(3);
         expect((await sessionStatus(sessionId)).status).toBe('confirming');
 
-        workerProcess = await startServiceProcess(processEnv);
+        workerProcess = await spawnWorker();
         // The lost activity is retried once its heartbeat times out.
         const done = await waitFor(sessionId, (s) => s.status === 'resolved', 90_000);
         expect(done.confirmations).toBeGreaterThanOrEqual(3);
