@@ -18,7 +18,11 @@ import {
 import { customerReceipt, type Mailer, merchantNotification } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getAddress, type Hash } from 'viem';
+import { webhookMemo } from '../webhookDelivery/shared.ts';
 import type { CheckoutWorkflowStatus, RecordedResolution, TransactionFacts } from './shared.ts';
+
+/** The event a Resolved Payment is delivered as. */
+const resolvedPaymentEvent = 'resolved_payment.created';
 
 /** What checkout activities need. */
 export interface CheckoutActivityDeps {
@@ -335,7 +339,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
             .executeTakeFirstOrThrow();
           const delivery = await createWebhookDelivery(trx, {
             merchantId: product.merchant_id,
-            eventType: 'resolved_payment.created',
+            eventType: resolvedPaymentEvent,
             subjectId: id,
             productId: product.id,
             url: product.webhook_url,
@@ -344,13 +348,13 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
           webhookDeliveryId = delivery.id;
         },
       );
-      let webhookUrlHost: string | undefined;
-      try {
-        if (webhookDeliveryId && product.webhook_url) webhookUrlHost = new URL(product.webhook_url).host;
-      } catch {
-        // An unparsable URL is refused by the attempt, which records why.
-      }
-      return { resolvedPaymentId, webhookDeliveryId, ...(webhookUrlHost ? { webhookUrlHost } : {}) };
+      return {
+        resolvedPaymentId,
+        webhookDeliveryId,
+        ...(webhookDeliveryId && product.webhook_url
+          ? { webhookMemo: webhookMemo(resolvedPaymentEvent, product.webhook_url) }
+          : {}),
+      };
     },
 
     /** Sends the customer's receipt (with `send_email`) and the merchant's notification. */

@@ -1,5 +1,6 @@
 /** Messages and payload types of the `checkoutSession` workflow (amounts are decimal strings). */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { WebhookMemo } from '../webhookDelivery/shared.ts';
 
 /** Input of `checkoutSession`; times are epoch milliseconds. */
 export interface CheckoutSessionInput {
@@ -56,8 +57,8 @@ export type TransactionFacts =
 export interface RecordedResolution {
   resolvedPaymentId: string;
   webhookDeliveryId: string | null;
-  /** Host (and port) of the webhook URL, for the delivery's memo. */
-  webhookUrlHost?: string;
+  /** The delivery workflow's memo, set when the checkout starts it. */
+  webhookMemo?: WebhookMemo;
 }
 
 /** Submits the shopper's transaction hash; rejected when expired, malformed or a different hash was sent. */

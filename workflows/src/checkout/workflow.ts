@@ -73,7 +73,6 @@ const hotWebhook = proxyLocalActivities<WebhookActivities>({
   retry: { initialInterval: '200 milliseconds', maximumAttempts: 2 },
 });
 const hotWebhookTimeoutMs = 3_000;
-const resolvedPaymentEvent = 'resolved_payment.created';
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/;
 const maxSubmissions = 10;
@@ -265,7 +264,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
                 { key: MerchantId, value: input.merchantId },
                 { key: ProductId, value: input.productId },
               ],
-              memo: { eventType: resolvedPaymentEvent, urlHost: recorded.webhookUrlHost ?? '' },
+              ...(recorded.webhookMemo ? { memo: { ...recorded.webhookMemo } } : {}),
             }
           : {}),
       });

@@ -18,6 +18,7 @@ import {
   type WebhookDeliveryInput,
   type WebhookTarget,
   webhookDeliveryNotFound,
+  webhookMemo,
   webhookRetrySchedule,
 } from './shared.ts';
 
@@ -88,12 +89,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     async describeWebhookDelivery({ deliveryId }: WebhookDeliveryInput): Promise<WebhookTarget> {
       const delivery = await findWebhookDelivery(db, deliveryId);
       if (!delivery) throw notFound(deliveryId);
-      let urlHost = '';
-      try {
-        urlHost = new URL(delivery.url).host;
-      } catch {
-        // An unparsable URL is refused by the attempt, which records why.
-      }
+      const { urlHost } = webhookMemo(delivery.event_type, delivery.url);
       return {
         merchantId: delivery.merchant_id,
         productId: delivery.product_id,

@@ -79,6 +79,24 @@ export const webhookRetrySchedule = {
   maxAttempts: 30,
 } as const;
 
+/** The memo of a delivery workflow: what it sends and where, without the URL's path (which may hold a token). */
+export interface WebhookMemo {
+  eventType: string;
+  /** Host (and port) of the URL; empty when it does not parse (the attempt refuses it and records why). */
+  urlHost: string;
+}
+
+/** The memo of a delivery of `eventType` to `url`. */
+export function webhookMemo(eventType: string, url: string): WebhookMemo {
+  let urlHost = '';
+  try {
+    urlHost = new URL(url).host;
+  } catch {
+    // Left empty: the attempt refuses the URL and records why.
+  }
+  return { eventType, urlHost };
+}
+
 /** The retry allowance of a delivery's first attempt, for a caller that makes it outside the workflow. */
 export function firstAttemptRetry(): { delaySeconds: number; maxDelaySeconds: number } {
   return {
