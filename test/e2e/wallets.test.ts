@@ -100,10 +100,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
         rpcUrls: [h.chain.chain.rpcUrl],
       });
       await page.getByRole('button', { name: 'Pay now' }).click();
-      const result = await h.outcome(page);
-      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
-      expect(wallet.sent).toHaveLength(1);
-      await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await h.expectPaidOnce(page, wallet);
       await page.close();
     });
 
@@ -182,10 +179,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
 
       await h.chain.transfer(0, h.busd, privateKeyToAccount(shopper).address, parseUnits('5', 18));
       await page.getByRole('button', { name: 'Try again' }).click();
-      const result = await h.outcome(page);
-      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
-      expect(wallet.sent).toHaveLength(1);
-      await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await h.expectPaidOnce(page, wallet);
       await page.close();
     });
 
@@ -207,10 +201,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       await h.setNativeBalance(address, 1n);
       await page.getByRole('button', { name: 'Try again' }).click();
       await page.getByRole('button', { name: 'Pay now' }).click();
-      const result = await h.outcome(page);
-      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
-      expect(wallet.sent).toHaveLength(1);
-      await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await h.expectPaidOnce(page, wallet);
       await page.close();
     });
 
@@ -249,10 +240,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       expect(await page.getByRole('button', { name: 'Pay with Test Wallet' }).count()).toBe(0);
       await page.getByRole('button', { name: 'Pay with Browser wallet' }).click();
       await page.getByRole('button', { name: 'Pay now' }).click();
-      const result = await h.outcome(page);
-      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
-      expect(wallet.sent).toHaveLength(1);
-      await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await h.expectPaidOnce(page, wallet);
       await page.close();
     });
 
@@ -271,10 +259,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       await h.fillShopper(page);
       await page.getByRole('button', { name: 'Pay with Browser wallet' }).click();
       await page.getByRole('button', { name: 'Pay now' }).click();
-      const result = await h.outcome(page);
-      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
-      expect(wallet.sent).toHaveLength(1);
-      await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      await h.expectPaidOnce(page, wallet);
       await page.close();
     });
 

@@ -81,6 +81,11 @@ export interface CheckoutHarness {
   fillShopper(page: Page, fields?: Record<string, string>): Promise<void>;
   /** The one webhook about `paymentId` (waits up to 30 s, then fails on none or several). */
   expectWebhookFor(paymentId: string): Promise<{ id: string; payment: { tx_id: string; swapped: boolean } }>;
+  /**
+   * The success every paying flow ends with: a `checkout-success` outcome, exactly one transaction sent
+   * by `wallet`, and exactly one webhook for the payment at the merchant's receiver.
+   */
+  expectPaidOnce(page: Page, wallet: Pick<TestWallet, 'sent'>): Promise<Outcome>;
   /** The text of the element's shadow root, whitespace collapsed. */
   elementText(page: Page): Promise<string>;
   stop(): Promise<void>;
@@ -276,6 +281,14 @@ export async function startCheckoutHarness(
       const hook = receiver.received.filter((r) => r.body.includes(paymentId));
       expect(hook).toHaveLength(1);
       return JSON.parse(hook[0]!.body) as { id: string; payment: { tx_id: string; swapped: boolean } };
+    },
+
+    async expectPaidOnce(page, wallet) {
+      const result = await harness.outcome(page);
+      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+      expect(wallet.sent).toHaveLength(1);
+      await harness.expectWebhookFor(result.detail.resolvedPaymentId!);
+      return result;
     },
 
     async elementText(page) {
