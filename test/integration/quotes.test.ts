@@ -4,7 +4,14 @@ import { OfframpListResponse, OfframpResponse, QuoteRateResponse, QuoteResponse 
 import { quoteWorkflowId } from '@checkout/workflows';
 import { english, generateMnemonic } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOf, createUser, decideKyc, expectError, waitForKyc } from '../support/areaB.ts';
+import {
+  authOf,
+  createPayoutReadyUser,
+  createUser,
+  decideKyc,
+  expectError,
+  waitForKyc,
+} from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
@@ -752,20 +759,7 @@ describe.skipIf(databaseUnavailable())('quote expiry', () => {
       headers: authOf(merchant),
       json: { webhook_endpoint: { url: receiver.url } },
     });
-    userId = await createUser(service, merchant);
-    await decideKyc(service, merchant, userId, { status: 'approved' });
-    await waitForKyc(service, merchant, userId, (k) => k.usd.status === 'approved');
-    const created = await service.request('POST', `/users/${userId}/payment_details`, {
-      headers: authOf(merchant),
-      json: { payment_detail: usdLocal },
-    });
-    expect(created.status, created.text).toBe(200);
-    detail = created.body.payment_detail.id;
-    const approved = await service.request('PATCH', `/sandbox/users/${userId}/payment_details/${detail}`, {
-      headers: authOf(merchant),
-      json: { payment_detail: { status: 'approved' } },
-    });
-    expect(approved.status, approved.text).toBe(200);
+    ({ userId, detail } = await createPayoutReadyUser(service, merchant));
   });
   afterAll(async () => {
     await service?.stop();

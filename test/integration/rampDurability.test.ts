@@ -7,26 +7,11 @@ import { erc20Abi } from '@checkout/chain';
 import { OnrampResponse, QuoteResponse, SandboxDepositResponse } from '@checkout/core';
 import { onrampWorkflowId, quoteWorkflowId } from '@checkout/workflows';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { authOf, createUser, decideKyc, waitForKyc } from '../support/areaB.ts';
+import { authOf, createPayoutReadyUser } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.ts';
-
-const usdLocal = {
-  account_name: 'Acme Supplies LLC',
-  beneficiary_type: 'business',
-  bank_name: 'JPMorgan Chase',
-  address_line1: '383 Madison Avenue',
-  city: 'New York',
-  state: 'NY',
-  postal_code: '10179',
-  country: 'US',
-  company_number: '12-3456789',
-  currency: 'usd',
-  account_number: '000123456789',
-  routing_number: '021000021',
-};
 
 describe.skipIf(databaseUnavailable())('ramps while Temporal is down', () => {
   let chain: TestChain;
@@ -47,20 +32,7 @@ describe.skipIf(databaseUnavailable())('ramps while Temporal is down', () => {
       },
     });
     merchant = await service.createMerchant();
-    userId = await createUser(service, merchant);
-    await decideKyc(service, merchant, userId, { status: 'approved' });
-    await waitForKyc(service, merchant, userId, (k) => k.usd.status === 'approved');
-    const created = await service.request('POST', `/users/${userId}/payment_details`, {
-      headers: authOf(merchant),
-      json: { payment_detail: usdLocal },
-    });
-    expect(created.status, created.text).toBe(200);
-    detail = created.body.payment_detail.id;
-    const approved = await service.request('PATCH', `/sandbox/users/${userId}/payment_details/${detail}`, {
-      headers: authOf(merchant),
-      json: { payment_detail: { status: 'approved' } },
-    });
-    expect(approved.status, approved.text).toBe(200);
+    ({ userId, detail } = await createPayoutReadyUser(service, merchant));
   });
   afterAll(async () => {
     proxy?.up();

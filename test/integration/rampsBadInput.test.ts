@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOf, createUser, decideKyc, waitForKyc } from '../support/areaB.ts';
+import { authOf, createPayoutReadyUser, createUser } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import {
@@ -26,21 +26,6 @@ function expectError(res: TestResponse, status: number, code: string, what = '')
   expect(res.body.message.length).toBeGreaterThan(0);
   expect(Array.isArray(res.body.errors)).toBe(true);
 }
-
-const usdLocal = {
-  account_name: 'Acme Supplies LLC',
-  beneficiary_type: 'business',
-  bank_name: 'JPMorgan Chase',
-  address_line1: '383 Madison Avenue',
-  city: 'New York',
-  state: 'NY',
-  postal_code: '10179',
-  country: 'US',
-  company_number: '12-3456789',
-  currency: 'usd',
-  account_number: '000123456789',
-  routing_number: '021000021',
-};
 
 interface Endpoint {
   method: string;
@@ -68,16 +53,9 @@ describe.skipIf(databaseUnavailable())('ramp bad input', () => {
     service = await startTestService({ env: { RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl } });
     merchant = await service.createMerchant();
     other = await service.createMerchant();
-    userId = await createUser(service, merchant);
-    await decideKyc(service, merchant, userId, { status: 'approved' });
-    await waitForKyc(service, merchant, userId, (k) => k.usd.status === 'approved');
+    ({ userId, detail } = await createPayoutReadyUser(service, merchant));
     const api = (method: string, path: string, json: unknown) =>
       service.request(method, path, { headers: authOf(merchant), json });
-    const created = await api('POST', `/users/${userId}/payment_details`, { payment_detail: usdLocal });
-    detail = created.body.payment_detail.id;
-    await api('PATCH', `/sandbox/users/${userId}/payment_details/${detail}`, {
-      payment_detail: { status: 'approved' },
-    });
     const onramp = await api('POST', `/users/${userId}/onramps`, { onramp: validOnramp() });
     expect(onramp.status, onramp.text).toBe(200);
     onrampId = onramp.body.onramp.id;

@@ -45,6 +45,47 @@ export function expectError(res: TestResponse, status: number, code: string): vo
   expect(res.body).toMatchObject({ error_code: code, status });
 }
 
+/** A valid USD local (ACH) payment detail of a business account holder. */
+export const usdLocalAccount = {
+  account_name: 'Acme Supplies LLC',
+  beneficiary_type: 'business',
+  bank_name: 'JPMorgan Chase',
+  address_line1: '383 Madison Avenue',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10179',
+  country: 'US',
+  company_number: '12-3456789',
+  currency: 'usd',
+  account_number: '000123456789',
+  routing_number: '021000021',
+};
+
+/**
+ * A user ready for USD payouts: created, KYC approved, with {@link usdLocalAccount} approved as a
+ * payment detail (through the sandbox). Returns the user's and the detail's ids.
+ */
+export async function createPayoutReadyUser(
+  service: TestService,
+  merchant: TestMerchant,
+): Promise<{ userId: string; detail: string }> {
+  const userId = await createUser(service, merchant);
+  await decideKyc(service, merchant, userId, { status: 'approved' });
+  await waitForKyc(service, merchant, userId, (k) => k.usd.status === 'approved');
+  const created = await service.request('POST', `/users/${userId}/payment_details`, {
+    headers: authOf(merchant),
+    json: { payment_detail: usdLocalAccount },
+  });
+  expect(created.status, created.text).toBe(200);
+  const detail = created.body.payment_detail.id as string;
+  const approved = await service.request('PATCH', `/sandbox/users/${userId}/payment_details/${detail}`, {
+    headers: authOf(merchant),
+    json: { payment_detail: { status: 'approved' } },
+  });
+  expect(approved.status, approved.text).toBe(200);
+  return { userId, detail };
+}
+
 /** Creates a user and returns its id. */
 export async function createUser(
   service: TestService,
