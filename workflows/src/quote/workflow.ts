@@ -234,6 +234,9 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
 
   const { quoteStatus } = await activities.completeQuote({ quoteId: input.quoteId });
   upsertSearchAttributes([{ key: QuoteStatus, value: quoteStatus }]);
+  // A transfer reported while the quote was being completed: looked at before this run ends, since the
+  // report found this run still going and started no other.
+  if (withRefunds && reported && !(await findAndRefund())) return handOver(true);
   return {
     quoteId: input.quoteId,
     status: quoteStatus,
