@@ -65,7 +65,14 @@ async function connectTemporal(address: string, logger: Logger, deadlineMs = 30_
 /** Starts everything; `temporalAddress` overrides the configured one (the dev server picks its own). */
 export async function startService(
   config: Config,
-  options: { temporalAddress?: string; logger?: Logger; workflowBundlePath?: string; db?: Db } = {},
+  options: {
+    temporalAddress?: string;
+    logger?: Logger;
+    workflowBundlePath?: string;
+    db?: Db;
+    /** Activities served next to the service's own (a test bundle's interceptors may call them). */
+    extraActivities?: object;
+  } = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const adminSocketPath = config.databaseUrl || options.db ? undefined : join(config.dataDir, 'admin.sock');
@@ -130,20 +137,23 @@ export async function startService(
           connection: nativeConnection,
           namespace: config.temporal.namespace,
           taskQueue: config.temporal.taskQueue,
-          activities: createActivities({
-            db,
-            secrets,
-            tokens,
-            chains,
-            mailer,
-            checkout: {
-              pollIntervalMs: config.checkout.pollIntervalMs,
-              scanClaimDelayMs: config.checkout.scanClaimDelayMs,
-              scanIntervalMs: config.checkout.scanIntervalMs,
-            },
-            webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
-            ramps: config.ramps,
-          }),
+          activities: {
+            ...createActivities({
+              db,
+              secrets,
+              tokens,
+              chains,
+              mailer,
+              checkout: {
+                pollIntervalMs: config.checkout.pollIntervalMs,
+                scanClaimDelayMs: config.checkout.scanClaimDelayMs,
+                scanIntervalMs: config.checkout.scanIntervalMs,
+              },
+              webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
+              ramps: config.ramps,
+            }),
+            ...options.extraActivities,
+          },
           ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
         });
         const running = worker;

@@ -55,6 +55,10 @@ export async function startTestService(
     db?: TestDatabase;
     /** Where the service reaches Temporal instead of the shared dev server (e.g. a proxy in front of it). */
     temporalAddress?: string;
+    /** A workflow bundle of the test's own (e.g. with fault interceptors) instead of the shared one. */
+    workflowBundlePath?: string;
+    /** Activities served next to the service's own. */
+    extraActivities?: object;
   } = {},
 ): Promise<TestService> {
   const db = options.db ?? (await createTestDatabase());
@@ -75,7 +79,8 @@ export async function startTestService(
       ? {}
       : {
           temporalAddress: options.temporalAddress ?? inject('temporalAddress'),
-          workflowBundlePath: inject('workflowBundlePath'),
+          workflowBundlePath: options.workflowBundlePath ?? inject('workflowBundlePath'),
+          ...(options.extraActivities ? { extraActivities: options.extraActivities } : {}),
         }),
   });
   const request = async (method: string, path: string, init: RequestOptions = {}): Promise<TestResponse> => {

@@ -71,9 +71,14 @@ export interface WorkflowBundleFile {
 }
 
 /** Bundles every workflow into one file that workers load with `workflowBundle: { codePath }`. */
-export async function bundleWorkflows(outFile: string, logger?: Logger): Promise<WorkflowBundleFile> {
+export async function bundleWorkflows(
+  outFile: string,
+  logger?: Logger,
+  options: { interceptorModules?: string[] } = {},
+): Promise<WorkflowBundleFile> {
   const { code } = await bundleWorkflowCode({
     workflowsPath,
+    ...(options.interceptorModules ? { workflowInterceptorModules: options.interceptorModules } : {}),
     ...(logger === undefined ? {} : { logger }),
   });
   await mkdir(dirname(outFile), { recursive: true });

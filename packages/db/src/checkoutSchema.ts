@@ -54,6 +54,15 @@ export interface CheckoutTransactionsTable {
   tx_hash: string;
   session_id: string;
   created_at: Timestamp;
+  /** False while the claim waits to reach the session's workflow (Temporal or its workers were away). */
+  handed_over: Generated<boolean>;
+}
+
+/** When a scan first saw a transfer: its claim delay runs from here, across restarts. */
+export interface CheckoutTransferSightingsTable {
+  chain_id: number;
+  tx_hash: string;
+  first_seen_at: Timestamp;
 }
 
 /** The checkout tables, part of the Database. */
@@ -61,6 +70,7 @@ export interface CheckoutTables {
   expected_payments: ExpectedPaymentsTable;
   checkout_sessions: CheckoutSessionsTable;
   checkout_transactions: CheckoutTransactionsTable;
+  checkout_transfer_sightings: CheckoutTransferSightingsTable;
 }
 
 export type ExpectedPaymentRow = Selectable<ExpectedPaymentsTable>;

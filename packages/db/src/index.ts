@@ -7,6 +7,7 @@ export * from './presenters/resolvedPayment.ts';
 export * from './presenters/user.ts';
 export type * from './rampsSchema.ts';
 export * from './repositories/checkout.ts';
+export * from './repositories/effects.ts';
 export * from './repositories/idempotency.ts';
 export * from './repositories/merchants.ts';
 export * from './repositories/onramps.ts';

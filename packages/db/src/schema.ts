@@ -122,6 +122,22 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** A claim on an effect that leaves the service (see repositories/effects.ts). */
+export interface EffectClaimsTable {
+  /** e.g. `email:customer_receipt:<resolved payment id>`, `webhook:<delivery id>:<attempt>`. */
+  key: string;
+  status: 'claimed' | 'done';
+  /** Which attempt holds the claim. */
+  token: string;
+  claimed_until: Timestamp;
+  /** How many attempts claimed it (more than one: a holder died before recording its result). */
+  tries: Generated<number>;
+  /** What came of the effect, recorded with `done`. */
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 /** The whole database. */
 export interface Database extends CheckoutTables, UsersTables, RampsTables {
   merchants: MerchantsTable;
@@ -133,6 +149,7 @@ export interface Database extends CheckoutTables, UsersTables, RampsTables {
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  effect_claims: EffectClaimsTable;
 }
 
 export type ProductRow = Selectable<ProductsTable>;

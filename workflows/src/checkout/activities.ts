@@ -15,9 +15,10 @@ import {
   type StoredToken,
   updateSession,
 } from '@checkout/db';
-import { customerReceipt, type Mailer, merchantNotification } from '@checkout/mail';
+import { customerReceipt, type Mailer, merchantNotification, type OutgoingMail } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getAddress, type Hash } from 'viem';
+import { performOnce } from '../effects.ts';
 import { webhookMemo } from '../webhookDelivery/shared.ts';
 import type { CheckoutWorkflowStatus, RecordedResolution, TransactionFacts } from './shared.ts';
 
@@ -34,6 +35,9 @@ export interface CheckoutActivityDeps {
   mailer?: Mailer | undefined;
   checkout: { pollIntervalMs: number; scanClaimDelayMs: number; scanIntervalMs?: number };
 }
+
+/** How long one e-mail's claim is held: above the SMTP client's own timeouts. */
+const mailLeaseMs = 3 * 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -357,7 +361,10 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       };
     },
 
-    /** Sends the customer's receipt (with `send_email`) and the merchant's notification. */
+    /**
+     * Sends the customer's receipt (with `send_email`) and the merchant's notification, each exactly once
+     * per payment; `sent` counts the messages this call sent.
+     */
     async sendPaymentEmails(input: { resolvedPaymentId: string }): Promise<{ sent: number }> {
       const row = await db
         .selectFrom('resolved_payments')
@@ -376,6 +383,17 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       }
       const payment = presentResolvedPayment(row, product, deps.secrets);
       const chainName = deps.tokens.chainById(row.chain_id)?.name ?? `chain ${row.chain_id}`;
+      // Each message is claimed before it is sent: a retried activity or workflow task that finds it
+      // sent sends nothing. The Message-ID stays stable for the one case a claim is taken over (its holder
+      // died mid-send), so mail systems can still drop that duplicate.
+      const mailer = deps.mailer;
+      const sendOnce = async (kind: 'customer_receipt' | 'merchant_notice', message: OutgoingMail) => {
+        const { performed } = await performOnce(deps.db, `email:${kind}:${row.id}`, mailLeaseMs, async () => {
+          await mailer.send(message);
+          return { sentAt: new Date().toISOString() };
+        });
+        return performed ? 1 : 0;
+      };
       let sent = 0;
       if (product.send_email && row.user_email) {
         const mail = customerReceipt({
@@ -383,21 +401,18 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
           product: { name: product.name, email_body: product.email_body, tax_rate: product.tax_rate },
           chainName,
         });
-        // A stable Message-ID lets mail systems drop the duplicate if a retry sends it twice.
-        await deps.mailer.send({
+        sent += await sendOnce('customer_receipt', {
           to: row.user_email,
           ...mail,
           messageId: `<${row.id}.customer@stable-checkout>`,
         });
-        sent++;
       }
       const notice = merchantNotification({ payment, product: { name: product.name }, chainName });
-      await deps.mailer.send({
+      sent += await sendOnce('merchant_notice', {
         to: product.email,
         ...notice,
         messageId: `<${row.id}.merchant@stable-checkout>`,
       });
-      sent++;
       return { sent };
     },
   };

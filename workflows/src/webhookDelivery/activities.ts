@@ -9,6 +9,7 @@ import {
   type SecretBox,
 } from '@checkout/db';
 import { log } from '@temporalio/activity';
+import { performOnce } from '../effects.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { sendWebhookRequest, type WebhookHttpOutcome } from './sendWebhookRequest.ts';
 import {
@@ -107,71 +108,90 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       if (delivery.status === 'failed') {
         return { outcome: 'give_up', ...(delivery.last_error ? { error: delivery.last_error } : {}) };
       }
-      const [{ secret }] = await Promise.all([
-        ensureWebhookSecret(db, deps.secrets, delivery.merchant_id),
-        markWebhookDelivering(db, deliveryId),
-      ]);
-
-      const startedAt = new Date();
-      const started = performance.now();
-      // Signed at send time, so a retry days later still passes the receiver's freshness check.
-      const timestamp = Math.floor(startedAt.getTime() / 1000);
-      const signature = await signWebhook({ secret, timestamp, body: delivery.payload });
-      const headers: Record<string, string> = {
-        'Content-Type': 'application/json',
-        'User-Agent': userAgent,
-        [webhookHeaderNames.signature]: webhookSignatureHeader(timestamp, signature),
-        [webhookHeaderNames.id]: delivery.id,
-        [webhookHeaderNames.event]: delivery.event_type,
-        ...(delivery.redelivery_of ? { [webhookHeaderNames.originalId]: delivery.redelivery_of } : {}),
-      };
-      const outcome = await sendWebhookRequest({
-        url: delivery.url,
-        headers,
-        body: delivery.payload,
-        timeoutMs: Math.min(timeoutMs, limitMs ?? timeoutMs),
-        allowPrivateAddresses: deps.webhooks.allowPrivateAddresses,
-      });
-      const durationMs = Math.round(performance.now() - started);
-      const { verdict, statusCode, error } = judge(outcome);
-
-      let result: WebhookAttemptResult;
-      let nextAttemptAt: Date | null = null;
-      if (verdict === 'retry' && retry) {
-        const asked =
-          outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, Date.now()) : undefined;
-        const delay = Math.min(Math.max(retry.delaySeconds, asked ?? 0), retry.maxDelaySeconds);
-        nextAttemptAt = new Date(Date.now() + delay * 1000);
-        result = { outcome: 'retry', retryAfterSeconds: delay };
-      } else {
-        // A retryable failure on the last allowed attempt ends the delivery.
-        result = { outcome: verdict === 'delivered' ? 'delivered' : 'give_up' };
-      }
-      if (statusCode !== null) result.statusCode = statusCode;
-      if (error !== null) result.error = error;
-
-      await recordWebhookAttempt(db, {
-        deliveryId,
-        attempt,
-        startedAt,
-        durationMs,
-        statusCode,
-        error,
-        responseSnippet: outcome.kind === 'response' ? outcome.snippet : null,
-        status:
-          result.outcome === 'delivered' ? 'succeeded' : result.outcome === 'retry' ? 'pending' : 'failed',
-        nextAttemptAt,
-      });
-      if (result.outcome !== 'delivered') {
-        log.info('webhook attempt failed', {
-          deliveryId,
-          attempt,
-          outcome: result.outcome,
-          statusCode,
-          error,
-        });
-      }
+      const requestMs = Math.min(timeoutMs, limitMs ?? timeoutMs);
+      // Attempt n of a delivery is one request: a retried activity or workflow task gets the first
+      // request's result back instead of sending it again.
+      const { result } = await performOnce(
+        deps.db,
+        `webhook:${deliveryId}:${attempt}`,
+        requestMs + 30_000,
+        () => send(delivery, attempt, retry, requestMs),
+      );
       return result;
     },
   };
+
+  /** Makes one signed HTTP request for the delivery and records it. */
+  async function send(
+    delivery: NonNullable<Awaited<ReturnType<typeof findWebhookDelivery>>>,
+    attempt: number,
+    retry: WebhookAttemptInput['retry'],
+    requestMs: number,
+  ): Promise<WebhookAttemptResult> {
+    const deliveryId = delivery.id;
+    const [{ secret }] = await Promise.all([
+      ensureWebhookSecret(db, deps.secrets, delivery.merchant_id),
+      markWebhookDelivering(db, deliveryId),
+    ]);
+
+    const startedAt = new Date();
+    const started = performance.now();
+    // Signed at send time, so a retry days later still passes the receiver's freshness check.
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const signature = await signWebhook({ secret, timestamp, body: delivery.payload });
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': userAgent,
+      [webhookHeaderNames.signature]: webhookSignatureHeader(timestamp, signature),
+      [webhookHeaderNames.id]: delivery.id,
+      [webhookHeaderNames.event]: delivery.event_type,
+      ...(delivery.redelivery_of ? { [webhookHeaderNames.originalId]: delivery.redelivery_of } : {}),
+    };
+    const outcome = await sendWebhookRequest({
+      url: delivery.url,
+      headers,
+      body: delivery.payload,
+      timeoutMs: requestMs,
+      allowPrivateAddresses: deps.webhooks.allowPrivateAddresses,
+    });
+    const durationMs = Math.round(performance.now() - started);
+    const { verdict, statusCode, error } = judge(outcome);
+
+    let result: WebhookAttemptResult;
+    let nextAttemptAt: Date | null = null;
+    if (verdict === 'retry' && retry) {
+      const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, Date.now()) : undefined;
+      const delay = Math.min(Math.max(retry.delaySeconds, asked ?? 0), retry.maxDelaySeconds);
+      nextAttemptAt = new Date(Date.now() + delay * 1000);
+      result = { outcome: 'retry', retryAfterSeconds: delay };
+    } else {
+      // A retryable failure on the last allowed attempt ends the delivery.
+      result = { outcome: verdict === 'delivered' ? 'delivered' : 'give_up' };
+    }
+    if (statusCode !== null) result.statusCode = statusCode;
+    if (error !== null) result.error = error;
+
+    await recordWebhookAttempt(db, {
+      deliveryId,
+      attempt,
+      startedAt,
+      durationMs,
+      statusCode,
+      error,
+      responseSnippet: outcome.kind === 'response' ? outcome.snippet : null,
+      status:
+        result.outcome === 'delivered' ? 'succeeded' : result.outcome === 'retry' ? 'pending' : 'failed',
+      nextAttemptAt,
+    });
+    if (result.outcome !== 'delivered') {
+      log.info('webhook attempt failed', {
+        deliveryId,
+        attempt,
+        outcome: result.outcome,
+        statusCode,
+        error,
+      });
+    }
+    return result;
+  }
 }

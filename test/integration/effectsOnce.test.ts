@@ -1,0 +1,152 @@
+/**
+ * Every effect that leaves the service happens once even when workflow tasks fail and are retried: the
+ * workflows run from a bundle whose interceptor fails the task right after each effectful local activity
+ * (once each), so every such activity runs twice. E-mails are counted in a real SMTP inbox and webhook
+ * requests at a real HTTP receiver.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type DevInbox, startDevInbox } from '@checkout/mail';
+import { bundleWorkflows } from '@checkout/workflows';
+import {
+  createWorkflowTaskFaultActivities,
+  type WorkflowTaskFaults,
+  workflowTaskFaultsModule,
+} from '@checkout/workflows/faults';
+import { DefaultLogger } from '@temporalio/worker';
+import type { Address, Hash } from 'viem';
+import { parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { databaseUnavailable } from '../support/database.ts';
+import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+
+const effectful = ['checkTransaction', 'recordResolution', 'attemptWebhookDelivery', 'sendPaymentEmails'];
+
+describe.skipIf(databaseUnavailable())('effects under retried workflow tasks', () => {
+  let chain: TestChain;
+  let service: TestService;
+  let inbox: DevInbox;
+  let receiver: WebhookReceiver;
+  let merchant: TestMerchant;
+  let faults: WorkflowTaskFaults;
+  let busd: Address;
+
+  beforeAll(async () => {
+    const bundleDir = mkdtempSync(join(tmpdir(), 'checkout-faulty-bundle-'));
+    let bundlePath: string;
+    [chain, inbox, receiver, { codePath: bundlePath }] = await Promise.all([
+      startTestChain(),
+      startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'checkout-inbox-')) }),
+      startWebhookReceiver(),
+      bundleWorkflows(join(bundleDir, 'workflows.js'), new DefaultLogger('WARN'), {
+        interceptorModules: [workflowTaskFaultsModule],
+      }),
+    ]);
+    busd = chain.deployment.tokens.BUSD.address;
+    faults = createWorkflowTaskFaultActivities(effectful);
+    service = await startTestService({
+      workflowBundlePath: bundlePath,
+      extraActivities: faults.activities,
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        SMTP_URL: inbox.smtpUrl,
+        CHAIN_POLL_INTERVAL_MS: '100',
+        CHECKOUT_GRACE_MINUTES: '1',
+        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SCAN_INTERVAL_MS: '100',
+      },
+    });
+    merchant = await service.createMerchant();
+  }, 180_000);
+  afterAll(async () => {
+    await service?.stop();
+    await Promise.all([chain?.stop(), inbox?.close(), receiver?.close()]);
+  });
+
+  it('sends each e-mail and each webhook attempt once per payment', async () => {
+    const created = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Filter papers',
+          email: 'merchant@example.com',
+          active: true,
+          send_webhook: true,
+          webhook_url: receiver.url,
+          send_email: true,
+          email_body: 'Thanks!',
+          custom_fields: [],
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const product = created.body.product as { id: string; slug: string };
+
+    const payments = 3;
+    const sessions: string[] = [];
+    for (let i = 0; i < payments; i++) {
+      const expected = await service.request('POST', `/api/v1/products/${product.id}/expected_payments`, {
+        headers: merchant.headers,
+        json: { dollar_amount: `${10 + i}.00`, customer_email: `shopper${i}@example.com` },
+      });
+      expect(expected.status, expected.text).toBe(200);
+      const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+        json: {
+          email: `shopper${i}@example.com`,
+          custom_fields: {},
+          expected_payment_id: expected.body.expected_payment.id,
+          sender_address: chain.deployment.shoppers[i]!.address,
+          token_address: busd,
+        },
+      });
+      expect(opened.status, opened.text).toBe(200);
+      const tx: Hash = await chain.transfer(i, busd, merchant.address as Address, parseUnits(`${10 + i}`, 18));
+      const submitted = await service.request(
+        'POST',
+        `/api/v1/checkout/sessions/${opened.body.session.id}/transactions`,
+        { json: { tx_hash: tx } },
+      );
+      expect(submitted.status, submitted.text).toBe(200);
+      sessions.push(opened.body.session.id);
+    }
+    for (const id of sessions) {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const res = await service.request('GET', `/api/v1/checkout/sessions/${id}`);
+        if (res.body.session.status === 'resolved') break;
+        if (Date.now() > deadline) throw new Error(`session stayed ${res.text}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    // Both messages of every payment, then a quiet spell for any duplicate to show up.
+    const deadline = Date.now() + 60_000;
+    while ((await inbox.list()).length < payments * 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await receiver.waitFor(payments, 30_000);
+    await new Promise((r) => setTimeout(r, 3_000));
+
+    const mails = await inbox.list();
+    const byId = new Map<string, number>();
+    for (const m of mails) byId.set(m.messageId, (byId.get(m.messageId) ?? 0) + 1);
+    expect(mails).toHaveLength(payments * 2);
+    expect([...byId.values()]).toEqual(Array(payments * 2).fill(1));
+
+    const hooks = new Map<string, number>();
+    for (const h of receiver.received) {
+      const id = String(h.headers['x-webhook-id']);
+      hooks.set(id, (hooks.get(id) ?? 0) + 1);
+    }
+    expect(hooks.size).toBe(payments);
+    expect([...hooks.values()]).toEqual(Array(payments).fill(1));
+
+    // The faults really happened: every effectful local activity of every payment ran into a failed task.
+    for (const type of ['sendPaymentEmails', 'attemptWebhookDelivery']) {
+      expect(faults.injected.filter((k) => k.endsWith(`:${type}`)).length).toBeGreaterThanOrEqual(payments);
+    }
+  }, 240_000);
+});
