@@ -13,6 +13,7 @@ import {
   type Db,
   findAccountWebhookEndpoint,
   findOnrampById,
+  findUnattemptedDelivery,
   type OnrampChange,
   type OnrampRow,
   type OnrampStatusValue,
@@ -117,7 +118,19 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
     if (!row) throw ApplicationFailure.retryable(`onramp ${id} does not exist`, onrampNotFound);
     return row;
   };
-  const unchanged = (row: OnrampRow): OnrampStep => ({ status: row.status, webhookDeliveryId: null });
+  /**
+   * The row as it is, for a step that changed nothing (a retry, or a race lost): with the webhook of the
+   * row's current version when nobody attempted it yet, so a retried step hands on what its first
+   * attempt queued (starting a delivery twice is harmless: its workflow id is fixed).
+   */
+  const unchanged = async (exec: Kysely<Database>, row: OnrampRow): Promise<OnrampStep> => ({
+    status: row.status,
+    webhookDeliveryId: await findUnattemptedDelivery(
+      exec,
+      onrampUpdateEvent,
+      `${row.id}:status:${row.status_version}`,
+    ),
+  });
   /** The onramp's delivery as a treasury payment, recorded on the onramp row. */
   const paymentOf = (row: OnrampRow): TreasuryPayment => ({
     chainId: row.chain_id,
@@ -134,7 +147,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
 
   return {
     async loadOnramp({ onrampId }) {
-      return unchanged(await load(db, onrampId));
+      return unchanged(db, await load(db, onrampId));
     },
 
     async expireOnramp({ onrampId }) {
@@ -143,7 +156,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
           status: 'expired',
           statusMessage: 'No deposit arrived before the onramp expired.',
         });
-        return step ?? unchanged(await load(trx, onrampId));
+        return step ?? unchanged(trx, await load(trx, onrampId));
       });
     },
 
@@ -152,7 +165,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         const row = await load(trx, onrampId);
         const deposits = row.deposits as StoredDeposit[];
         // A repeated report of the same deposit, or one after funding, changes nothing.
-        if (deposits.some((d) => d.id === deposit.depositId)) return unchanged(row);
+        if (deposits.some((d) => d.id === deposit.depositId)) return unchanged(trx, row);
         const amount = money(cents(deposit.amount));
         if (row.status !== 'initiated' && row.status !== 'held') {
           // Funded, expired or failed already: the deposit is not credited and goes back in full.
@@ -186,7 +199,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
               }
             : {}),
         });
-        return step ?? unchanged(await load(trx, onrampId));
+        return step ?? unchanged(trx, await load(trx, onrampId));
       });
     },
 
@@ -198,17 +211,17 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         );
       const row = await load(db, onrampId);
       if (row.status === 'sending_crypto') await treasury.send(paymentOf(row));
-      return moved ?? unchanged(row);
+      return moved ?? unchanged(db, row);
     },
 
     async checkOnrampTransfer({ onrampId }): Promise<OnrampTransferCheck> {
       const row = await load(db, onrampId);
       if (row.status !== 'sending_crypto' || !row.tx_hash || !row.tx_serialized) {
-        return { ...unchanged(row), transfer: 'none' };
+        return { ...(await unchanged(db, row)), transfer: 'none' };
       }
       const check = await treasury.check(paymentOf(row));
       if (check.state === 'none' || check.state === 'pending')
-        return { ...unchanged(row), transfer: 'pending' };
+        return { ...(await unchanged(db, row)), transfer: 'pending' };
       if (check.state === 'reverted') {
         const step = await db.transaction().execute((trx) =>
           changeStatus(trx, onrampId, ['sending_crypto'], {
@@ -221,14 +234,14 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
             ],
           }),
         );
-        return { ...(step ?? unchanged(await load(db, onrampId))), transfer: 'reverted' };
+        return { ...(step ?? (await unchanged(db, await load(db, onrampId)))), transfer: 'reverted' };
       }
       const step = await db
         .transaction()
         .execute((trx) =>
           changeStatus(trx, onrampId, ['sending_crypto'], { status: 'crypto_sent', statusMessage: null }),
         );
-      return { ...(step ?? unchanged(await load(db, onrampId))), transfer: 'confirmed' };
+      return { ...(step ?? (await unchanged(db, await load(db, onrampId)))), transfer: 'confirmed' };
     },
 
     async returnOnrampRefunds({ onrampId }) {

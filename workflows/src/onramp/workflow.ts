@@ -9,17 +9,14 @@
 import {
   condition,
   continueAsNew,
-  ParentClosePolicy,
   patched,
   proxyActivities,
   setHandler,
   sleep,
-  startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { AccountId, OnrampStatus, UserId } from '../shared.ts';
-import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
-import { webhookDelivery } from '../webhookDelivery/workflow.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
   type OnrampActivities,
   type OnrampDeposit,
@@ -51,15 +48,7 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
     { key: UserId, value: input.userId },
   ]);
 
-  const deliver = async (webhookDeliveryId: string | null): Promise<void> => {
-    if (webhookDeliveryId) {
-      await startChild(webhookDelivery, {
-        workflowId: webhookWorkflowId(webhookDeliveryId),
-        args: [{ deliveryId: webhookDeliveryId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    }
-  };
+  const deliver = startDeliveryChild;
   const apply = async (step: OnrampStep): Promise<string> => {
     upsertSearchAttributes([{ key: OnrampStatus, value: step.status }]);
     await deliver(step.webhookDeliveryId);

@@ -15,6 +15,7 @@ import {
   findAccountWebhookEndpoint,
   findQuoteById,
   findQuoteRefundById,
+  findUnattemptedDelivery,
   finishQuoteRefund,
   listOfframpsOfQuote,
   listQuoteRefunds,
@@ -90,11 +91,19 @@ async function changeOfframp(
   return { ...step, webhookDeliveryId: delivery.id };
 }
 
-const unchanged = (row: OfframpRow): OfframpStep => ({
+/**
+ * The offramp as it is, for a step that changed nothing (a retry, or a race lost): with the webhook of its
+ * current version when nobody attempted it yet, so a retried step hands on what its first attempt queued.
+ */
+const unchanged = async (exec: Kysely<Database>, row: OfframpRow): Promise<OfframpStep> => ({
   offrampId: row.id,
   status: row.status,
   refund: row.refund_status,
-  webhookDeliveryId: null,
+  webhookDeliveryId: await findUnattemptedDelivery(
+    exec,
+    offrampUpdateEvent,
+    `${row.id}:status:${row.status_version}`,
+  ),
 });
 
 /** The offramp's tokens (fee included) as a decimal of the quote's token: what a refund returns. */
@@ -202,7 +211,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
             expired?.status === 'expired' && row.status === 'initiated'
               ? await changeOfframp(trx, row.id, ['initiated'], 'failed', quoteExpiredMessage)
               : null;
-          offramps.push(moved ?? unchanged(row));
+          offramps.push(moved ?? (await unchanged(trx, row)));
         }
         return { quoteStatus: expired?.status ?? quote.status, offramps };
       });
@@ -217,7 +226,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
             quote.status === 'executed' && row.status === 'initiated'
               ? await changeOfframp(trx, row.id, ['initiated'], 'pending_internal_assessment', null)
               : null;
-          offramps.push(moved ?? unchanged(row));
+          offramps.push(moved ?? (await unchanged(trx, row)));
         }
         return { quoteStatus: quote.status, offramps };
       });
@@ -230,14 +239,14 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         }),
       );
       const row = await loadOfframp(db, offrampId);
-      if (row.status !== 'sending_fiat') return { ...unchanged(row), settleAfterMs: 0 };
+      if (row.status !== 'sending_fiat') return { ...(await unchanged(db, row)), settleAfterMs: 0 };
       const { settleAfterMs } = await partner.submit(row);
-      return { ...(step ?? unchanged(row)), settleAfterMs };
+      return { ...(step ?? (await unchanged(db, row))), settleAfterMs };
     },
 
     async settleOfframpPayout({ offrampId }) {
       const row = await loadOfframp(db, offrampId);
-      if (row.status !== 'sending_fiat') return unchanged(row);
+      if (row.status !== 'sending_fiat') return unchanged(db, row);
       const outcome = await partner.outcome(row);
       const step = await db.transaction().execute(async (trx) => {
         if (outcome.status === 'fiat_sent') {
@@ -264,7 +273,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
           refund.extras,
         );
       });
-      return step ?? unchanged(await loadOfframp(db, offrampId));
+      return step ?? unchanged(db, await loadOfframp(db, offrampId));
     },
 
     async resolveBouncedOfframp({ offrampId }) {
@@ -294,28 +303,28 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         const { settleAfterMs } = await partner.submit(row);
         return { ...step, settleAfterMs };
       }
-      return { ...(step ?? unchanged(row)), settleAfterMs: 0 };
+      return { ...(step ?? (await unchanged(db, row))), settleAfterMs: 0 };
     },
 
     async sendOfframpRefund({ offrampId }) {
       const row = await loadOfframp(db, offrampId);
       if (row.status !== 'failed' || row.refund_status !== 'pending' || !row.refund_address) {
-        return unchanged(row);
+        return unchanged(db, row);
       }
       const quote = await loadQuote(db, row.quote_id);
       await treasury.send(refundPaymentOf(row, quote));
-      return unchanged(await loadOfframp(db, offrampId));
+      return unchanged(db, await loadOfframp(db, offrampId));
     },
 
     async checkOfframpRefund({ offrampId }) {
       const row = await loadOfframp(db, offrampId);
       if (row.status !== 'failed' || row.refund_status !== 'pending' || !row.refund_tx_hash) {
-        return { ...unchanged(row), transfer: 'none' };
+        return { ...(await unchanged(db, row)), transfer: 'none' };
       }
       const quote = await loadQuote(db, row.quote_id);
       const check = await treasury.check(refundPaymentOf(row, quote));
       if (check.state === 'none' || check.state === 'pending')
-        return { ...unchanged(row), transfer: 'pending' };
+        return { ...(await unchanged(db, row)), transfer: 'pending' };
       const step = await db
         .transaction()
         .execute((trx) =>
@@ -346,7 +355,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
               ),
         );
       return {
-        ...(step ?? unchanged(await loadOfframp(db, offrampId))),
+        ...(step ?? (await unchanged(db, await loadOfframp(db, offrampId)))),
         transfer: check.state === 'confirmed' ? 'confirmed' : 'reverted',
       };
     },

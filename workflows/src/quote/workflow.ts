@@ -17,17 +17,14 @@
 import {
   condition,
   continueAsNew,
-  ParentClosePolicy,
   patched,
   proxyActivities,
   setHandler,
   sleep,
-  startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { AccountId, QuoteStatus, UserId } from '../shared.ts';
-import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
-import { webhookDelivery } from '../webhookDelivery/workflow.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
   depositReportedSignal,
   type OfframpStep,
@@ -72,15 +69,7 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
     { key: UserId, value: input.userId },
   ]);
 
-  const deliver = async (webhookDeliveryId: string | null): Promise<void> => {
-    if (webhookDeliveryId) {
-      await startChild(webhookDelivery, {
-        workflowId: webhookWorkflowId(webhookDeliveryId),
-        args: [{ deliveryId: webhookDeliveryId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    }
-  };
+  const deliver = startDeliveryChild;
   const notify = async <T extends { webhookDeliveryId: string | null }>(step: T): Promise<T> => {
     await deliver(step.webhookDeliveryId);
     return step;

@@ -207,6 +207,60 @@ export async function discardWebhookDelivery(db: Kysely<Database>, id: string): 
     .execute();
 }
 
+/**
+ * The first delivery of an event that nobody attempted yet (no request made, still pending), or null: what
+ * a retried step hands to delivery when its first attempt wrote the row and died before starting it.
+ */
+export async function findUnattemptedDelivery(
+  db: Kysely<Database>,
+  eventType: string,
+  subjectId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('event_type', '=', eventType)
+    .where('subject_id', '=', subjectId)
+    .where('redelivery_of', 'is', null)
+    .where('status', '=', 'pending')
+    .where('attempt_count', '=', 0)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Deliveries created before `before` that nobody attempted (pending, no request made): each should have a
+ * workflow by now, and the sweeper starts one. Oldest first, at most `limit`.
+ */
+export async function listUnattemptedDeliveries(
+  db: Kysely<Database>,
+  before: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('attempt_count', '=', 0)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** How many deliveries created before `before` nobody attempted: the sweeper's backlog. */
+export async function countUnattemptedDeliveries(db: Kysely<Database>, before: Date): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('status', '=', 'pending')
+    .where('attempt_count', '=', 0)
+    .where('created_at', '<', before)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** A delivery by id, unscoped (for the delivery workflow). */
 export async function findWebhookDelivery(
   db: Kysely<Database>,
