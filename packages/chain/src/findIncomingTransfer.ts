@@ -54,7 +54,20 @@ const transferEvent = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
 export async function findIncomingTransfer(
   params: FindIncomingTransferParameters,
 ): Promise<FoundTransfer | undefined> {
+  const [first] = await listIncomingTransfers({ ...params, limit: 1 });
+  return first;
+}
+
+/**
+ * Every Transfer of `token` into `to` in the block range that fits the filters, in chain order (at most
+ * `limit`, by default all).
+ */
+export async function listIncomingTransfers(
+  params: FindIncomingTransferParameters & { limit?: number },
+): Promise<FoundTransfer[]> {
   const { client, token, to, from, minAmount } = params;
+  const limit = params.limit ?? Number.POSITIVE_INFINITY;
+  const found: FoundTransfer[] = [];
   const maxBlockRange = params.maxBlockRange ?? defaultMaxBlockRange;
   if (!Number.isSafeInteger(maxBlockRange) || maxBlockRange < 1) {
     throw new RangeError('maxBlockRange must be a positive integer');
@@ -62,7 +75,7 @@ export async function findIncomingTransfer(
   if (params.fromBlock < 0n) throw new RangeError('fromBlock must not be negative');
   const deadline = Date.now() + (params.timeoutMs ?? defaultTimeoutMs);
   const toBlock = params.toBlock ?? (await getBlockNumber(client, { cacheTime: 0 }));
-  if (params.fromBlock > toBlock) return undefined;
+  if (params.fromBlock > toBlock) return found;
 
   const range = BigInt(maxBlockRange);
   const windows = (toBlock - params.fromBlock) / range + 1n;
@@ -88,23 +101,24 @@ export async function findIncomingTransfer(
       if (params.skip?.({ txHash: log.transactionHash, logIndex: log.logIndex })) continue;
       if (from !== undefined && !(await sentBy(log.args.from, log.transactionHash, log.blockNumber)))
         continue;
-      return {
+      found.push({
         txHash: log.transactionHash,
         logIndex: log.logIndex,
         blockNumber: log.blockNumber,
         blockHash: log.blockHash,
         from: log.args.from,
         amount: log.args.value,
-      };
+      });
+      if (found.length >= limit) return found;
     }
   }
-  return undefined;
+  return found;
 
   /** Throws once the time limit has passed, saying how far the scan got so a caller can resume there. */
   function checkDeadline(nextBlock: bigint): void {
     if (Date.now() < deadline) return;
     throw new Error(
-      `findIncomingTransfer timed out: scanned blocks ${params.fromBlock}..${nextBlock - 1n} of ..${toBlock}`,
+      `the transfer scan timed out: scanned blocks ${params.fromBlock}..${nextBlock - 1n} of ..${toBlock}`,
     );
   }
 

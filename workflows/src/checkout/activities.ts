@@ -1,6 +1,6 @@
 /** Activities of the checkout workflow: chain reads, session progress, the resolution record, e-mails. */
 
-import { type ChainClients, findIncomingTransfer, verifyPayment } from '@checkout/chain';
+import { type ChainClients, type FoundTransfer, listIncomingTransfers, verifyPayment } from '@checkout/chain';
 import type { TokenRegistry } from '@checkout/core';
 import { isTestToken, percentDifference } from '@checkout/core';
 import {
@@ -9,10 +9,12 @@ import {
   type Db,
   findProductById,
   findSession,
+  listOtherOpenSessionsOfPayer,
   presentResolvedPayment,
   recordResolvedPayment,
   type SecretBox,
   type StoredToken,
+  sightTransfer,
   updateSession,
 } from '@checkout/db';
 import { customerReceipt, type Mailer, merchantNotification, type OutgoingMail } from '@checkout/mail';
@@ -209,6 +211,14 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
     /**
      * Scans the chain for the payer's transfer to the receiving address until `until` (epoch ms), for
      * shoppers whose hash never arrived. Claims what it finds for this session; returns its hash or null.
+     *
+     * Matching: among the payer's transfers into the receiving address since the session opened, the one
+     * whose amount is exactly the expected amount wins (the earliest, when several are). Only when none
+     * is exact does the scan fall back to the earliest, which then resolves as under- or overpaid, and
+     * never to one that exactly pays another open checkout of the same payer. A transfer must stay
+     * unclaimed for the claim delay, counted from its first sighting (kept in the database, so a restart
+     * does not start the delay again), before a scan takes it: a shopper's widget submitting the hash
+     * claims it first.
      */
     async scanForPayment(input: {
       sessionId: string;
@@ -217,24 +227,35 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
     }): Promise<string | null> {
       const chain = chainOf(input.chainId);
       const ctx = Context.current();
+      const opened = await sessionOf(input.sessionId);
+      // Where the scan starts looking: the session's opening block, or where an earlier attempt got to.
       let fromBlock = BigInt(
-        (ctx.info.heartbeatDetails as { nextBlock?: string } | undefined)?.nextBlock ??
-          (await sessionOf(input.sessionId)).start_block,
+        (ctx.info.heartbeatDetails as { nextBlock?: string } | undefined)?.nextBlock ?? opened.start_block,
       );
+      const decimalsOf = new Map(
+        acceptedTokens(input.chainId).map((t) => [t.address.toLowerCase(), t.decimals] as const),
+      );
+      decimalsOf.set(opened.expected_token.address.toLowerCase(), opened.expected_token.decimal_count);
+      /** True when `amount` of `token` is exactly `expected` of a `decimals` token (scaled, never rounded). */
+      const pays = (token: string, amount: bigint, expected: bigint, decimals: number) => {
+        const own = decimalsOf.get(token.toLowerCase());
+        if (own === undefined) return false;
+        return amount * 10n ** BigInt(decimals) === expected * 10n ** BigInt(own);
+      };
       const passedOver = new Set<string>();
-      const firstSeen = new Map<string, number>();
       for (let polls = 0; Date.now() < input.until && polls < 10_000_000; polls++) {
         // Re-read each round: the shopper may change wallet or token while the session is open.
         const session = await sessionOf(input.sessionId);
         const latest = await chain.client.getBlockNumber({ cacheTime: 0 });
         if (latest >= fromBlock) {
-          const tokens = new Set(
-            [session.expected_token.address, session.payment_token_address].map((a) => getAddress(a)),
-          );
-          // Where the next scan starts: past `latest`, unless a transfer was too fresh to claim yet.
-          let resumeAt = latest + 1n;
+          const tokens = [
+            ...new Set(
+              [session.expected_token.address, session.payment_token_address].map((a) => getAddress(a)),
+            ),
+          ];
+          const found: (FoundTransfer & { token: string })[] = [];
           for (const token of tokens) {
-            const found = await findIncomingTransfer({
+            const transfers = await listIncomingTransfers({
               client: chain.client,
               token,
               to: getAddress(session.receiving_address),
@@ -243,27 +264,49 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
               toBlock: latest,
               skip: ({ txHash }) => passedOver.has(txHash.toLowerCase()),
             });
-            if (!found) continue;
-            // A shopper with several open checkouts: the session the hash is submitted to claims it
-            // first; a scan only takes transfers it has seen stay unclaimed for the claim delay
-            // (measured here, not from block timestamps, which dev chains run ahead of the clock).
-            const key = found.txHash.toLowerCase();
-            const seenAt = firstSeen.get(key) ?? Date.now();
-            firstSeen.set(key, seenAt);
-            if (Date.now() - seenAt < deps.checkout.scanClaimDelayMs) {
-              if (found.blockNumber < resumeAt) resumeAt = found.blockNumber;
-              continue;
-            }
+            for (const transfer of transfers) found.push({ ...transfer, token });
+          }
+          found.sort((x, y) =>
+            x.blockNumber === y.blockNumber
+              ? x.logIndex - y.logIndex
+              : x.blockNumber < y.blockNumber
+                ? -1
+                : 1,
+          );
+          const expected = BigInt(session.expected_token_amount);
+          const decimals = session.expected_token.decimal_count;
+          const exact = found.filter((t) => pays(t.token, t.amount, expected, decimals));
+          let candidates = exact;
+          if (candidates.length === 0 && found.length > 0) {
+            // No exact payment: the earliest transfer, unless it is exactly what another checkout awaits.
+            const others = await listOtherOpenSessionsOfPayer(db, {
+              chainId: input.chainId,
+              receivingAddress: session.receiving_address,
+              senderAddress: session.sender_address,
+              exceptSessionId: session.id,
+            });
+            candidates = found.filter(
+              (t) =>
+                !others.some((o) =>
+                  pays(t.token, t.amount, BigInt(o.expected_token_amount), o.expected_token.decimal_count),
+                ),
+            );
+          }
+          for (const transfer of candidates) {
+            const firstSeen = await sightTransfer(db, { chainId: input.chainId, txHash: transfer.txHash });
+            if (Date.now() - firstSeen.getTime() < deps.checkout.scanClaimDelayMs) break;
             const claim = await claimTransaction(db, {
               chainId: input.chainId,
-              txHash: found.txHash,
+              txHash: transfer.txHash,
               sessionId: input.sessionId,
             });
-            if (claim !== 'other_session') return found.txHash.toLowerCase();
-            passedOver.add(found.txHash.toLowerCase());
-            if (found.blockNumber < resumeAt) resumeAt = found.blockNumber;
+            if (claim !== 'other_session') return transfer.txHash.toLowerCase();
+            passedOver.add(transfer.txHash.toLowerCase());
           }
-          fromBlock = resumeAt;
+          // The next round starts at the earliest transfer still open to a claim (it may be waiting out
+          // its delay, or be the fallback of a later round), otherwise past `latest`.
+          const open = found.filter((t) => !passedOver.has(t.txHash.toLowerCase()));
+          fromBlock = open.length > 0 ? open[0]!.blockNumber : latest + 1n;
         }
         ctx.heartbeat({ nextBlock: fromBlock.toString() });
         await sleep(deps.checkout.scanIntervalMs ?? deps.checkout.pollIntervalMs);

@@ -151,15 +151,25 @@ export async function upsertSession(
 /** Result of claiming a transaction hash for a session. */
 export type TransactionClaim = 'claimed' | 'already_this_session' | 'other_session';
 
-/** Claims a transaction hash for one session: a hash can pay one checkout only. */
+/**
+ * Claims a transaction hash for one session: a hash can pay one checkout only. A claim made by the API
+ * (`handedOver: false`) stays marked until its workflow took the hash ({@link markTransactionHandedOver});
+ * the reconciler hands on the ones Temporal or its workers were not there to take.
+ */
 export async function claimTransaction(
   db: Kysely<Database>,
-  input: { chainId: number; txHash: string; sessionId: string },
+  input: { chainId: number; txHash: string; sessionId: string; handedOver?: boolean },
 ): Promise<TransactionClaim> {
   const txHash = input.txHash.toLowerCase();
   const inserted = await db
     .insertInto('checkout_transactions')
-    .values({ chain_id: input.chainId, tx_hash: txHash, session_id: input.sessionId, created_at: new Date() })
+    .values({
+      chain_id: input.chainId,
+      tx_hash: txHash,
+      session_id: input.sessionId,
+      created_at: new Date(),
+      handed_over: input.handedOver ?? true,
+    })
     .onConflict((oc) => oc.columns(['chain_id', 'tx_hash']).doNothing())
     .executeTakeFirst();
   if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return 'claimed';
@@ -170,6 +180,151 @@ export async function claimTransaction(
     .where('tx_hash', '=', txHash)
     .executeTakeFirst();
   return owner?.session_id === input.sessionId ? 'already_this_session' : 'other_session';
+}
+
+/** Notes that the session's workflow took the hash. */
+export async function markTransactionHandedOver(
+  db: Kysely<Database>,
+  input: { chainId: number; txHash: string },
+): Promise<void> {
+  await db
+    .updateTable('checkout_transactions')
+    .set({ handed_over: true })
+    .where('chain_id', '=', input.chainId)
+    .where('tx_hash', '=', input.txHash.toLowerCase())
+    .where('handed_over', '=', false)
+    .execute();
+}
+
+/** Gives up a session's claim on a hash (its workflow refused it: the hash does not pay that checkout). */
+export async function releaseTransaction(
+  db: Kysely<Database>,
+  input: { chainId: number; txHash: string; sessionId: string },
+): Promise<void> {
+  await db
+    .deleteFrom('checkout_transactions')
+    .where('chain_id', '=', input.chainId)
+    .where('tx_hash', '=', input.txHash.toLowerCase())
+    .where('session_id', '=', input.sessionId)
+    .execute();
+}
+
+/** A hash claimed by the API that its workflow has not taken yet. */
+export interface PendingHandover {
+  chainId: number;
+  txHash: string;
+  sessionId: string;
+  expectedPaymentId: string;
+}
+
+/** Claims made before `before` still waiting for their workflow, oldest first (at most `limit`). */
+export async function listPendingHandovers(
+  db: Kysely<Database>,
+  before: Date,
+  limit: number,
+): Promise<PendingHandover[]> {
+  const rows = await db
+    .selectFrom('checkout_transactions')
+    .innerJoin('checkout_sessions', 'checkout_sessions.id', 'checkout_transactions.session_id')
+    .select([
+      'checkout_transactions.chain_id',
+      'checkout_transactions.tx_hash',
+      'checkout_transactions.session_id',
+      'checkout_sessions.expected_payment_id',
+    ])
+    .where('checkout_transactions.handed_over', '=', false)
+    .where('checkout_transactions.created_at', '<', before)
+    .orderBy('checkout_transactions.created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    chainId: r.chain_id,
+    txHash: r.tx_hash,
+    sessionId: r.session_id,
+    expectedPaymentId: r.expected_payment_id,
+  }));
+}
+
+/** How many claims made before `before` still wait for their workflow. */
+export async function countPendingHandovers(db: Kysely<Database>, before: Date): Promise<number> {
+  const row = await db
+    .selectFrom('checkout_transactions')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('handed_over', '=', false)
+    .where('created_at', '<', before)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * The other sessions still awaiting a payment from `senderAddress` into `receivingAddress` on the chain:
+ * a scan never takes a transfer that exactly pays one of them.
+ */
+export async function listOtherOpenSessionsOfPayer(
+  db: Kysely<Database>,
+  input: { chainId: number; receivingAddress: string; senderAddress: string; exceptSessionId: string },
+): Promise<Pick<CheckoutSessionRow, 'id' | 'expected_token' | 'expected_token_amount'>[]> {
+  return db
+    .selectFrom('checkout_sessions')
+    .select(['id', 'expected_token', 'expected_token_amount'])
+    .where('chain_id', '=', input.chainId)
+    .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.receivingAddress.toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', ['sender_address']), '=', input.senderAddress.toLowerCase()))
+    .where('status', 'in', ['awaiting_payment', 'expired'])
+    .where('resolved_payment_id', 'is', null)
+    .where('id', '!=', input.exceptSessionId)
+    .execute();
+}
+
+/**
+ * When a scan first saw the transfer of `txHash`: recorded the first time, read back every time after,
+ * so the claim delay runs from the first sighting across worker restarts.
+ */
+export async function sightTransfer(
+  db: Kysely<Database>,
+  input: { chainId: number; txHash: string },
+): Promise<Date> {
+  const row = await db
+    .insertInto('checkout_transfer_sightings')
+    .values({ chain_id: input.chainId, tx_hash: input.txHash.toLowerCase(), first_seen_at: new Date() })
+    .onConflict((oc) =>
+      oc
+        .columns(['chain_id', 'tx_hash'])
+        .doUpdateSet((eb) => ({ first_seen_at: eb.ref('checkout_transfer_sightings.first_seen_at') })),
+    )
+    .returning('first_seen_at')
+    .executeTakeFirstOrThrow();
+  return row.first_seen_at;
+}
+
+/**
+ * Shows a hash recorded for a session whose workflow has not taken it yet: the session (still awaiting
+ * payment) and its expected payment move to `confirming` with the hash; the workflow's own updates follow.
+ */
+export async function markSessionHashPending(
+  db: Kysely<Database>,
+  id: string,
+  txHash: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('checkout_sessions')
+      .set({ status: 'confirming', tx_hash: txHash.toLowerCase(), error: null, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'awaiting_payment')
+      .executeTakeFirst();
+    if ((moved.numUpdatedRows ?? 0n) === 0n) return;
+    await trx
+      .updateTable('expected_payments')
+      .set({ status: 'confirming', updated_at: new Date() })
+      .where(
+        'id',
+        '=',
+        trx.selectFrom('checkout_sessions').select('expected_payment_id').where('id', '=', id),
+      )
+      .where('status', '=', 'open')
+      .execute();
+  });
 }
 
 /** Updates the progress fields of a session. */
