@@ -19,7 +19,12 @@ export interface AppDeps {
   /** Chains with an RPC endpoint: the ones that take payments. */
   chains: ChainClients;
   /** Absent when the service runs without Temporal (health reports it). */
-  temporal?: { client: Client; check(): Promise<void> };
+  temporal?: {
+    client: Client;
+    check(): Promise<void>;
+    /** Workers polling the service's task queue lately (workflow and activity pollers). */
+    workers(): Promise<{ workflow: number; activity: number }>;
+  };
 }
 
 /** Per-request state. */

@@ -1,11 +1,15 @@
 /** Prometheus metrics of the HTTP API and the process. */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The metric registry and the HTTP series. */
 export interface Metrics {
   registry: Registry;
   requests: Counter<'method' | 'route' | 'status'>;
   duration: Histogram<'method' | 'route' | 'status'>;
+  /** Workflow pollers seen lately on the service's task queue (0: no worker is running). */
+  workers: Gauge;
+  /** Work waiting for Temporal: recorded hashes not yet taken, webhook deliveries nobody attempted. */
+  backlog: Gauge<'kind'>;
 }
 
 /** A fresh registry (one per app, so tests can build many apps). */
@@ -25,5 +29,16 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  return { registry, requests, duration };
+  const workers = new Gauge({
+    name: 'checkout_temporal_workflow_pollers',
+    help: 'Workflow pollers seen lately on the task queue (0: no worker runs the workflows)',
+    registers: [registry],
+  });
+  const backlog = new Gauge({
+    name: 'checkout_reconciler_backlog',
+    help: 'Work waiting for Temporal: pending_hashes (recorded, not taken by their checkout), unattempted_webhooks (no attempt after the sweep grace)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, workers, backlog };
 }

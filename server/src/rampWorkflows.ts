@@ -9,19 +9,28 @@
  * activities), so a call made twice does no harm.
  */
 import {
+  countPendingHandovers,
+  countUnattemptedDeliveries,
   type Database,
   findQuoteById,
+  findSession,
   listOnrampsWithoutWorkflow,
   listPendingBounceActions,
+  listPendingHandovers,
   listQuotesOutOfSync,
+  listUnattemptedDeliveries,
   listUnsignalledOnrampDeposits,
   markOnrampDepositSignalled,
   markOnrampWorkflowStarted,
   markQuoteWorkflow,
+  markTransactionHandedOver,
   type OnrampRow,
   type QuoteRow,
+  releaseTransaction,
+  updateSession,
 } from '@checkout/db';
 import {
+  handHashToCheckout,
   type OnrampDeposit,
   type OnrampLifecycleInput,
   type QuoteLifecycleInput,
@@ -31,6 +40,7 @@ import {
   signalQuoteExecuted,
   startOnrampLifecycle,
   startQuoteLifecycle,
+  startWebhookDelivery,
 } from '@checkout/workflows';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from './context.ts';
@@ -168,7 +178,74 @@ export interface RampReconcileResult {
   onramps: number;
   deposits: number;
   offrampActions: number;
+  /** Shoppers' hashes recorded while Temporal or its workers were away, now taken (or refused) by their checkout. */
+  hashes: number;
+  /** Webhook deliveries nobody attempted, now given a workflow. */
+  webhooks: number;
   failed: number;
+}
+
+/** How long a webhook delivery may wait for its first attempt before the sweeper starts its workflow. */
+export const webhookSweepGraceMs = 60_000;
+
+/** A hash recorded for a session goes to its workflow; a refusal releases the claim and says why on the session. */
+export async function handPendingHashToCheckout(
+  deps: Deps,
+  db: Kysely<Database>,
+  pending: { chainId: number; txHash: string; sessionId: string; expectedPaymentId: string },
+  log: Logger,
+): Promise<boolean> {
+  const temporal = deps.temporal;
+  if (!temporal) return false;
+  const handover = await handHashToCheckout(temporal.client, pending.expectedPaymentId, pending.txHash, {
+    waitMs: workflowCallTimeoutMs,
+  });
+  if (handover.outcome === 'taken') {
+    await markTransactionHandedOver(db, pending);
+    return true;
+  }
+  if (handover.outcome === 'refused') {
+    await releaseTransaction(db, pending);
+    const session = await findSession(db, pending.sessionId);
+    if (session?.status === 'confirming' && session.tx_hash === pending.txHash) {
+      await updateSession(db, pending.sessionId, {
+        status:
+          session.expires_at && session.expires_at.getTime() <= Date.now() ? 'expired' : 'awaiting_payment',
+        tx_hash: null,
+        error: `The transaction was not taken: ${handover.error.message}`,
+      });
+    }
+    return true;
+  }
+  log.warn(
+    { ...pending, outcome: handover.outcome },
+    'a recorded hash could not be handed to its checkout yet',
+  );
+  return false;
+}
+
+/** Starts the workflow of a delivery nobody attempted; true when Temporal took the start. */
+async function sweepWebhookDelivery(deps: Deps, deliveryId: string, log: Logger): Promise<boolean> {
+  return call(deps, log, { deliveryId }, (t) =>
+    startWebhookDelivery(t.client, deliveryId, deps.config.temporal.taskQueue),
+  );
+}
+
+/** What waits for Temporal: the reconciler's backlog, shown by /health and the metrics. */
+export interface ReconcileBacklog {
+  /** Hashes recorded for a session that its workflow has not taken. */
+  pendingHashes: number;
+  /** Webhook deliveries older than the sweep grace that nobody attempted. */
+  unattemptedWebhooks: number;
+}
+
+/** Counts the reconciler's backlog. */
+export async function reconcileBacklog(db: Kysely<Database>, now = Date.now()): Promise<ReconcileBacklog> {
+  const [pendingHashes, unattemptedWebhooks] = await Promise.all([
+    countPendingHandovers(db, new Date(now - workflowCallTimeoutMs * 2)),
+    countUnattemptedDeliveries(db, new Date(now - webhookSweepGraceMs)),
+  ]);
+  return { pendingHashes, unattemptedWebhooks };
 }
 
 /**
@@ -182,7 +259,15 @@ export async function reconcileRamps(
   log: Logger,
   before: Date,
 ): Promise<RampReconcileResult> {
-  const result: RampReconcileResult = { quotes: 0, onramps: 0, deposits: 0, offrampActions: 0, failed: 0 };
+  const result: RampReconcileResult = {
+    quotes: 0,
+    onramps: 0,
+    deposits: 0,
+    offrampActions: 0,
+    hashes: 0,
+    webhooks: 0,
+    failed: 0,
+  };
   const handed = (done: boolean, key: Exclude<keyof RampReconcileResult, 'failed'>): boolean => {
     if (done) result[key] += 1;
     else result.failed += 1;
@@ -204,6 +289,13 @@ export async function reconcileRamps(
     if (!handed(await handOfframpActionToWorkflow(deps, quote, offramp.id, log), 'offrampActions')) {
       return result;
     }
+  }
+  for (const pending of await listPendingHandovers(db, before, batchSize)) {
+    if (!handed(await handPendingHashToCheckout(deps, db, pending, log), 'hashes')) return result;
+  }
+  const sweepBefore = new Date(Math.min(before.getTime(), Date.now() - webhookSweepGraceMs));
+  for (const deliveryId of await listUnattemptedDeliveries(db, sweepBefore, batchSize)) {
+    if (!handed(await sweepWebhookDelivery(deps, deliveryId, log), 'webhooks')) return result;
   }
   return result;
 }
@@ -236,8 +328,8 @@ export function startRampReconciler(
     if (stopped) return;
     runOnce().then(
       (r) => {
-        if (r.quotes + r.onramps + r.deposits + r.offrampActions + r.failed > 0) {
-          log.info(r, 'ramp reconciler handed writes to their workflows');
+        if (r.quotes + r.onramps + r.deposits + r.offrampActions + r.hashes + r.webhooks + r.failed > 0) {
+          log.info(r, 'the reconciler handed writes to their workflows');
         }
       },
       (error: unknown) => log.warn({ err: error }, 'ramp reconciler pass failed'),

@@ -18,7 +18,7 @@ import {
   revokeApiKey,
 } from '@checkout/db';
 import { createMailer } from '@checkout/mail';
-import { createActivities, createWorker, installRuntime } from '@checkout/workflows';
+import { countLivePollers, createActivities, createWorker, installRuntime } from '@checkout/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
@@ -129,6 +129,7 @@ export async function startService(
         check: async () => {
           await connection.workflowService.getSystemInfo({});
         },
+        workers: () => countLivePollers(client, config.temporal.namespace, config.temporal.taskQueue),
       };
       if (config.runWorker) {
         const nativeConnection = await NativeConnection.connect({ address: temporalAddress });

@@ -1,6 +1,7 @@
 /** Public surface of the workflows package for the server, scripts and tests. */
 export { type Activities, type ActivityDeps, createActivities } from './activities.ts';
 export * from './checkout/shared.ts';
+export { type HashHandover, type HashHandoverBounds, handHashToCheckout } from './checkout/start.ts';
 export {
   type AnySearchAttributeKey,
   type DevServerLogLevel,
@@ -38,6 +39,7 @@ export {
 } from './quote/start.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
+export { countLivePollers, livePollerWindowMs } from './taskQueuePollers.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
 export * from './webhookDelivery/shared.ts';

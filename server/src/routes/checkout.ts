@@ -28,7 +28,10 @@ import {
   findSession,
   findSessionByExpectedPayment,
   insertExpectedPayment,
+  markSessionHashPending,
+  markTransactionHandedOver,
   type ProductWithAddress,
+  releaseTransaction,
   upsertSession,
 } from '@checkout/db';
 import {
@@ -36,12 +39,12 @@ import {
   CheckoutStatus,
   checkoutRejections,
   checkoutWorkflowId,
+  handHashToCheckout,
   MerchantId,
   ProductId,
-  submitTransactionUpdate,
 } from '@checkout/workflows';
 import type { Router } from '@koa/router';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
 import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
 
@@ -277,8 +280,8 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       ).toString(),
       receiving_address: product.address,
       required_confirmations: chain.confirmations,
-      // One block of margin: a payment sent the moment the session opens is still found.
-      start_block: (latest > 0n ? latest - 1n : 0n).toString(),
+      // The first block mined after the session opened: a scan never claims a transfer from before it.
+      start_block: (latest + 1n).toString(),
       expires_at: expiresAt,
     });
     if (created || session.status === 'awaiting_payment') {
@@ -296,22 +299,24 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
         scanUntil: scanWindowEnd,
         scanStartAt: session.created_at.getTime() + deps.config.checkout.scanClaimDelayMs,
       };
-      await temporal.client.workflow.start('checkoutSession', {
-        workflowId: checkoutWorkflowId(expected.id),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        typedSearchAttributes: [
-          { key: MerchantId, value: product.merchant_id },
-          { key: ProductId, value: product.id },
-          { key: CheckoutStatus, value: 'awaiting_payment' },
-        ],
-        memo: {
-          slug: product.slug,
-          dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
-          product: product.name,
-        },
-      });
+      await startWithinBound(temporal.client, () =>
+        temporal.client.workflow.start('checkoutSession', {
+          workflowId: checkoutWorkflowId(expected.id),
+          taskQueue: deps.config.temporal.taskQueue,
+          args: [input],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          typedSearchAttributes: [
+            { key: MerchantId, value: product.merchant_id },
+            { key: ProductId, value: product.id },
+            { key: CheckoutStatus, value: 'awaiting_payment' },
+          ],
+          memo: {
+            slug: product.slug,
+            dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
+            product: product.name,
+          },
+        }),
+      );
     }
     ctx.body = { session: await sessionView(session) };
   });
@@ -332,29 +337,38 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     const temporal = deps.temporal;
     if (!temporal)
       throw new ApiError('service_unavailable', 'Checkout processing is not available right now');
+    // The claim is durable before Temporal hears of the hash: no other checkout can take the transfer,
+    // and a hash Temporal or its workers were not there to take is handed over by the reconciler.
     const claim = await claimTransaction(deps.db.kysely, {
       chainId: session.chain_id,
       txHash,
       sessionId: session.id,
+      handedOver: false,
     });
     if (claim === 'other_session') {
       throw new ApiError('tx_already_used', 'This transaction already pays another checkout', {
         errors: [{ path: 'tx_hash', message: 'already pays another checkout' }],
       });
     }
-    try {
-      await temporal.client.workflow
-        .getHandle(checkoutWorkflowId(session.expected_payment_id))
-        .executeUpdate(submitTransactionUpdate, { args: [txHash], updateId: `tx-${txHash}` });
-    } catch (error) {
-      if (claim === 'claimed') {
-        await deps.db.kysely
-          .deleteFrom('checkout_transactions')
-          .where('chain_id', '=', session.chain_id)
-          .where('tx_hash', '=', txHash)
-          .execute();
+    const target = { chainId: session.chain_id, txHash, sessionId: session.id };
+    const handover = await handHashToCheckout(temporal.client, session.expected_payment_id, txHash);
+    if (handover.outcome === 'refused') {
+      if (claim === 'claimed') await releaseTransaction(deps.db.kysely, target);
+      throw rejectionError(handover.error);
+    }
+    if (handover.outcome === 'taken') {
+      await markTransactionHandedOver(deps.db.kysely, target);
+    } else {
+      // Recorded, not yet taken: the session shows the hash confirming while it waits for its workflow.
+      await markSessionHashPending(deps.db.kysely, session.id, txHash);
+      if (handover.outcome === 'temporal_unavailable') {
+        throw new ApiError(
+          'service_unavailable',
+          'The workflow service (Temporal) is unavailable: the transaction is recorded and will be checked as soon as it is back',
+          { cause: handover.error },
+        );
       }
-      throw rejectionError(error);
+      ctx.status = 202;
     }
     // The workflow keeps the session's status: by now it shows the hash confirming, or already resolved.
     const updated = await findSession(deps.db.kysely, session.id);
@@ -403,6 +417,22 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       }
     })();
   });
+}
+
+/** How long starting a checkout's workflow may take before the shopper is told Temporal is unavailable. */
+const workflowStartTimeoutMs = 5_000;
+
+/** Runs a workflow start within {@link workflowStartTimeoutMs}; a 503 that says so when Temporal does not answer. */
+async function startWithinBound(client: Client, start: () => Promise<unknown>): Promise<void> {
+  try {
+    await client.connection.withDeadline(Date.now() + workflowStartTimeoutMs, start);
+  } catch (error) {
+    throw new ApiError(
+      'service_unavailable',
+      'The workflow service (Temporal) is unavailable: the checkout could not be opened; try again shortly',
+      { cause: error },
+    );
+  }
 }
 
 /** Maps a refused Update to the API's error. */

@@ -7,22 +7,19 @@ import {
   CancellationScope,
   condition,
   isCancellation,
-  ParentClosePolicy,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
   firstAttemptRetry,
   type WebhookActivities,
   type WebhookDeliveryInput,
-  webhookWorkflowId,
 } from '../webhookDelivery/shared.ts';
-import { webhookDelivery } from '../webhookDelivery/workflow.ts';
 import type { CheckoutActivities } from './activities.ts';
 import {
   type CheckoutResult,
@@ -253,12 +250,10 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
           // The delivery workflow makes the first attempt itself.
         }
       }
-      await startChild(webhookDelivery, {
-        workflowId: webhookWorkflowId(recorded.webhookDeliveryId),
-        args: [delivery],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        // What the delivery would otherwise look up and set itself, for finding it in the Temporal UI.
-        ...(delivery.madeAttempt
+      // What the delivery would otherwise look up and set itself, for finding it in the Temporal UI.
+      await startDeliveryChild(
+        delivery,
+        delivery.madeAttempt
           ? {
               typedSearchAttributes: [
                 { key: MerchantId, value: input.merchantId },
@@ -266,8 +261,8 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
               ],
               ...(recorded.webhookMemo ? { memo: { ...recorded.webhookMemo } } : {}),
             }
-          : {}),
-      });
+          : {},
+      );
     }
     await (quick ? localMail : mail).sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
     return { status, resolvedPaymentId, webhookDeliveryId: recorded.webhookDeliveryId, late };

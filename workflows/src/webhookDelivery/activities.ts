@@ -9,8 +9,8 @@ import {
   type SecretBox,
 } from '@checkout/db';
 import { log } from '@temporalio/activity';
-import { performOnce } from '../effects.ts';
 import { ApplicationFailure } from '@temporalio/common';
+import { performOnce } from '../effects.ts';
 import { sendWebhookRequest, type WebhookHttpOutcome } from './sendWebhookRequest.ts';
 import {
   type WebhookActivities,

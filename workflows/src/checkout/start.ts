@@ -1,0 +1,83 @@
+/**
+ * Client-side calls of the checkout family: handing a shopper's transaction hash to the session's
+ * workflow within a bound. Used by the API (the shopper waits) and by the reconciler (hashes the API
+ * recorded while Temporal or its workers were away).
+ */
+import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { type CheckoutState, checkoutWorkflowId, submitTransactionUpdate } from './shared.ts';
+
+/** What became of a hash handed to its checkout. */
+export type HashHandover =
+  /** The workflow took it; `state` is the session as the workflow saw it after. */
+  | { outcome: 'taken'; state: CheckoutState }
+  /** The workflow refused it (expired, closed, another hash, checked before) or is gone; `error` says why. */
+  | { outcome: 'refused'; error: Error }
+  /** Temporal answers, but no worker took the hash within the wait: it is handed over again later. */
+  | { outcome: 'no_worker' }
+  /** Temporal does not answer. */
+  | { outcome: 'temporal_unavailable'; error: unknown };
+
+/** Bounds of {@link handHashToCheckout}. */
+export interface HashHandoverBounds {
+  /** How long to wait for the workflow's answer (it may record the payment before answering). */
+  waitMs: number;
+  /** When to ask whether Temporal answers at all, if the workflow has not answered by then. */
+  probeAfterMs: number;
+  /** Bound of that question. */
+  probeMs: number;
+}
+
+const defaultBounds: HashHandoverBounds = { waitMs: 10_000, probeAfterMs: 1_500, probeMs: 2_000 };
+
+/**
+ * Submits `txHash` to the checkout of `expectedPaymentId` as an Update (deduplicated by the hash, so a
+ * repeat is harmless), and answers within about `waitMs`: a dead Temporal is found by a probe after
+ * `probeAfterMs`, and missing workers by the wait running out.
+ */
+export async function handHashToCheckout(
+  client: Client,
+  expectedPaymentId: string,
+  txHash: string,
+  bounds: Partial<HashHandoverBounds> = {},
+): Promise<HashHandover> {
+  const { waitMs, probeAfterMs, probeMs } = { ...defaultBounds, ...bounds };
+  const abort = new AbortController();
+  const timers: NodeJS.Timeout[] = [];
+  const after = <T>(ms: number, value: () => Promise<T> | T) =>
+    new Promise<T>((resolve, reject) => {
+      timers.push(setTimeout(() => Promise.resolve().then(value).then(resolve, reject), ms));
+    });
+  const update = client.connection
+    .withAbortSignal(abort.signal, () =>
+      client.workflow
+        .getHandle(checkoutWorkflowId(expectedPaymentId))
+        .executeUpdate(submitTransactionUpdate, { args: [txHash], updateId: `tx-${txHash}` }),
+    )
+    .then(
+      (state): HashHandover => ({ outcome: 'taken', state }),
+      (error: unknown): HashHandover => {
+        if (abort.signal.aborted) return { outcome: 'no_worker' };
+        if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) {
+          return { outcome: 'refused', error };
+        }
+        return { outcome: 'temporal_unavailable', error };
+      },
+    );
+  const probe = after(probeAfterMs, async (): Promise<HashHandover | undefined> => {
+    try {
+      await client.connection.withDeadline(Date.now() + probeMs, () =>
+        client.connection.workflowService.getSystemInfo({}),
+      );
+      return undefined;
+    } catch (error) {
+      return { outcome: 'temporal_unavailable', error };
+    }
+  }).then((down) => down ?? new Promise<never>(() => {}));
+  const timeout = after(waitMs, (): HashHandover => ({ outcome: 'no_worker' }));
+  try {
+    return await Promise.race([update, probe, timeout]);
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+    abort.abort();
+  }
+}
