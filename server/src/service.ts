@@ -28,6 +28,7 @@ import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { startRampReconciler } from './rampWorkflows.ts';
+import { createRetryGate, type RetryGate } from './temporalRetries.ts';
 
 /** A running service. */
 export interface RunningService {
@@ -49,11 +50,20 @@ export async function openConfiguredDatabase(config: Config, adminSocket?: strin
     : openDatabase({ kind: 'pglite', dataDir: config.dataDir, ...(adminSocket ? { adminSocket } : {}) });
 }
 
-async function connectTemporal(address: string, logger: Logger, deadlineMs = 30_000): Promise<Connection> {
+async function connectTemporal(
+  address: string,
+  logger: Logger,
+  retries: RetryGate,
+  deadlineMs = 30_000,
+): Promise<Connection> {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await Connection.connect({ address, connectTimeout: 2_000 });
+      return await Connection.connect({
+        address,
+        connectTimeout: 2_000,
+        interceptors: [retries.interceptor],
+      });
     } catch (error) {
       if (Date.now() - started > deadlineMs) throw error;
       logger.warn({ address, attempt }, 'Temporal not reachable yet; retrying');
@@ -121,8 +131,12 @@ export async function startService(
     let workerRun: Promise<void> | undefined;
     if (temporalAddress) {
       installRuntime({ logger: temporalLogger(logger) });
-      const connection = await connectTemporal(temporalAddress, logger);
-      cleanups.push(() => connection.close());
+      const retries = createRetryGate();
+      const connection = await connectTemporal(temporalAddress, logger, retries);
+      cleanups.push(async () => {
+        await retries.drain();
+        await connection.close();
+      });
       const client = new Client({ connection, namespace: config.temporal.namespace });
       temporal = {
         client,

@@ -104,7 +104,12 @@ describe.skipIf(databaseUnavailable())('effects under retried workflow tasks', (
         },
       });
       expect(opened.status, opened.text).toBe(200);
-      const tx: Hash = await chain.transfer(i, busd, merchant.address as Address, parseUnits(`${10 + i}`, 18));
+      const tx: Hash = await chain.transfer(
+        i,
+        busd,
+        merchant.address as Address,
+        parseUnits(`${10 + i}`, 18),
+      );
       const submitted = await service.request(
         'POST',
         `/api/v1/checkout/sessions/${opened.body.session.id}/transactions`,

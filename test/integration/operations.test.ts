@@ -34,7 +34,17 @@ describe.skipIf(databaseUnavailable())('operations', () => {
       status: 'ok',
       database: { status: 'ok', kind: service.deps.db.kind },
       temporal: { status: 'ok', namespace: 'default' },
+      workers: {
+        status: 'ok',
+        task_queue: service.deps.config.temporal.taskQueue,
+        workflow_pollers: 1,
+        activity_pollers: 1,
+      },
+      backlog: { pending_hashes: 0, unattempted_webhooks: 0 },
     });
+    const metrics = await service.request('GET', '/metrics');
+    expect(metrics.text).toMatch(/^checkout_temporal_workflow_pollers 1$/m);
+    expect(metrics.text).toMatch(/^checkout_reconciler_backlog\{kind="unattempted_webhooks"\} 0$/m);
   });
 
   it('runs workflows on the worker hosted in the service process', async () => {

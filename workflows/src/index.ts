@@ -1,7 +1,13 @@
 /** Public surface of the workflows package for the server, scripts and tests. */
 export { type Activities, type ActivityDeps, createActivities } from './activities.ts';
 export * from './checkout/shared.ts';
-export { type HashHandover, type HashHandoverBounds, handHashToCheckout } from './checkout/start.ts';
+export {
+  callWithin,
+  type HashHandover,
+  type HashHandoverBounds,
+  handHashToCheckout,
+  TemporalCallTimeout,
+} from './checkout/start.ts';
 export {
   type AnySearchAttributeKey,
   type DevServerLogLevel,

@@ -80,7 +80,7 @@ export class ApiError extends Error {
   toBody(): ErrorBody {
     return {
       error_code: this.code,
-      message: this.status >= 500 ? 'Internal server error' : this.message,
+      message: this.code === 'internal_error' ? 'Internal server error' : this.message,
       status: this.status,
       errors: this.errors,
     };

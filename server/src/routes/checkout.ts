@@ -35,6 +35,7 @@ import {
   upsertSession,
 } from '@checkout/db';
 import {
+  callWithin,
   type CheckoutSessionInput,
   CheckoutStatus,
   checkoutRejections,
@@ -420,12 +421,12 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
 }
 
 /** How long starting a checkout's workflow may take before the shopper is told Temporal is unavailable. */
-const workflowStartTimeoutMs = 5_000;
+const workflowStartTimeoutMs = 3_500;
 
 /** Runs a workflow start within {@link workflowStartTimeoutMs}; a 503 that says so when Temporal does not answer. */
 async function startWithinBound(client: Client, start: () => Promise<unknown>): Promise<void> {
   try {
-    await client.connection.withDeadline(Date.now() + workflowStartTimeoutMs, start);
+    await callWithin(client, workflowStartTimeoutMs, start);
   } catch (error) {
     throw new ApiError(
       'service_unavailable',
