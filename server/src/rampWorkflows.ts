@@ -84,7 +84,7 @@ async function call(
   const temporal = deps.temporal;
   if (!temporal) return false;
   try {
-    await temporal.client.connection.withDeadline(Date.now() + workflowCallTimeoutMs, () => fn(temporal));
+    await callWithin(temporal.client, workflowCallTimeoutMs, () => fn(temporal));
     return true;
   } catch (error) {
     log.warn({ err: error, ...what }, 'the workflow call failed; the ramp reconciler will repeat it');
@@ -324,16 +324,23 @@ export function startRampReconciler(
     running = pass.catch(() => undefined);
     return pass;
   };
+  let ticking = false;
   const tick = () => {
-    if (stopped) return;
-    runOnce().then(
-      (r) => {
-        if (r.quotes + r.onramps + r.deposits + r.offrampActions + r.hashes + r.webhooks + r.failed > 0) {
-          log.info(r, 'the reconciler handed writes to their workflows');
-        }
-      },
-      (error: unknown) => log.warn({ err: error }, 'ramp reconciler pass failed'),
-    );
+    // A pass still under way (Temporal slow or down) is not queued behind: the next tick tries again.
+    if (stopped || ticking) return;
+    ticking = true;
+    runOnce()
+      .finally(() => {
+        ticking = false;
+      })
+      .then(
+        (r) => {
+          if (r.quotes + r.onramps + r.deposits + r.offrampActions + r.hashes + r.webhooks + r.failed > 0) {
+            log.info(r, 'the reconciler handed writes to their workflows');
+          }
+        },
+        (error: unknown) => log.warn({ err: error }, 'ramp reconciler pass failed'),
+      );
   };
   tick();
   const timer = setInterval(tick, intervalMs);

@@ -35,9 +35,9 @@ import {
   upsertSession,
 } from '@checkout/db';
 import {
-  callWithin,
   type CheckoutSessionInput,
   CheckoutStatus,
+  callWithin,
   checkoutRejections,
   checkoutWorkflowId,
   handHashToCheckout,
