@@ -30,6 +30,7 @@ import {
   updateSession,
 } from '@checkout/db';
 import {
+  callWithin,
   handHashToCheckout,
   type OnrampDeposit,
   type OnrampLifecycleInput,
