@@ -1,6 +1,6 @@
 /** Area B payment details (spec 2.5, 4.6-4.9): create, list, show, validate, deactivate. */
 import { randomUUID } from 'node:crypto';
-import { resolvePaymentRail, validatePaymentDetail } from '@checkout/banking';
+import { canonicalPaymentDetail, resolvePaymentRail, validatePaymentDetail } from '@checkout/banking';
 import {
   ApiError,
   type Kyc,
@@ -149,9 +149,11 @@ export function paymentDetailRoutes(router: Router<AppState>, deps: AppDeps): vo
   router.post('/users/:id/payment_details', async (ctx) => {
     ctx.state.route = '/users/:id/payment_details';
     const user = await userOfRequest(ctx, ctx.params.id);
-    const { payment_detail: input } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
+    const { payment_detail: submitted } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
     const kyc = user.kyc as Kyc;
     if (kyc.general.status !== 'approved') requireClearance(kyc, '', '');
+    // What was checked is what is stored and shown: identifiers in their electronic form, a listed bank name as listed.
+    const input = canonicalPaymentDetail(submitted);
     const result = validatePaymentDetail(input);
     if (!result.valid) {
       throw recordInvalid(
