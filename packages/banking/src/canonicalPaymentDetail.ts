@@ -14,10 +14,10 @@ const compact = (value: string) => value.replace(separators, '').toUpperCase();
 // Account numbers that are national bank codes with check digits: CBU/CVU, CLABE, CCI.
 const codedAccountCurrencies = new Set(['ars', 'mxn', 'pen']);
 
-/** The Peruvian DNI without the card's check character when that character is right; the check reports the rest. */
+/** The Peruvian DNI without the card's check digit when that digit is right; the check reports the rest. */
 function canonicalDni(value: string): string {
   const digits = compact(value);
-  return /^\d{8}[0-9A-K]$/.test(digits) && cui.validate(digits).isValid ? digits.slice(0, 8) : digits;
+  return /^\d{9}$/.test(digits) && cui.validate(digits).isValid ? digits.slice(0, 8) : digits;
 }
 
 function canonicalField(field: PaymentDetailField, value: string, input: PaymentDetailInput): string {

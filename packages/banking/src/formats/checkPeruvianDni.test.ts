@@ -10,8 +10,9 @@ describe('checkPeruvianDni', () => {
     ['HELLO', 'must be the 8 digits of a DNI'],
     ['1011741', 'must be the 8 digits of a DNI'],
     ['1011741012', 'must be the 8 digits of a DNI'],
-    // 10117410 has check digit 2 (or letter J); a right one is dropped before the check.
-    ['101174103', 'has a wrong check character (the 9th, printed after the number on the card)'],
+    // 10117410 has check digit 2; a right one is dropped before the check (canonicalPaymentDetail).
+    ['101174103', 'has a wrong check digit (the 9th, printed after the number on the card)'],
+    ['10117410J', 'must be the 8 digits of a DNI'],
   ])('rejects %s', (dni, message) => {
     expect(checkPeruvianDni(dni)).toBe(message);
   });
