@@ -39,7 +39,8 @@ const nullable = (value: string | null | undefined) =>
 
 /** A payment detail as responses and webhooks show it; the sealed fields are opened here only. */
 export function presentPaymentDetail(row: PaymentDetailRow, secrets: SecretBox): PaymentDetail {
-  const f = JSON.parse(secrets.open(row.details_ciphertext)) as PaymentDetailInput;
+  // Details stored before identifiers were stored canonically are shown in the same form as newer ones.
+  const f = canonicalPaymentDetail(JSON.parse(secrets.open(row.details_ciphertext)) as PaymentDetailInput);
   return {
     id: row.id,
     user_id: row.user_id,
