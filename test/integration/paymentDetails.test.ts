@@ -73,7 +73,7 @@ const mxnLocal = {
   bank_name: 'BANAMEX',
   account_number: '002010077777777771',
   document_type: 'curp',
-  document_number: 'LOPM850101MDFPRR09',
+  document_number: 'BOXW310820HNERXN09',
 };
 const detailFields = Object.keys(PaymentDetail.shape).sort();
 
@@ -124,6 +124,9 @@ describe.skipIf(databaseUnavailable())('payment details', () => {
     ['ars: CBU check digit', { ...arsLocal, account_number: '2850590940090418135202' }, 'account_number'],
     ['ars: CUIT', { ...arsLocal, document_number: '30703088535' }, 'document_number'],
     ['mxn: bank not in the list', { ...mxnLocal, bank_name: 'Banamex SA' }, 'bank_name'],
+    ['mxn: CURP', { ...mxnLocal, document_number: 'HELLO' }, 'document_number'],
+    ['mxn: CLABE of another bank', { ...mxnLocal, bank_name: 'Hey Banco' }, 'account_number'],
+    ['eur SEPA: IBAN outside SEPA', { ...eurLocal, iban: 'AE070331234567890123456' }, 'iban'],
     ['usd: unknown rail', { ...usdLocal, rails: 'ach' }, 'rails'],
     ['unknown currency', { ...usdLocal, currency: 'xyz' }, 'currency'],
   ])('reports %s', async (_name, detail, field) => {
@@ -189,6 +192,80 @@ describe.skipIf(databaseUnavailable())('payment details', () => {
       headers: authOf(merchant),
     });
     expect(show.body).toEqual({ payment_detail: d });
+  });
+
+  it('stores and returns identifiers in their electronic form, whatever way they were typed', async () => {
+    // The user is cleared for every currency and rail by the test above.
+    const typed: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [
+        { ...eurLocal, iban: '  de89-3704-0044-0532-0130-00 ' },
+        { iban: 'DE89370400440532013000', swift_bic: null },
+      ],
+      [
+        {
+          ...eurLocal,
+          rails: 'swift',
+          iban: 'DE89\u00a03704\t0044 0532 0130 00',
+          swift_bic: ' cobadeffxxx ',
+        },
+        { iban: 'DE89370400440532013000', swift_bic: 'COBADEFFXXX' },
+      ],
+      [{ ...usdLocal, routing_number: ' 021-000-021 ' }, { routing_number: '021000021' }],
+      [
+        {
+          ...arsLocal,
+          bank_name: ' banco macro s.a. ',
+          account_number: '2850 5909 4009 0418 1352 01',
+          document_number: '30-70308853-4',
+        },
+        {
+          bank_name: 'Banco Macro S.A.',
+          account_number: '2850590940090418135201',
+          document_number: '30703088534',
+        },
+      ],
+      [
+        {
+          ...mxnLocal,
+          beneficiary_type: 'business',
+          nationality: null,
+          gender: null,
+          bank_name: 'invex',
+          account_number: '059 180 000000000007',
+          document_type: 'rfc',
+          document_number: 'mab-930714-8t4',
+        },
+        { bank_name: 'INVEX ', account_number: '059180000000000007', document_number: 'MAB9307148T4' },
+      ],
+    ];
+    for (const [detail, canonical] of typed) {
+      const created = await post(`/users/${userId}/payment_details`, { payment_detail: detail });
+      expect(created.status, created.text).toBe(200);
+      expect(created.body.payment_detail).toMatchObject(canonical);
+      const shown = await service.request(
+        'GET',
+        `/users/${userId}/payment_details/${created.body.payment_detail.id}`,
+        {
+          headers: authOf(merchant),
+        },
+      );
+      expect(shown.body.payment_detail).toMatchObject(canonical);
+    }
+  });
+
+  it('refuses a malformed identifier at creation with 422 naming the field', async () => {
+    const create = (detail: unknown) => post(`/users/${userId}/payment_details`, { payment_detail: detail });
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [{ ...mxnLocal, document_number: 'HELLO' }, 'payment_detail.document_number'],
+      [{ ...mxnLocal, bank_name: 'Hey Banco' }, 'payment_detail.account_number'],
+      [{ ...eurLocal, iban: 'AE070331234567890123456' }, 'payment_detail.iban'],
+      [{ ...arsLocal, document_number: '50000000016' }, 'payment_detail.document_number'],
+    ];
+    for (const [detail, path] of refused) {
+      const res = await create(detail);
+      expectError(res, 422, 'record_invalid');
+      expect(res.body.errors).toEqual([{ path, message: expect.any(String) }]);
+    }
   });
 
   it('sends signed payment_detail_update webhooks on sandbox status changes and deactivation', async () => {

@@ -13,18 +13,28 @@ function thrown(run: () => unknown): LatamBankNamesError {
 }
 
 describe('latamBankNames', () => {
-  it('returns the partner list for MX verbatim, trailing spaces included', () => {
+  it('returns the partner list for MX verbatim, trailing spaces included, then the SPEI banks it lacks', () => {
     const { bank_names } = latamBankNames('MX');
-    expect(bank_names).toHaveLength(89);
+    expect(bank_names).toHaveLength(97);
     expect(bank_names.slice(0, 3)).toEqual(['BANAMEX', 'BBVA BANCOMER', 'SANTANDER']);
     expect(bank_names).toContain('INVEX ');
     expect(bank_names).toContain('BANOBRAS - Updated Name ');
     expect(bank_names).toContain('Nvio Pagos México');
-    expect(bank_names.at(-1)).toBe('HIPOTECARIA FED');
+    expect(bank_names[88]).toBe('HIPOTECARIA FED');
+    expect(bank_names.slice(89)).toEqual([
+      'Mercado Pago W',
+      'Spin by OXXO',
+      'Hey Banco',
+      'Klar',
+      'albo',
+      'Fondeadora',
+      'Cuenca',
+      'Citi México',
+    ]);
   });
 
   it.each([
-    ['AR', 40, 'Banco de Galicia y Buenos Aires S.A.U.'],
+    ['AR', 45, 'Banco de Galicia y Buenos Aires S.A.U.'],
     ['CL', 30, 'Banco de Chile'],
     ['PE', 33, 'Banco de Crédito del Perú'],
   ])('returns the curated list for %s', (country, count, first) => {
@@ -45,11 +55,23 @@ describe('latamBankNames', () => {
     expect(latamBankNames('PE', null).bank_names).toHaveLength(33);
   });
 
-  it('has no duplicate names in any list', () => {
+  it('has no two names in any list that differ only in case or surrounding whitespace', () => {
     for (const [country, rails] of [['AR'], ['CO', 'koywe'], ['MX'], ['CL'], ['PE']] as const) {
       const { bank_names } = latamBankNames(country, rails);
-      expect(new Set(bank_names).size).toBe(bank_names.length);
+      expect(new Set(bank_names.map((name) => name.trim().toUpperCase())).size).toBe(bank_names.length);
     }
+  });
+
+  it('lists the provincial banks of Argentina', () => {
+    expect(latamBankNames('AR').bank_names).toEqual(
+      expect.arrayContaining([
+        'Banco de Santa Cruz S.A.',
+        'Banco Provincia de Tierra del Fuego',
+        'Banco Rioja S.A.U.',
+        'Banco de Formosa S.A.',
+        'Banco de Santiago del Estero S.A.',
+      ]),
+    );
   });
 
   it('hands out a copy, so callers cannot change the list', () => {

@@ -1,4 +1,5 @@
 import { latamNationalities } from './data/latamNationalities.ts';
+import { findLatamBank } from './findLatamBank.ts';
 import { checkAbaRoutingNumber } from './formats/checkAbaRoutingNumber.ts';
 import { checkAccountType } from './formats/checkAccountType.ts';
 import { checkBic } from './formats/checkBic.ts';
@@ -6,15 +7,21 @@ import { checkBsb } from './formats/checkBsb.ts';
 import { checkCbu } from './formats/checkCbu.ts';
 import { checkCci } from './formats/checkCci.ts';
 import { checkClabe } from './formats/checkClabe.ts';
+import { checkColombianCedula } from './formats/checkColombianCedula.ts';
 import { checkCountryCode } from './formats/checkCountryCode.ts';
 import { checkCuit } from './formats/checkCuit.ts';
+import { checkCurp } from './formats/checkCurp.ts';
 import { checkIban } from './formats/checkIban.ts';
 import { checkIfsc } from './formats/checkIfsc.ts';
+import { checkNit } from './formats/checkNit.ts';
+import { checkPeruvianDni } from './formats/checkPeruvianDni.ts';
 import { checkPhone } from './formats/checkPhone.ts';
+import { checkRfc } from './formats/checkRfc.ts';
+import { checkRuc } from './formats/checkRuc.ts';
 import { checkRut } from './formats/checkRut.ts';
+import { checkSepaIban } from './formats/checkSepaIban.ts';
 import { checkSortCode } from './formats/checkSortCode.ts';
 import { checkUsState } from './formats/checkUsState.ts';
-import { latamBanks } from './latamBanks.ts';
 import type { LatamCountryCode, PaymentDetailField, PaymentDetailInput, PaymentRail } from './types.ts';
 
 /** Why a given value is wrong, or undefined; it sees the whole input for rules that span fields. */
@@ -104,9 +111,10 @@ function documentType(individual: readonly string[], business: readonly string[]
 }
 
 function latamBankName(country: LatamCountryCode): FieldCheck {
-  const names = new Set(latamBanks[country].map((bank) => bank.name));
   return (value) =>
-    names.has(value) ? undefined : `must be one of the ${country} names listed by latam_bank_names`;
+    findLatamBank(country, value)
+      ? undefined
+      : `must be one of the ${country} names listed by latam_bank_names`;
 }
 
 // The account number must start with the code of the bank named in bank_name, where that code is known.
@@ -114,9 +122,17 @@ function ofBank(country: LatamCountryCode, check: (value: string) => string | un
   return (value, input) => {
     const problem = check(value);
     if (problem) return problem;
-    const bank = latamBanks[country].find((candidate) => candidate.name === input.bank_name);
+    const bank = input.bank_name ? findLatamBank(country, input.bank_name) : undefined;
     if (!bank?.accountPrefix || value.startsWith(bank.accountPrefix)) return undefined;
     return `does not belong to ${bank.name.trim()}, whose account numbers start with ${bank.accountPrefix}`;
+  };
+}
+
+// The number is checked by the rules of its document_type; an unknown or absent type is reported on document_type.
+function documentNumber(checks: Readonly<Record<string, (value: string) => string | undefined>>): FieldCheck {
+  return (value, input) => {
+    const type = input.document_type;
+    return type && Object.hasOwn(checks, type) ? checks[type]?.(value) : undefined;
   };
 }
 
@@ -170,7 +186,8 @@ export const paymentDetailRules: Readonly<Record<string, CurrencyRule>> = {
   },
   eur: {
     rails: {
-      local: rail({ required: ['iban'] }),
+      // SEPA reaches only the countries and territories of its schemes; other IBANs go over swift.
+      local: rail({ required: ['iban'], checks: { iban: checkSepaIban } }),
       swift: rail({ required: ['iban', 'swift_bic'] }),
     },
   },
@@ -210,7 +227,7 @@ export const paymentDetailRules: Readonly<Record<string, CurrencyRule>> = {
       local: latamRail('CL', [], {
         account_number: sixTo25Digits,
         document_type: oneOf(['rut']),
-        document_number: checkRut,
+        document_number: documentNumber({ rut: checkRut }),
       }),
     },
   },
@@ -220,6 +237,11 @@ export const paymentDetailRules: Readonly<Record<string, CurrencyRule>> = {
       koywe: latamRail('CO', ['account_type'], {
         account_number: sixTo25Digits,
         document_type: documentType(['ced_ciu', 'ced_ext'], ['nit']),
+        document_number: documentNumber({
+          ced_ciu: checkColombianCedula,
+          ced_ext: checkColombianCedula,
+          nit: checkNit,
+        }),
       }),
       local: rail({
         deprecated: true,
@@ -240,6 +262,7 @@ export const paymentDetailRules: Readonly<Record<string, CurrencyRule>> = {
       local: latamRail('MX', [], {
         account_number: ofBank('MX', checkClabe),
         document_type: documentType(['curp'], ['rfc']),
+        document_number: documentNumber({ curp: checkCurp, rfc: checkRfc }),
       }),
     },
   },
@@ -249,6 +272,7 @@ export const paymentDetailRules: Readonly<Record<string, CurrencyRule>> = {
       local: latamRail('PE', [], {
         account_number: ofBank('PE', checkCci),
         document_type: documentType(['dni'], ['ruc']),
+        document_number: documentNumber({ dni: checkPeruvianDni, ruc: checkRuc }),
       }),
     },
   },

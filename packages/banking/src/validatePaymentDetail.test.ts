@@ -46,7 +46,7 @@ const mxnLocal = {
   bank_name: 'BANAMEX',
   account_number: '002010077777777771',
   document_type: 'curp',
-  document_number: 'LOPM850101MDFPRR09',
+  document_number: 'BOXW310820HNERXN09',
 };
 
 const arsLocal = {
@@ -192,20 +192,45 @@ describe('validatePaymentDetail', () => {
       ['cop over koywe, individual', copKoywe],
       [
         'cop over koywe, business',
-        { ...copKoywe, beneficiary_type: 'business', document_type: 'nit', nationality: null, gender: null },
+        {
+          ...copKoywe,
+          beneficiary_type: 'business',
+          document_type: 'nit',
+          document_number: '900.544.472-2',
+          nationality: null,
+          gender: null,
+        },
       ],
       ['cop local (deprecated)', { ...copKoywe, rails: 'local', document_type: 'national_id' }],
       ['mxn, individual', mxnLocal],
       [
         'mxn, business',
-        { ...mxnLocal, beneficiary_type: 'business', document_type: 'rfc', nationality: null, gender: null },
+        {
+          ...mxnLocal,
+          beneficiary_type: 'business',
+          document_type: 'rfc',
+          document_number: 'MAB9307148T4',
+          nationality: null,
+          gender: null,
+        },
       ],
       [
         'mxn, bank name with its trailing space',
         { ...mxnLocal, bank_name: 'INVEX ', account_number: '059180000000000007' },
       ],
-      ['mxn, bank without a known code', { ...mxnLocal, bank_name: 'KUSPIT' }],
+      ['mxn, bank without a known code', { ...mxnLocal, bank_name: 'SANTANDER2' }],
       ['pen', penLocal],
+      [
+        'pen, business',
+        {
+          ...penLocal,
+          beneficiary_type: 'business',
+          document_type: 'ruc',
+          document_number: '20512333797',
+          nationality: null,
+          gender: null,
+        },
+      ],
     ] satisfies [string, PaymentDetailInput][])('%s', (_name, input) => {
       expect(validatePaymentDetail(input)).toEqual({ valid: true, errors: [] });
     });
@@ -439,7 +464,7 @@ describe('validatePaymentDetail', () => {
       ['country', 'USA', 'must be an ISO 3166-1 alpha-2 country code such as US'],
       ['beneficiary_type', 'person', 'must be one of: individual, business'],
       ['routing_number', '021000022', 'has a wrong check digit'],
-      ['sort_code', '20-0000', 'must be 6 digits, optionally written 12-34-56'],
+      ['sort_code', '20-000', 'must be 6 digits, optionally written 12-34-56'],
       ['iban', 'DE89370400440532013001', 'has wrong check digits'],
       ['swift_bic', 'CHASZZ33', 'has ZZ as its country, which is not a country code'],
       ['account_type', 'current', 'must be one of: checking, savings'],
@@ -514,12 +539,12 @@ describe('validatePaymentDetail', () => {
         errorsOf({
           ...arsLocal,
           account_number: '2850590940090418135202',
-          document_number: '30-70308853-4',
+          document_number: '30-70308853-5',
           account_type: 'cuenta corriente',
         }),
       ).toEqual([
         { field: 'account_number', message: 'has a wrong check digit in its account block (22nd digit)' },
-        { field: 'document_number', message: 'must be an 11-digit CUIT/CUIL without dashes' },
+        { field: 'document_number', message: 'has a wrong check digit' },
         { field: 'account_type', message: 'must be one of: checking, savings' },
       ]);
     });
@@ -547,13 +572,12 @@ describe('validatePaymentDetail', () => {
       expect(
         errorsOf({
           ...clpLocal,
-          document_number: '12.345.678-K',
+          document_number: '12.345.678-5',
           document_type: 'dni',
           nationality: 'ES',
           phone: '2345 678',
         }),
       ).toEqual([
-        { field: 'document_number', message: 'has a wrong check digit' },
         { field: 'document_type', message: 'must be one of: rut' },
         { field: 'phone', message: 'must be a valid phone number of CL, or in international form (+56…)' },
         { field: 'nationality', message: expect.stringMatching(/^must be one of: AG, AR, BS, .*, VG, VI$/) },
@@ -574,7 +598,7 @@ describe('validatePaymentDetail', () => {
 
   describe('cop', () => {
     it('takes the document type of the beneficiary type over koywe', () => {
-      expect(errorsOf({ ...copKoywe, document_type: 'nit' })).toEqual([
+      expect(errorsOf({ ...copKoywe, document_type: 'nit', document_number: '9005444722' })).toEqual([
         { field: 'document_type', message: 'must be one of: ced_ciu, ced_ext for an individual' },
       ]);
       expect(errorsOf({ ...copKoywe, beneficiary_type: 'business', document_type: 'ced_ext' })).toEqual([
@@ -659,19 +683,18 @@ describe('validatePaymentDetail', () => {
       ).toEqual([]);
     });
 
-    it('matches bank names exactly, trailing spaces included', () => {
-      const message = {
-        field: 'bank_name',
-        message: 'must be one of the MX names listed by latam_bank_names',
-      };
-      expect(errorsOf({ ...mxnLocal, bank_name: 'INVEX', account_number: '059180000000000007' })).toEqual([
-        message,
+    it('matches bank names regardless of case and surrounding whitespace', () => {
+      for (const name of ['INVEX', 'INVEX ', ' invex\t', 'Invex\u00a0']) {
+        expect(errorsOf({ ...mxnLocal, bank_name: name, account_number: '059180000000000007' })).toEqual([]);
+      }
+      expect(errorsOf({ ...mxnLocal, bank_name: 'Banamex' })).toEqual([]);
+      expect(errorsOf({ ...mxnLocal, bank_name: 'BANAMEX MEXICO' })).toEqual([
+        { field: 'bank_name', message: 'must be one of the MX names listed by latam_bank_names' },
       ]);
-      expect(errorsOf({ ...mxnLocal, bank_name: 'Banamex' })).toEqual([message]);
     });
 
     it('takes curp from individuals and rfc from businesses', () => {
-      expect(errorsOf({ ...mxnLocal, document_type: 'rfc' })).toEqual([
+      expect(errorsOf({ ...mxnLocal, document_type: 'rfc', document_number: 'GODE561231GR8' })).toEqual([
         { field: 'document_type', message: 'must be one of: curp for an individual' },
       ]);
       expect(errorsOf({ ...mxnLocal, beneficiary_type: 'business', document_type: 'curp' })).toEqual([
@@ -704,7 +727,7 @@ describe('validatePaymentDetail', () => {
     });
 
     it('takes dni from individuals and ruc from businesses', () => {
-      expect(errorsOf({ ...penLocal, document_type: 'ruc' })).toEqual([
+      expect(errorsOf({ ...penLocal, document_type: 'ruc', document_number: '20480977239' })).toEqual([
         { field: 'document_type', message: 'must be one of: dni for an individual' },
       ]);
     });

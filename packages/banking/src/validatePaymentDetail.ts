@@ -1,3 +1,4 @@
+import { canonicalPaymentDetail } from './canonicalPaymentDetail.ts';
 import {
   anyCurrencyChecks,
   basePaymentDetailFields,
@@ -22,12 +23,14 @@ export interface ValidatePaymentDetailOptions {
 
 const supportedCurrencies = Object.keys(paymentDetailRules).sort();
 
-// A format check only: it cannot tell whether the account exists or belongs to the beneficiary.
+// A format check only: it cannot tell whether the account exists or belongs to the beneficiary. The canonical
+// form (canonicalPaymentDetail) is what is checked, so what passes here is what is stored.
 /** Checks a payment detail's fields and formats for its currency and rail, listing every problem. */
 export function validatePaymentDetail(
-  input: PaymentDetailInput,
+  submitted: PaymentDetailInput,
   options: ValidatePaymentDetailOptions = {},
 ): PaymentDetailValidation {
+  const input = canonicalPaymentDetail(submitted);
   const requireFields = options.requireFields ?? true;
   const errors: PaymentDetailFieldError[] = [];
   const given = (field: PaymentDetailField): string | undefined => {

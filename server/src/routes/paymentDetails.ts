@@ -1,6 +1,6 @@
 /** Area B payment details (spec 2.5, 4.6-4.9): create, list, show, validate, deactivate. */
 import { randomUUID } from 'node:crypto';
-import { resolvePaymentRail, validatePaymentDetail } from '@checkout/banking';
+import { canonicalPaymentDetail, resolvePaymentRail, validatePaymentDetail } from '@checkout/banking';
 import {
   ApiError,
   type Kyc,
@@ -39,7 +39,8 @@ const nullable = (value: string | null | undefined) =>
 
 /** A payment detail as responses and webhooks show it; the sealed fields are opened here only. */
 export function presentPaymentDetail(row: PaymentDetailRow, secrets: SecretBox): PaymentDetail {
-  const f = JSON.parse(secrets.open(row.details_ciphertext)) as PaymentDetailInput;
+  // Details stored before identifiers were stored canonically are shown in the same form as newer ones.
+  const f = canonicalPaymentDetail(JSON.parse(secrets.open(row.details_ciphertext)) as PaymentDetailInput);
   return {
     id: row.id,
     user_id: row.user_id,
@@ -149,9 +150,11 @@ export function paymentDetailRoutes(router: Router<AppState>, deps: AppDeps): vo
   router.post('/users/:id/payment_details', async (ctx) => {
     ctx.state.route = '/users/:id/payment_details';
     const user = await userOfRequest(ctx, ctx.params.id);
-    const { payment_detail: input } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
+    const { payment_detail: submitted } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
     const kyc = user.kyc as Kyc;
     if (kyc.general.status !== 'approved') requireClearance(kyc, '', '');
+    // What was checked is what is stored and shown: identifiers in their electronic form, a listed bank name as listed.
+    const input = canonicalPaymentDetail(submitted);
     const result = validatePaymentDetail(input);
     if (!result.valid) {
       throw recordInvalid(

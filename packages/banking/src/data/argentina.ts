@@ -4,6 +4,9 @@ import type { LatamBank } from '../types.ts';
 // (BCRA codes, legal names), dotaZealot/pagsmile payout/bank-code/bank-in-argentina.md (3-digit CBU codes),
 // fmazzoli-dlocal/documentation payouts/argentina.md (older names), blog.naranjax.com (CVU: 000 + provider id).
 // `code` is the BCRA entity code, CBU digits 1–3 for banks; for CVU wallets, the 5-digit provider id after 000.
+// The provincial banks of Santa Cruz (086), Tierra del Fuego (268), La Rioja (309), Formosa (315) and Santiago
+// del Estero (321) take their codes and legal names from the same BCRA-coded file (talo-pay commit 713c795bb21b);
+// BCRA's own entity list is https://www.bcra.gob.ar/SistemasFinancierosYdePagos/Activos.asp.
 /** Argentine banks and wallets for ARS payouts, with the prefix of their CBUs or CVUs where known. */
 export const argentinaBanks: readonly LatamBank[] = [
   { name: 'Banco de Galicia y Buenos Aires S.A.U.', code: '007', accountPrefix: '007' },
@@ -21,6 +24,7 @@ export const argentinaBanks: readonly LatamBank[] = [
   { name: 'Banco Municipal de Rosario', code: '065', accountPrefix: '065' },
   { name: 'Banco Santander Argentina S.A.', code: '072', accountPrefix: '072' },
   { name: 'Banco del Chubut S.A.', code: '083', accountPrefix: '083' },
+  { name: 'Banco de Santa Cruz S.A.', code: '086', accountPrefix: '086' },
   { name: 'Banco de La Pampa S.E.M.', code: '093', accountPrefix: '093' },
   { name: 'Banco de Corrientes S.A.', code: '094', accountPrefix: '094' },
   { name: 'Banco Provincia del Neuquén S.A.', code: '097', accountPrefix: '097' },
@@ -30,10 +34,14 @@ export const argentinaBanks: readonly LatamBank[] = [
   { name: 'Open Bank Argentina S.A.', code: '158', accountPrefix: '158' },
   { name: 'Banco Credicoop Cooperativo Limitado', code: '191', accountPrefix: '191' },
   { name: 'Banco BMA S.A.U.', code: '259', accountPrefix: '259' },
+  { name: 'Banco Provincia de Tierra del Fuego', code: '268', accountPrefix: '268' },
   { name: 'Banco Macro S.A.', code: '285', accountPrefix: '285' },
   { name: 'Banco Comafi S.A.', code: '299', accountPrefix: '299' },
+  { name: 'Banco Rioja S.A.U.', code: '309', accountPrefix: '309' },
   { name: 'Banco del Sol S.A.', code: '310', accountPrefix: '310' },
   { name: 'Nuevo Banco del Chaco S.A.', code: '311', accountPrefix: '311' },
+  { name: 'Banco de Formosa S.A.', code: '315', accountPrefix: '315' },
+  { name: 'Banco de Santiago del Estero S.A.', code: '321', accountPrefix: '321' },
   { name: 'Banco Industrial S.A.', code: '322', accountPrefix: '322' },
   { name: 'Nuevo Banco de Santa Fe S.A.', code: '330', accountPrefix: '330' },
   { name: 'Ualá Bank S.A.U.', code: '384', accountPrefix: '384' },

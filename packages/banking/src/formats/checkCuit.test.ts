@@ -16,11 +16,18 @@ describe('checkCuit', () => {
   });
 
   it.each([
-    ['33-69345023-9', 'must be an 11-digit CUIT/CUIL without dashes'],
-    ['3369345023', 'must be an 11-digit CUIT/CUIL without dashes'],
-    ['336934502391', 'must be an 11-digit CUIT/CUIL without dashes'],
-    ['12345678', 'must be an 11-digit CUIT/CUIL without dashes'],
-    ['40693450231', 'must start with one of: 20, 23, 24, 25, 26, 27, 30, 33, 34'],
+    // The printed form is made electronic before the check (canonicalPaymentDetail).
+    ['33-69345023-9', 'must be an 11-digit CUIT/CUIL, such as 20-26756539-3'],
+    ['3369345023', 'must be an 11-digit CUIT/CUIL, such as 20-26756539-3'],
+    ['336934502391', 'must be an 11-digit CUIT/CUIL, such as 20-26756539-3'],
+    ['12345678', 'must be an 11-digit CUIT/CUIL, such as 20-26756539-3'],
+    ['40693450231', 'must start with one of: 20, 23, 24, 27, 30, 33, 34'],
+    // 25 and 26 are not issued; 50, 51, 55 are ARCA's per-country CUITs for foreign subjects (valid check digits).
+    ['25267565395', 'must start with one of: 20, 23, 24, 27, 30, 33, 34'],
+    ['26267565391', 'must start with one of: 20, 23, 24, 27, 30, 33, 34'],
+    ['50000000016', 'must start with one of: 20, 23, 24, 27, 30, 33, 34'],
+    ['51600000016', 'must start with one of: 20, 23, 24, 27, 30, 33, 34'],
+    ['55000002126', 'must start with one of: 20, 23, 24, 27, 30, 33, 34'],
     ['33693450238', 'has a wrong check digit'],
     ['20267565394', 'has a wrong check digit'],
   ])('rejects %s', (cuit, message) => {

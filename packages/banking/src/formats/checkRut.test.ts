@@ -12,7 +12,7 @@ describe('checkRut', () => {
     '12450547-k',
     '12450547K',
     '12.345.678-5',
-    '1.234-3',
+    '7.654.321-6',
   ])('accepts %s', (rut) => {
     expect(checkRut(rut)).toBeUndefined();
   });
@@ -25,6 +25,8 @@ describe('checkRut', () => {
     ['970.040.00-5', 'must be a RUT such as 12.345.678-5'],
     ['123456789-0', 'must be a RUT such as 12.345.678-5'],
     ['-5', 'must be a RUT such as 12.345.678-5'],
+    // Bodies of fewer than 7 digits are not issued today.
+    ['1.234-3', 'must be a RUT such as 12.345.678-5'],
   ])('rejects %s', (rut, message) => {
     expect(checkRut(rut)).toBe(message);
   });

@@ -1,6 +1,6 @@
-/** Why `value` is not a Chilean RUT (dots and dash optional, mod-11 check digit 0–9 or K), or undefined. */
+/** Why `value` is not a Chilean RUT (7 or 8 digits, dots and dash optional, mod-11 check digit 0–9 or K), or undefined. */
 export function checkRut(value: string): string | undefined {
-  const match = /^(\d{1,8}|\d{1,2}\.\d{3}\.\d{3}|\d{1,3}\.\d{3})-?([0-9kK])$/.exec(value);
+  const match = /^(\d{7,8}|\d{1,2}\.\d{3}\.\d{3})-?([0-9kK])$/.exec(value);
   if (!match?.[1] || !match[2]) return 'must be a RUT such as 12.345.678-5';
   const body = match[1].replaceAll('.', '');
   let sum = 0;
