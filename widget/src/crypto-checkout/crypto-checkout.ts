@@ -115,6 +115,7 @@ const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
  * @csspart message - The status and result text.
  * @csspart error - An error with its retry button.
  * @csspart transaction - The transaction hash, its copy button and explorer link.
+ * @csspart link - "Back to the shop" (the merchant's failure_url) after an expired expected payment.
  *
  * @cssproperty --cc-font - Font family.
  * @cssproperty --cc-radius - Corner radius of the card; controls use 60 % of it.
