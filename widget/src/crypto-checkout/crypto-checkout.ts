@@ -229,7 +229,12 @@ export class CryptoCheckout extends LitElement {
     if (changed.has('phase') && this.phase === 'review' && !this.focusNext)
       this.focusNext = '[part="pay-button"]';
     const selector = this.focusNext;
-    if (!selector || !this.engaged) return;
+    if (!selector) return;
+    if (!this.engaged) {
+      // A page that just opened on a final state keeps focus where the browser put it.
+      this.focusNext = undefined;
+      return;
+    }
     const target = this.renderRoot.querySelector<HTMLElement>(selector);
     // A control still disabled (busy) is focused by the render that enables it.
     if (target && (target as HTMLButtonElement).disabled) return;
