@@ -31,6 +31,20 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
   const outcome = (page: Page) => h.outcome(page);
   const fillShopper = (page: Page, fields?: Record<string, string>) => h.fillShopper(page, fields);
   const expectWebhookFor = (paymentId: string) => h.expectWebhookFor(paymentId);
+  /** The control focused in the element's shadow root: its text, else its id; null when focus is elsewhere. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const active = document.querySelector('crypto-checkout')?.shadowRoot?.activeElement;
+      return active ? active.textContent?.trim() || active.id : null;
+    });
+  const countRows = async (table: 'expected_payments' | 'checkout_sessions', productId: string) =>
+    (
+      await h.service.deps.db.kysely
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('product_id', '=', productId)
+        .executeTakeFirstOrThrow()
+    ).n;
 
   it('pays an expected payment directly with an injected wallet', async () => {
     const started = Date.now();
@@ -131,6 +145,137 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     await page.close();
   });
 
+  it('keeps one attempt of an open amount as one session, clears a stale error, keeps focus on the way on', async () => {
+    const product = await createProduct({ open_amount: true, tax_rate: 0, custom_fields: [] });
+    const { page, wallet } = await h.openPage(await h.freshShopper('10'), `/checkout/${product.slug}`);
+    await h.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: h.service.url,
+    });
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    const amount = page.getByLabel('Amount (USD)');
+    const pick = page.getByRole('button', { name: 'Pay with Test Wallet' });
+    await amount.fill('50000');
+    await pick.click();
+    await page.getByText('Your wallet does not hold enough to pay 50,000 BUSD.').waitFor();
+    expect(await focused(page)).toBe('Try again');
+    // The focus ring (3 px, 2 px away) of "Try again" stays clear of the message above it.
+    const gap = await page.evaluate(() => {
+      const error = document.querySelector('crypto-checkout')!.shadowRoot!.querySelector('[part="error"]')!;
+      return (
+        error.querySelector('button')!.getBoundingClientRect().top -
+        error.querySelector('p')!.getBoundingClientRect().bottom
+      );
+    });
+    expect(gap).toBeGreaterThanOrEqual(5);
+    await expectAccessible(page, 'wallet error');
+    await page.screenshot({ path: `${artifacts}after-wallet-error-focus.png` });
+
+    await amount.fill('5');
+    await page.getByText('$5.00').waitFor();
+    expect(await h.elementText(page)).not.toContain('does not hold enough');
+    await page.screenshot({ path: `${artifacts}after-stale-error.png` });
+
+    await pick.click();
+    await page.getByText('You send 5 BUSD.').waitFor();
+    await page.getByRole('button', { name: 'Use another wallet' }).click();
+    await pick.waitFor();
+    expect(await focused(page)).toBe('Pay with Test Wallet');
+    await page.screenshot({ path: `${artifacts}after-open-amount-another-wallet.png` });
+    await pick.click();
+    await page.getByText('You send 5 BUSD.').waitFor();
+    expect(await countRows('expected_payments', product.id)).toBe(1);
+    expect(await countRows('checkout_sessions', product.id)).toBe(1);
+
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const result = await h.expectPaidOnce(page, wallet);
+    await page.getByText('Payment received. Thank you!').waitFor();
+    // After the payment, focus is on the transaction's copy button; the local chain has no explorer.
+    await expect.poll(() => focused(page)).toBe('Copy');
+    expect(await page.getByRole('link', { name: /View on/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Copy transaction hash' }).click();
+    await page.getByText('Transaction hash copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(result.detail.txHash);
+    await expectAccessible(page, 'paid, hash copied');
+    await page.screenshot({ path: `${artifacts}after-paid-copy.png` });
+    expect(await countRows('expected_payments', product.id)).toBe(1);
+    await page.close();
+  });
+
+  it("lets the shopper choose which of the wallet's stablecoins pays", async () => {
+    const key = await h.freshShopper('100');
+    const usdc = h.chain.deployment.tokens.USDC;
+    const { privateKeyToAddress } = await import('viem/accounts');
+    await h.chain.transfer(
+      0,
+      usdc.address as Address,
+      privateKeyToAddress(key),
+      50n * 10n ** BigInt(usdc.decimals),
+    );
+    const product = await createProduct({ custom_fields: [] });
+    const expected = await expectPayment(product.id, '4.00');
+    const { page, wallet } = await h.openPage(
+      key,
+      `/checkout/${product.slug}?expected_payment=${expected.id}`,
+    );
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    const choice = page.getByRole('group', { name: 'Token to pay with' });
+    await choice.waitFor();
+    const busd = choice.getByRole('radio', { name: /BUSD.*Direct transfer.*Balance: 100 BUSD/ });
+    const usdcOption = choice.getByRole('radio', { name: /USDC.*Swap: at most .* USDC.*Balance: 50 USDC/ });
+    expect(await busd.isChecked()).toBe(true);
+    await page.getByText('You send 4 BUSD.').waitFor();
+    await expectAccessible(page, 'token choice');
+    await page.screenshot({ path: `${artifacts}after-token-choice.png` });
+    await usdcOption.check();
+    await page
+      .getByText(/You spend at most .* USDC \(0\.5 % slippage\); the merchant receives exactly 4 BUSD\./)
+      .waitFor();
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const result = await h.outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    expect(wallet.calls.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2);
+    const hook = await expectWebhookFor(result.detail.resolvedPaymentId!);
+    expect(hook.payment.swapped).toBe(true);
+    expect(await h.busdBalance(privateKeyToAddress(key))).toBe(100n * 10n ** 18n);
+    await page.close();
+  });
+
+  it('offers to start an open amount again once its time ran out', async () => {
+    const product = await createProduct({ open_amount: true, tax_rate: 0, custom_fields: [] });
+    const { page, outcomes } = await h.openPage(await h.freshShopper('10'), `/checkout/${product.slug}`, {
+      cancelOutcome: false,
+    });
+    // The first session the page opens runs out within seconds.
+    let shortened = false;
+    await page.route('**/api/v1/checkout/*/sessions', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { session?: { expires_at: string } };
+      if (!shortened && body.session) {
+        shortened = true;
+        body.session.expires_at = new Date(Date.now() + 4_000).toISOString();
+      }
+      await route.fulfill({ response, json: body });
+    });
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    await page.getByLabel('Amount (USD)').fill('2');
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByRole('button', { name: 'Start again' }).waitFor({ timeout: 15_000 });
+    expect(outcomes).toMatchObject([{ type: 'checkout-failure', detail: { reason: 'expired' } }]);
+    expect(page.url()).toContain(`/checkout/${product.slug}`);
+    expect(await focused(page)).toBe('Start again');
+    expect(await h.elementText(page)).toContain('6. Expired');
+    await expectAccessible(page, 'expired, start again');
+    await page.screenshot({ path: `${artifacts}after-expired-start-again.png` });
+    await page.getByRole('button', { name: 'Start again' }).click();
+    expect(await page.getByLabel('Amount (USD)').inputValue()).toBe('2');
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    await page.getByText('You send 2 BUSD.').waitFor();
+    await page.getByRole('timer').getByText('Time left to pay: 30:00').waitFor();
+    expect(await countRows('expected_payments', product.id)).toBe(2);
+    await page.close();
+  });
+
   it('requires every custom field before asking the wallet', async () => {
     const started = Date.now();
     const product = await createProduct({ custom_fields: ['full_name', 'company'] });
@@ -180,10 +325,15 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     const result = await outcome(page);
     expect(result).toMatchObject({ type: 'checkout-failure', detail: { reason: 'expired' } });
     await page.getByText('This checkout has expired.').waitFor();
-    expect(await page.getByRole('button', { name: 'Pay now' }).isDisabled()).toBe(true);
+    // The merchant's expected payment cannot start again: the shopper is told what to do, and where to go.
+    await page.getByText('Ask the merchant for a new payment link.').waitFor();
+    expect(await page.getByRole('link', { name: 'Back to the shop' }).getAttribute('href')).toBe(
+      'https://shop.example/sorry',
+    );
+    expect(await page.getByRole('button', { name: 'Pay now' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Pay with Test Wallet' }).count()).toBe(0);
     await expectAccessible(page, 'expired');
-    await page.screenshot({ path: `${artifacts}expired.png` });
+    await page.screenshot({ path: `${artifacts}after-expired.png` });
     expect(wallet.calls).toEqual([]);
     timings.expiry = Date.now() - started;
     await page.close();

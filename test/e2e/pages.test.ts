@@ -6,6 +6,9 @@
  * shopper's language. Payments need two confirmations here, so the "confirming" state is on screen until
  * the test mines the second block.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +19,12 @@ import { artifacts, type CheckoutHarness, startCheckoutHarness } from './support
 
 describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element on its pages', () => {
   let h: CheckoutHarness;
+  const inbox = mkdtempSync(join(tmpdir(), 'checkout-e2e-inbox-'));
 
   beforeAll(async () => {
-    h = await startCheckoutHarness({ env: { CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '2' } });
+    h = await startCheckoutHarness({
+      env: { CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '2', DEV_INBOX_DIR: inbox },
+    });
   });
   afterAll(async () => {
     await h?.stop();
@@ -301,6 +307,94 @@ ${body}
     await expectNoHorizontalOverflow(expired.page, 'expired');
     await expired.page.screenshot({ path: `${artifacts}dark-320-expired.png`, fullPage: true });
     await expired.page.close();
+  });
+
+  it("reads an amount the shopper's way (Spanish decimal comma) and keeps to the service's cap", async () => {
+    const product = await h.createProduct({ open_amount: true, tax_rate: 0, custom_fields: [] });
+    const { page } = await h.openPage(await h.freshShopper('20'), `/checkout/${product.slug}`, {
+      headers: { 'Accept-Language': 'es-ES,es;q=0.9' },
+    });
+    await page.getByLabel('Correo electrónico').fill('comprador@example.com');
+    const amount = page.getByLabel('Importe (USD)');
+    const pick = page.getByRole('button', { name: 'Pagar con Test Wallet' });
+    await amount.fill('100000000000000000000000');
+    await pick.click();
+    await page.getByText('El importe no puede superar 1.000.000.000,00 US$.').waitFor();
+    expect(await h.elementText(page)).not.toContain('100.000.000.000');
+    await h.expectAccessible(page, 'es: amount above the cap');
+    await page.screenshot({ path: `${artifacts}after-amount-cap-es.png`, fullPage: true });
+    await amount.fill('1.000.000.000,00');
+    await page.getByText('1.000.000.000,00 US$').first().waitFor();
+    await amount.fill('12,50');
+    await page.getByText('12,50 US$').waitFor();
+    await pick.click();
+    await page.getByText('Envías 12,5 BUSD.').waitFor();
+    const session = await h.service.deps.db.kysely
+      .selectFrom('expected_payments')
+      .select('dollar_amount')
+      .where('product_id', '=', product.id)
+      .executeTakeFirstOrThrow();
+    expect(String(session.dollar_amount)).toMatch(/^12\.50*$/);
+    await h.expectAccessible(page, 'es: review of 12,50');
+    await page.screenshot({ path: `${artifacts}after-es-decimal-comma.png`, fullPage: true });
+    await page.close();
+  });
+
+  it("pre-fills the expected payment's e-mail on the hosted page, and asks for nothing without a payment link", async () => {
+    const product = await h.createProduct();
+    const created = await h.service.request('POST', `/api/v1/products/${product.id}/expected_payments`, {
+      headers: h.merchant.headers,
+      json: { dollar_amount: '6.00', customer_email: 'ada@example.com' },
+    });
+    expect(created.status, created.text).toBe(200);
+    const { page } = await h.openPage(
+      await h.freshShopper(),
+      `/checkout/${product.slug}?expected_payment=${created.body.expected_payment.id}`,
+    );
+    expect(await page.getByLabel('E-mail').inputValue()).toBe('ada@example.com');
+    await page.close();
+
+    const bare = await h.openPage(await h.freshShopper(), `/checkout/${product.slug}`);
+    await bare.page.getByText('This checkout needs a payment link from the merchant.').waitFor();
+    expect(await bare.page.getByRole('textbox').count()).toBe(0);
+    await h.expectAccessible(bare.page, 'no payment link');
+    await bare.page.screenshot({ path: `${artifacts}after-hosted-no-payment-link.png`, fullPage: true });
+    await bare.page.close();
+
+    const icon = await fetch(`${h.service.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    // An ICO directory of one 32×32 image.
+    expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 8)]).toEqual([0, 0, 1, 0, 1, 0, 32, 32]);
+  });
+
+  it('shows the dev inbox at 320 px without overflow or axe findings', async () => {
+    const longLine = `Receipt https://shop.example/orders/${'0123456789abcdef'.repeat(8)} for ${'a'.repeat(90)}@example.com`;
+    writeFileSync(
+      join(inbox, '1741064767089-0123456789ab.eml'),
+      [
+        'From: shop@shop.example',
+        `To: ${'b'.repeat(70)}@example.com`,
+        `Subject: Your receipt ${'x'.repeat(80)}`,
+        'Date: Tue, 04 Mar 2025 05:06:07 +0000',
+        `Message-ID: <${'m'.repeat(80)}@shop.example>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        longLine,
+        '',
+      ].join('\r\n'),
+    );
+    const page = await h.browser.context.newPage();
+    await page.setViewportSize({ width: 320, height: 700 });
+    // The page forbids every script; the accessibility check injects axe, so the page's CSP is bypassed.
+    await (await h.browser.context.newCDPSession(page)).send('Page.setBypassCSP', { enabled: true });
+    await page.goto(`${h.service.url}/dev/mail`);
+    await page.getByText('Dev inbox').waitFor();
+    await page.getByText(longLine.slice(0, 30)).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+    await h.expectAccessible(page, 'dev inbox at 320 px');
+    await page.screenshot({ path: `${artifacts}after-dev-mail-320.png`, fullPage: true });
+    await page.close();
   });
 
   it('speaks Portuguese on a pt-BR page', async () => {

@@ -1,11 +1,74 @@
 /** Decimal-string arithmetic for the shell: exact, and without loading viem before a payment starts. */
 
-/** Whether `value` is a USD amount the API takes: a decimal greater than 0 with at most 2 decimals. */
-export function dollarAmountProblem(value: string): 'required' | 'format' | 'positive' | null {
-  const v = value.trim();
-  if (v === '') return 'required';
-  if (!/^\d+(\.\d{1,2})?$/.test(v)) return 'format';
-  return toUnits(v, 2) > 0n ? null : 'positive';
+/** Largest USD amount of one checkout: the service refuses more (`maxDollarAmount` of the API). */
+export const maxDollarAmount = '1000000000';
+
+/** What is wrong with a USD amount: nothing typed, not a number, not above 0, above the service's cap. */
+export type DollarAmountProblem = 'required' | 'format' | 'positive' | 'max';
+
+/** The decimal and group separators of `locale` (`,` and `.` for `es`). */
+export function separatorsOf(locale: string): { decimal: string; group: string } {
+  const parts = new Intl.NumberFormat(locale).formatToParts(12345.5);
+  return {
+    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
+    group: parts.find((p) => p.type === 'group')?.value ?? ',',
+  };
+}
+
+// Spaces people type or a locale groups with (no-break and narrow no-break spaces included).
+const spaces = /[\s\u00a0\u202f]/g;
+const thousands = /^\d{1,3}$/;
+const group3 = /^\d{3}$/;
+
+/**
+ * A number typed the locale's way as a plain decimal string (`"1.234,5"` in Spanish → `"1234.5"`), or null
+ * when it is not one. The locale's decimal separator marks the decimals; its group separator may only
+ * group thousands (1 to 3 digits, then groups of exactly 3); a `.` that cannot be a group of thousands is
+ * a decimal point in every locale (`"12.50"`). Digits are kept as typed: nothing goes through a float.
+ */
+export function normalizeAmount(input: string, locale: string): string | null {
+  const { decimal, group } = separatorsOf(locale);
+  const value = input.replace(spaces, '');
+  if (value === '') return null;
+  let whole = value;
+  let fraction: string | undefined;
+  const at = value.lastIndexOf(decimal);
+  if (at >= 0) {
+    whole = value.slice(0, at);
+    fraction = value.slice(at + 1);
+  } else if (decimal !== '.') {
+    const dot = /^(\d+)\.(\d+)$/.exec(value);
+    // "1.234" groups thousands in Spanish; "12.50" cannot, so it is a decimal point.
+    if (dot?.[1] && dot[2] && !(group === '.' && thousands.test(dot[1]) && group3.test(dot[2]))) {
+      whole = dot[1];
+      fraction = dot[2];
+    }
+  }
+  const groupChar = group.replace(spaces, '');
+  if (groupChar && whole.includes(groupChar)) {
+    const [first = '', ...rest] = whole.split(groupChar);
+    if (!thousands.test(first) || !rest.every((g) => group3.test(g))) return null;
+    whole = first + rest.join('');
+  }
+  if (!/^\d+$/.test(whole) || (fraction !== undefined && !/^\d+$/.test(fraction))) return null;
+  return fraction === undefined ? whole : `${whole}.${fraction}`;
+}
+
+/**
+ * A USD amount typed in `locale` as the decimal string the API takes (`"12.50"`), or what is wrong with it:
+ * greater than 0, at most 2 decimals, at most `maxDollarAmount`.
+ */
+export function parseDollarAmount(
+  input: string,
+  locale: string,
+): { amount: string; problem: null } | { amount: null; problem: DollarAmountProblem } {
+  if (input.trim() === '') return { amount: null, problem: 'required' };
+  const amount = normalizeAmount(input, locale);
+  if (amount === null || !/^\d+(\.\d{1,2})?$/.test(amount)) return { amount: null, problem: 'format' };
+  const cents = toUnits(amount, 2);
+  if (cents <= 0n) return { amount: null, problem: 'positive' };
+  if (cents > toUnits(maxDollarAmount, 2)) return { amount: null, problem: 'max' };
+  return { amount: fromUnits(cents, 2, 2), problem: null };
 }
 
 /** A decimal string as an integer of `decimals` fractional digits (extra digits are cut). */
@@ -15,12 +78,16 @@ export function toUnits(value: string, decimals: number): bigint {
   return BigInt(digits.replace(/^0+(?=\d)/, '') || '0');
 }
 
-/** An integer of `decimals` fractional digits as a decimal string without trailing zeros. */
-export function fromUnits(units: bigint, decimals: number): string {
+/**
+ * An integer of `decimals` fractional digits as a decimal string, trailing zeros dropped down to
+ * `minFraction` digits.
+ */
+export function fromUnits(units: bigint, decimals: number, minFraction = 0): string {
   const negative = units < 0n;
   const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  let fraction = digits.slice(digits.length - decimals);
+  while (fraction.length > minFraction && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
@@ -33,15 +100,23 @@ export function includedTaxCents(amountCents: bigint, taxRate: number): bigint {
   return (2n * numerator + denominator) / (2n * denominator);
 }
 
-/** A USD amount for people: the locale's currency format of a decimal string. */
+/**
+ * A USD amount for people: the locale's currency format of a decimal string (cents; further digits are
+ * cut), exact at any size: the whole dollars are formatted as a bigint and the cents put in the fraction.
+ */
 export function formatUsd(value: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(Number(value));
+  const cents = toUnits(value, 2);
+  const whole = cents / 100n;
+  const fraction = (cents % 100n).toString().padStart(2, '0');
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' })
+    .formatToParts(whole)
+    .map((p) => (p.type === 'fraction' ? fraction : p.value))
+    .join('');
 }
 
 /** A token amount for people: grouping of the locale, every significant decimal kept. */
 export function formatToken(value: string, symbol: string, locale: string): string {
   const [whole = '0', fraction] = value.split('.');
   const grouped = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(whole));
-  const separator = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value;
-  return `${grouped}${fraction ? `${separator ?? '.'}${fraction}` : ''} ${symbol}`;
+  return `${grouped}${fraction ? `${separatorsOf(locale).decimal}${fraction}` : ''} ${symbol}`;
 }

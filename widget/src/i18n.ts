@@ -9,6 +9,7 @@ const en = {
   amountRequired: 'Enter an amount.',
   amountFormat: 'Use a number with at most 2 decimals, such as 25.00.',
   amountPositive: 'The amount must be greater than 0.',
+  amountMax: (max: string) => `The amount must not exceed ${max}.`,
   taxIncluded: (rate: string, tax: string) => `Includes ${rate} % tax: ${tax}`,
   email: 'E-mail',
   emailInvalid: 'Enter a valid e-mail address.',
@@ -30,6 +31,11 @@ const en = {
   swap: (spend: string, receive: string) =>
     `You spend at most ${spend} (0.5 % slippage); the merchant receives exactly ${receive}.`,
   approveFirst: 'Your wallet asks twice: first to allow the swap, then to pay.',
+  tokenChoice: 'Token to pay with',
+  balance: (amount: string) => `Balance: ${amount}`,
+  optionDirect: 'Direct transfer',
+  optionSwap: (spend: string) => `Swap: at most ${spend}`,
+  notEnough: 'Not enough',
   pay: 'Pay now',
   changeWallet: 'Use another wallet',
   waitingWallet: 'Confirm the payment in your wallet…',
@@ -41,10 +47,16 @@ const en = {
   failedReverted:
     'The transaction was reverted on the network, so no tokens were transferred; only the network fee was spent.',
   expired: 'This checkout has expired.',
+  expiredRestart: 'Start again to pay with a new time limit.',
+  expiredAskMerchant: 'Ask the merchant for a new payment link.',
+  startAgain: 'Start again',
+  backToShop: 'Back to the shop',
   expiresIn: (time: string) => `Time left to pay: ${time}`,
   minutesLeft: (n: number) => (n === 1 ? '1 minute left to pay' : `${n} minutes left to pay`),
   secondsLeft: (n: number) => `${n} seconds left to pay`,
   steps: ['Connect', 'Review', 'Wallet', 'Sent', 'Confirming', 'Done'] as readonly string[],
+  stepFailed: 'Failed',
+  stepExpired: 'Expired',
   progress: 'Progress',
   errors: {
     rejected: 'You declined the request in your wallet. You can try again.',
@@ -59,6 +71,11 @@ const en = {
     tx_rejected: 'This transaction does not pay this checkout.',
   },
   transaction: 'Transaction',
+  copy: 'Copy',
+  copyHash: 'Copy transaction hash',
+  copied: 'Transaction hash copied.',
+  copyFailed: 'This browser did not allow copying; the whole hash is shown.',
+  viewOn: (explorer: string) => `View on ${explorer}`,
 };
 
 /** Every text of the element in one language. */
@@ -72,8 +89,9 @@ const es = (): Messages => ({
   testMode: 'Modo de prueba',
   amountUsd: 'Importe (USD)',
   amountRequired: 'Introduce un importe.',
-  amountFormat: 'Usa un número con 2 decimales como máximo, por ejemplo 25.00.',
+  amountFormat: 'Usa un número con 2 decimales como máximo, por ejemplo 25,00.',
   amountPositive: 'El importe debe ser mayor que 0.',
+  amountMax: (max) => `El importe no puede superar ${max}.`,
   taxIncluded: (rate, tax) => `Incluye ${rate} % de impuestos: ${tax}`,
   email: 'Correo electrónico',
   emailInvalid: 'Introduce un correo electrónico válido.',
@@ -95,6 +113,11 @@ const es = (): Messages => ({
   swap: (spend, receive) =>
     `Gastas como máximo ${spend} (0,5 % de deslizamiento); el comercio recibe exactamente ${receive}.`,
   approveFirst: 'Tu billetera pedirá dos confirmaciones: autorizar el intercambio y pagar.',
+  tokenChoice: 'Token con el que pagas',
+  balance: (amount) => `Saldo: ${amount}`,
+  optionDirect: 'Transferencia directa',
+  optionSwap: (spend) => `Intercambio: como máximo ${spend}`,
+  notEnough: 'Saldo insuficiente',
   pay: 'Pagar ahora',
   changeWallet: 'Usar otra billetera',
   waitingWallet: 'Confirma el pago en tu billetera…',
@@ -106,10 +129,16 @@ const es = (): Messages => ({
   failedReverted:
     'La red revirtió la transacción, así que no se transfirió ningún token; solo se cobró la comisión de red.',
   expired: 'Este pago ha caducado.',
+  expiredRestart: 'Empieza de nuevo para pagar con un nuevo plazo.',
+  expiredAskMerchant: 'Pide al comercio un nuevo enlace de pago.',
+  startAgain: 'Empezar de nuevo',
+  backToShop: 'Volver a la tienda',
   expiresIn: (time) => `Tiempo para pagar: ${time}`,
   minutesLeft: (n) => (n === 1 ? 'Queda 1 minuto para pagar' : `Quedan ${n} minutos para pagar`),
   secondsLeft: (n) => `Quedan ${n} segundos para pagar`,
   steps: ['Conectar', 'Revisar', 'Billetera', 'Enviado', 'Confirmando', 'Listo'],
+  stepFailed: 'Fallido',
+  stepExpired: 'Caducado',
   progress: 'Progreso',
   errors: {
     rejected: 'Rechazaste la solicitud en tu billetera. Puedes intentarlo de nuevo.',
@@ -124,6 +153,11 @@ const es = (): Messages => ({
     tx_rejected: 'Esta transacción no paga este pedido.',
   },
   transaction: 'Transacción',
+  copy: 'Copiar',
+  copyHash: 'Copiar el hash de la transacción',
+  copied: 'Hash de la transacción copiado.',
+  copyFailed: 'Este navegador no permitió copiar; se muestra el hash completo.',
+  viewOn: (explorer) => `Ver en ${explorer}`,
 });
 
 const pt = (): Messages => ({
@@ -133,8 +167,9 @@ const pt = (): Messages => ({
   testMode: 'Modo de teste',
   amountUsd: 'Valor (USD)',
   amountRequired: 'Informe um valor.',
-  amountFormat: 'Use um número com no máximo 2 casas decimais, como 25.00.',
+  amountFormat: 'Use um número com no máximo 2 casas decimais, como 25,00.',
   amountPositive: 'O valor deve ser maior que 0.',
+  amountMax: (max) => `O valor não pode passar de ${max}.`,
   taxIncluded: (rate, tax) => `Inclui ${rate} % de impostos: ${tax}`,
   email: 'E-mail',
   emailInvalid: 'Informe um e-mail válido.',
@@ -156,6 +191,11 @@ const pt = (): Messages => ({
   swap: (spend, receive) =>
     `Você gasta no máximo ${spend} (0,5 % de slippage); o lojista recebe exatamente ${receive}.`,
   approveFirst: 'Sua carteira pedirá duas confirmações: autorizar a troca e pagar.',
+  tokenChoice: 'Token para pagar',
+  balance: (amount) => `Saldo: ${amount}`,
+  optionDirect: 'Transferência direta',
+  optionSwap: (spend) => `Troca: no máximo ${spend}`,
+  notEnough: 'Saldo insuficiente',
   pay: 'Pagar agora',
   changeWallet: 'Usar outra carteira',
   waitingWallet: 'Confirme o pagamento na sua carteira…',
@@ -167,10 +207,16 @@ const pt = (): Messages => ({
   failedReverted:
     'A rede reverteu a transação, então nenhum token foi transferido; só a taxa de rede foi cobrada.',
   expired: 'Este pagamento expirou.',
+  expiredRestart: 'Comece de novo para pagar com um novo prazo.',
+  expiredAskMerchant: 'Peça ao lojista um novo link de pagamento.',
+  startAgain: 'Começar de novo',
+  backToShop: 'Voltar à loja',
   expiresIn: (time) => `Tempo para pagar: ${time}`,
   minutesLeft: (n) => (n === 1 ? 'Resta 1 minuto para pagar' : `Restam ${n} minutos para pagar`),
   secondsLeft: (n) => `Restam ${n} segundos para pagar`,
   steps: ['Conectar', 'Revisar', 'Carteira', 'Enviado', 'Confirmando', 'Concluído'],
+  stepFailed: 'Falhou',
+  stepExpired: 'Expirado',
   progress: 'Progresso',
   errors: {
     rejected: 'Você recusou o pedido na carteira. Pode tentar de novo.',
@@ -185,6 +231,11 @@ const pt = (): Messages => ({
     tx_rejected: 'Esta transação não paga este pedido.',
   },
   transaction: 'Transação',
+  copy: 'Copiar',
+  copyHash: 'Copiar o hash da transação',
+  copied: 'Hash da transação copiado.',
+  copyFailed: 'Este navegador não permitiu copiar; o hash completo é mostrado.',
+  viewOn: (explorer) => `Ver no ${explorer}`,
 });
 
 const catalogs: Record<string, () => Messages> = { en: () => en, es, pt };

@@ -11,10 +11,10 @@ const entities: Record<string, string> = {
 
 // Every field is text from whoever sent the mail; nothing may become markup or a script.
 const style = `
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1b1b1b}
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1b1b1b;overflow-wrap:anywhere}
 h1{font-size:1.3rem}article{border:1px solid #ccc;border-radius:6px;margin:.75rem 0;padding:.5rem .9rem}
-summary{cursor:pointer;font-weight:600}dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.5rem 0}
-dt{color:#666}dd{margin:0;word-break:break-all}pre{white-space:pre-wrap;background:#f6f6f6;padding:.6rem;border-radius:4px}
+summary{cursor:pointer;font-weight:600}dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem .8rem;margin:.5rem 0}
+dt{color:#666}dd{margin:0;word-break:break-all}pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:.6rem;border-radius:4px}
 .empty{color:#666}`;
 
 /** HTML page listing `messages` newest first; every value is escaped and the page allows no script. */
@@ -31,8 +31,10 @@ export function renderInboxPage(messages: readonly InboxMessage[]): string {
 <style>${style}</style>
 </head>
 <body>
+<main>
 <h1>Dev inbox <small>(${count})</small></h1>
 ${items || '<p class="empty">No messages yet.</p>'}
+</main>
 </body>
 </html>
 `;

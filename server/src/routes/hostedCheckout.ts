@@ -6,7 +6,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Uuid } from '@checkout/core';
-import { createApiKey, findProductBySlug, insertExpectedPayment, insertProduct } from '@checkout/db';
+import {
+  createApiKey,
+  findExpectedPayment,
+  findProductBySlug,
+  insertExpectedPayment,
+  insertProduct,
+} from '@checkout/db';
 import type { Router } from '@koa/router';
 import { getAddress } from 'viem';
 import type { AppDeps, AppState } from '../context.ts';
@@ -144,14 +150,49 @@ ${body}
 </html>`;
 }
 
-function element(slug: string, expectedPayment: string | undefined): string {
+function element(slug: string, expectedPayment: string | undefined, email?: string | null): string {
   const expected = expectedPayment ? ` expected-payment="${escapeHtml(expectedPayment)}"` : '';
-  return `<crypto-checkout slug="${escapeHtml(slug)}"${expected}></crypto-checkout>`;
+  const prefilled = email ? ` email="${escapeHtml(email)}"` : '';
+  return `<crypto-checkout slug="${escapeHtml(slug)}"${expected}${prefilled}></crypto-checkout>`;
 }
 
 /**
- * GET /checkout/:slug (hosted page), GET /widget/*.js (built element), GET /demo outside production; both
- * pages speak the shopper's language (`Accept-Language`).
+ * The site's icon: a 32×32 ICO (one uncompressed 32-bit bitmap) of a filled circle in the element's accent
+ * colour, built once; browsers ask for `/favicon.ico` on every page of the origin.
+ */
+const favicon: Buffer = (() => {
+  const size = 32;
+  const header = Buffer.alloc(6 + 16 + 40);
+  header.writeUInt16LE(1, 2); // type: icon
+  header.writeUInt16LE(1, 4); // one image
+  const pixels = Buffer.alloc(size * size * 4);
+  const mask = Buffer.alloc(size * 4); // AND mask rows of 32 bits: all 0, the alpha channel decides
+  header.writeUInt8(size, 6);
+  header.writeUInt8(size, 7);
+  header.writeUInt16LE(1, 10); // planes
+  header.writeUInt16LE(32, 12); // bits per pixel
+  header.writeUInt32LE(40 + pixels.length + mask.length, 14);
+  header.writeUInt32LE(22, 18); // offset of the bitmap
+  header.writeUInt32LE(40, 22); // BITMAPINFOHEADER
+  header.writeInt32LE(size, 26);
+  header.writeInt32LE(size * 2, 30); // colour and mask heights together
+  header.writeUInt16LE(1, 34);
+  header.writeUInt16LE(32, 36);
+  const centre = (size - 1) / 2;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const inside = Math.hypot(x - centre, y - centre) <= size / 2 - 1;
+      // Blue-green-red-alpha, bottom row first; #1d4ed8.
+      pixels.set(inside ? [0xd8, 0x4e, 0x1d, 0xff] : [0, 0, 0, 0], (y * size + x) * 4);
+    }
+  }
+  return Buffer.concat([header, pixels, mask]);
+})();
+
+/**
+ * GET /checkout/:slug (hosted page, its form pre-filled with the expected payment's `customer_email`),
+ * GET /widget/*.js (built element), GET /favicon.ico, GET /demo outside production; both pages speak the
+ * shopper's language (`Accept-Language`).
  */
 export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.get('/checkout/:slug', async (ctx) => {
@@ -173,9 +214,23 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       );
       return;
     }
+    // The merchant may have given the shopper's e-mail with the expected payment: the form starts with it.
+    const payment = expected ? await findExpectedPayment(deps.db.kysely, expected) : undefined;
+    const email = payment?.product_id === product.id ? payment.customer_email : null;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = page(product.name, `<h1>${escapeHtml(texts.checkout)}</h1>\n${element(slug, expected)}`, tag);
+    ctx.body = page(
+      product.name,
+      `<h1>${escapeHtml(texts.checkout)}</h1>\n${element(slug, expected, email)}`,
+      tag,
+    );
+  });
+
+  router.get('/favicon.ico', (ctx) => {
+    ctx.state.route = '/favicon.ico';
+    ctx.type = 'image/x-icon';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = favicon;
   });
 
   router.get(/^\/widget\/(.+)$/, async (ctx) => {

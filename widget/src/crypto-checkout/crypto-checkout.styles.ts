@@ -125,6 +125,62 @@ export const styles = css`
     color: var(--cc-error);
     font-size: 0.9rem;
   }
+  /* Room for the focus ring (3px + 2px offset) between the message and its button. */
+  [part='error'],
+  .ended,
+  [part='transaction'] {
+    display: grid;
+    gap: 0.6rem;
+    justify-items: start;
+  }
+  [part='error'] button {
+    margin: 0.25rem 0;
+  }
+  a {
+    color: var(--cc-accent);
+    text-underline-offset: 0.2em;
+  }
+  a:focus-visible,
+  [part='token-choice'] input:focus-visible,
+  [tabindex='-1']:focus-visible {
+    outline: 3px solid var(--cc-focus);
+    outline-offset: 2px;
+  }
+  [part='token-choice'] {
+    margin: 0;
+    padding: 0.5rem 0.75rem 0.75rem;
+    border: 1px solid var(--cc-border);
+    border-radius: calc(var(--cc-radius) * 0.6);
+    display: grid;
+    gap: 0.5rem;
+    min-width: 0;
+  }
+  legend {
+    font-size: 0.9rem;
+    font-weight: 500;
+    padding: 0 0.25rem;
+  }
+  .option {
+    display: flex;
+    gap: 0.6rem;
+    align-items: flex-start;
+    cursor: pointer;
+  }
+  .option input {
+    flex: none;
+    margin: 0.2rem 0 0;
+    width: 1.1rem;
+    height: 1.1rem;
+    accent-color: var(--cc-accent);
+  }
+  .option input:disabled + .option-text {
+    color: var(--cc-muted);
+  }
+  .option-text {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0 0.6rem;
+  }
   [part='wallet-list'] {
     list-style: none;
     margin: 0;
@@ -175,6 +231,12 @@ export const styles = css`
   }
   .actions > * {
     flex: 1 1 9rem;
+  }
+  .tx-actions {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 1rem;
   }
   [part='timer'] {
     font-variant-numeric: tabular-nums;

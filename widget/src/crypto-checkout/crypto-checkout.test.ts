@@ -171,7 +171,7 @@ describe('<crypto-checkout>', () => {
     expect(provider.request).not.toHaveBeenCalled();
   });
 
-  it('shows an expired session as expired, with the pay button disabled, and emits checkout-failure', async () => {
+  it("shows a merchant's expired session as expired, with no pay button but the way on, and emits checkout-failure", async () => {
     const expired = session({ expires_at: new Date(Date.now() - 1_000).toISOString() });
     vi.stubGlobal(
       'fetch',
@@ -198,7 +198,9 @@ describe('<crypto-checkout>', () => {
     });
     await el.updateComplete;
     expect(text(el)).toContain('This checkout has expired.');
-    expect(el.shadowRoot!.querySelector<HTMLButtonElement>('[part="pay-button"]')?.disabled).toBe(true);
+    expect(text(el)).toContain('Ask the merchant for a new payment link.');
+    expect(el.shadowRoot!.querySelector('[part="pay-button"]')).toBeNull();
+    expect(el.shadowRoot!.querySelector('[aria-current="step"]')?.textContent).toContain('Expired');
     expect(failures[0]?.detail).toMatchObject({ reason: 'expired', sessionId: expired.id });
     expect(failures[0]?.composed).toBe(true);
   });

@@ -3,15 +3,22 @@ import type { Config } from '@wagmi/core';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import {
-  dollarAmountProblem,
   formatToken,
   formatUsd,
   fromUnits,
   includedTaxCents,
+  maxDollarAmount,
+  parseDollarAmount,
   toUnits,
 } from '../amount.ts';
-import { CheckoutApi, CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
-import { chainName, nativeSymbol } from '../chains.ts';
+import {
+  CheckoutApi,
+  CheckoutApiError,
+  type CheckoutSession,
+  type CheckoutView,
+  type SessionRequest,
+} from '../api.ts';
+import { chainName, explorerOf, nativeSymbol } from '../chains.ts';
 import { CountdownController } from '../controllers/countdown.ts';
 import { SessionStreamController } from '../controllers/session-stream.ts';
 import { type DiscoveredWallet, WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
@@ -68,11 +75,18 @@ const stepOfPhase: Record<CheckoutPhase, number> = {
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** What is wrong with a field, as the key of its text. */
-type FieldProblem = 'amountRequired' | 'amountFormat' | 'amountPositive' | 'emailInvalid' | 'fieldRequired';
+type FieldProblem =
+  | 'amountRequired'
+  | 'amountFormat'
+  | 'amountPositive'
+  | 'amountMax'
+  | 'emailInvalid'
+  | 'fieldRequired';
 const amountProblems = {
   required: 'amountRequired',
   format: 'amountFormat',
   positive: 'amountPositive',
+  max: 'amountMax',
 } as const satisfies Record<string, FieldProblem>;
 // Guards against pathological trees: ancestors watched for `lang`, and shadow roots crossed to find it.
 const maxLangDepth = 1_000;
@@ -94,11 +108,14 @@ const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
  * @csspart input - Every text input.
  * @csspart wallet-list - The list of wallets.
  * @csspart wallet-button - One wallet's pay button.
- * @csspart pay-button - The final pay button.
+ * @csspart token-choice - The stablecoins of the wallet to pay with, each with its balance and quote.
+ * @csspart pay-button - The final pay button (and "Start again" after an expiry).
  * @csspart timer - The countdown to expiry.
  * @csspart progress - The list of steps.
  * @csspart message - The status and result text.
  * @csspart error - An error with its retry button.
+ * @csspart transaction - The transaction hash, its copy button and explorer link.
+ * @csspart link - "Back to the shop" (the merchant's failure_url) after an expired expected payment.
  *
  * @cssproperty --cc-font - Font family.
  * @cssproperty --cc-radius - Corner radius of the card; controls use 60 % of it.
@@ -130,13 +147,18 @@ export class CryptoCheckout extends LitElement {
   /** A dapp's wagmi config to share (the React wrapper sets it); used when it includes the product's chain. */
   @property({ attribute: false }) wagmiConfig: Config | undefined;
 
+  /** The shopper's e-mail, pre-filled in the form (the hosted page sets the expected payment's). */
+  @property() email = '';
+
   @state() private phase: CheckoutPhase = 'loading';
   @state() private view: CheckoutView | undefined;
   @state() private session: CheckoutSession | undefined;
   @state() private amountValue = '';
-  @state() private email = '';
+  @state() private emailValue = '';
   @state() private fields: Record<string, string> = {};
   @state() private fieldErrors: Record<string, FieldProblem | undefined> = {};
+  /** The ways the wallet can pay (one per stablecoin it holds) and the one chosen. */
+  @state() private options: PaymentPlan[] = [];
   @state() private plan: PaymentPlan | undefined;
   @state() private payer = '';
   @state() private walletStep: 'approve' | 'pay' = 'pay';
@@ -144,6 +166,8 @@ export class CryptoCheckout extends LitElement {
   @state() private failure: { message: (lang: Localized) => string; retry: (() => void) | null } | undefined;
   @state() private busy = false;
   @state() private txHash = '';
+  /** The outcome of the last copy of the transaction hash. */
+  @state() private copied: 'copied' | 'failed' | undefined;
   /** Language and texts, from the nearest `lang` (followed while connected). */
   @state() private language: Localized | undefined;
 
@@ -158,6 +182,17 @@ export class CryptoCheckout extends LitElement {
   private walletModule: WalletModule | undefined;
   private outcomeSent = false;
   private api = new CheckoutApi('');
+  /** What the session was opened with, to open it again for another token. */
+  private sessionBody: SessionRequest | undefined;
+  /**
+   * An open amount's attempt: the expected payment the first session created for this dollar amount. Every
+   * later wallet pick for the same amount reuses it (one session, one workflow); a new amount forgets it.
+   */
+  private attempt: { dollarAmount: string; expectedPaymentId: string } | undefined;
+  /** A control to focus after the next render, so focus never falls to the page when one goes away. */
+  private focusNext: string | undefined;
+  /** The shopper has acted in the element: only then is focus moved (never on a page that just opened). */
+  private engaged = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -181,13 +216,30 @@ export class CryptoCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('email')) {
+      // A pre-filled e-mail never overwrites what the shopper typed.
+      const before = changed.get('email') ?? '';
+      if (this.emailValue === '' || this.emailValue === before) this.emailValue = this.email;
+    }
     if ((changed.has('slug') || changed.has('expectedPayment') || changed.has('apiBase')) && this.hasUpdated)
       void this.load();
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has('phase') && this.phase === 'review')
-      this.renderRoot.querySelector<HTMLButtonElement>('[part="pay-button"]')?.focus();
+    if (changed.has('phase') && this.phase === 'review' && !this.focusNext)
+      this.focusNext = '[part="pay-button"]';
+    const selector = this.focusNext;
+    if (!selector) return;
+    if (!this.engaged) {
+      // A page that just opened on a final state keeps focus where the browser put it.
+      this.focusNext = undefined;
+      return;
+    }
+    const target = this.renderRoot.querySelector<HTMLElement>(selector);
+    // A control still disabled (busy) is focused by the render that enables it.
+    if (target && (target as HTMLButtonElement).disabled) return;
+    this.focusNext = undefined;
+    if (target && !focusElsewhere(this.renderRoot)) target.focus();
   }
 
   /** The wallet module; loaded on first use so the first paint needs no chain code. */
@@ -272,17 +324,33 @@ export class CryptoCheckout extends LitElement {
   /** Amount in the product token the merchant must receive, or null while unknown. */
   private get tokenAmount(): string | null {
     const view = this.view;
-    if (!view) return null;
-    if (view.expected_payment) return view.expected_payment.expected_token_amount;
-    if (view.open_amount && dollarAmountProblem(this.amountValue) === null) return this.amountValue.trim();
-    return null;
+    if (view?.expected_payment) return view.expected_payment.expected_token_amount;
+    const dollars = this.dollarAmount;
+    // A USD stablecoin product: one token per dollar, written without trailing zeros as the service does.
+    return dollars === null ? null : fromUnits(toUnits(dollars, 2), 2);
   }
 
+  /** The USD amount (at most 2 decimals, `"12.50"`), or null while unknown. */
   private get dollarAmount(): string | null {
     const view = this.view;
     if (view?.expected_payment) return view.expected_payment.dollar_amount;
-    if (view?.open_amount && dollarAmountProblem(this.amountValue) === null) return this.amountValue.trim();
+    if (view?.open_amount) return parseDollarAmount(this.amountValue, this.localized.locale).amount;
     return null;
+  }
+
+  /** The shopper changed the amount: an error about the old one goes, and so does its attempt. */
+  private amountChanged(value: string): void {
+    this.amountValue = value;
+    this.failure = undefined;
+    if (this.attempt && this.attempt.dollarAmount !== this.dollarAmount) this.forgetAttempt();
+  }
+
+  /** Drops the open amount's session: its countdown and its expected payment belong to another amount. */
+  private forgetAttempt(): void {
+    this.attempt = undefined;
+    this.session = undefined;
+    this.sessionBody = undefined;
+    this.countdownController?.set(null);
   }
 
   private validate(): boolean {
@@ -290,10 +358,10 @@ export class CryptoCheckout extends LitElement {
     if (!view) return false;
     const errors: Record<string, FieldProblem> = {};
     if (view.open_amount && !view.expected_payment) {
-      const problem = dollarAmountProblem(this.amountValue);
+      const { problem } = parseDollarAmount(this.amountValue, this.localized.locale);
       if (problem) errors.amount = amountProblems[problem];
     }
-    if (!emailPattern.test(this.email.trim())) errors.email = 'emailInvalid';
+    if (!emailPattern.test(this.emailValue.trim())) errors.email = 'emailInvalid';
     for (const field of view.custom_fields) {
       if (!this.fields[field]?.trim()) errors[`field-${field}`] = 'fieldRequired';
     }
@@ -310,9 +378,11 @@ export class CryptoCheckout extends LitElement {
 
   private async choose(wallet: DiscoveredWallet): Promise<void> {
     const view = this.view;
+    this.engaged = true;
     if (!view || this.busy || !this.validate()) return;
     const amount = this.tokenAmount;
-    if (!amount) return;
+    const dollars = this.dollarAmount;
+    if (!amount || !dollars) return;
     this.busy = true;
     this.failure = undefined;
     this.phase = 'connecting';
@@ -320,16 +390,26 @@ export class CryptoCheckout extends LitElement {
       this.walletModule ??= await this.loadWallet();
       this.flow = await this.walletModule.startWalletFlow({ view, wallet, config: this.wagmiConfig });
       this.payer = this.flow.address;
-      const plan = await this.flow.plan(amount);
-      const session = await this.api.openSession(view.slug, {
-        ...(view.expected_payment
-          ? { expected_payment_id: view.expected_payment.id }
-          : { dollar_amount: this.dollarAmount ?? amount }),
-        email: this.email.trim(),
+      const options = await this.flow.options(amount);
+      const plan = options.find((o) => o.covers);
+      if (!plan) throw new Error('no way to pay');
+      // The same attempt of an open amount keeps its expected payment: the service updates its session.
+      const expectedPaymentId =
+        view.expected_payment?.id ??
+        (this.attempt?.dollarAmount === dollars ? this.attempt.expectedPaymentId : undefined);
+      const body: SessionRequest = {
+        ...(expectedPaymentId ? { expected_payment_id: expectedPaymentId } : { dollar_amount: dollars }),
+        email: this.emailValue.trim(),
         custom_fields: Object.fromEntries(view.custom_fields.map((f) => [f, this.fields[f]?.trim() ?? ''])),
         sender_address: this.flow.address,
         token_address: plan.payToken.address,
-      });
+      };
+      const session = await this.api.openSession(view.slug, body);
+      const { dollar_amount: _opened, ...payer } = body;
+      this.sessionBody = { ...payer, expected_payment_id: session.expected_payment_id };
+      if (!view.expected_payment)
+        this.attempt = { dollarAmount: dollars, expectedPaymentId: session.expected_payment_id };
+      this.options = options;
       this.plan = plan;
       this.phase = 'review';
       this.applySession(session);
@@ -341,13 +421,27 @@ export class CryptoCheckout extends LitElement {
     }
   }
 
+  /** The shopper picked another stablecoin to pay with. */
+  private choosePlan(plan: PaymentPlan): void {
+    if (this.busy || !plan.covers) return;
+    this.plan = plan;
+    this.failure = undefined;
+  }
+
   private async pay(): Promise<void> {
-    const { flow, plan, session } = this;
-    if (!flow || !plan || !session || this.busy || this.isExpired) return;
+    const { flow, plan, session, view } = this;
+    if (!flow || !plan || !session || !view || this.busy || this.isExpired) return;
     this.busy = true;
     this.failure = undefined;
     try {
       let hash = this.txHash || readStoredHash(session.id);
+      const body = this.sessionBody;
+      if (!hash && body && body.token_address.toLowerCase() !== plan.payToken.address.toLowerCase()) {
+        // Another token than the session was opened with: the service learns it before the transfer.
+        const reopened = { ...body, token_address: plan.payToken.address };
+        this.applySession(await this.api.openSession(view.slug, reopened));
+        this.sessionBody = reopened;
+      }
       if (!hash) {
         this.phase = 'wallet';
         hash = await flow.pay(plan, (step) => {
@@ -393,6 +487,7 @@ export class CryptoCheckout extends LitElement {
       session.expires_at && !session.tx_hash && !finalPhase ? Date.parse(session.expires_at) : null,
     );
     if (session.status === 'resolved') {
+      if (this.phase !== 'paid') this.focusNext = '[part="transaction"] button';
       this.phase = 'paid';
       this.countdown.set(null);
       this.succeed(session);
@@ -436,7 +531,18 @@ export class CryptoCheckout extends LitElement {
     if (this.dispatchEvent(event)) redirect(this.view?.success_url);
   }
 
+  /**
+   * Whether the shopper can start again after an expiry: only when the amount is theirs (an open amount,
+   * without the merchant's expected payment) and nothing was sent. A merchant's expected payment ends with
+   * its session; a new one takes a new link from the merchant.
+   */
+  private get canStartAgain(): boolean {
+    return !!this.view?.open_amount && !this.view.expected_payment && !this.txHash;
+  }
+
   private finish(reason: 'failed' | 'expired', error: string | null): void {
+    if (this.phase !== reason)
+      this.focusNext = reason === 'failed' ? '[part="transaction"] button' : '.ended > :last-child';
     this.phase = reason;
     this.countdown.set(null);
     if (this.outcomeSent) return;
@@ -455,7 +561,24 @@ export class CryptoCheckout extends LitElement {
       composed: true,
       cancelable: true,
     });
-    if (this.dispatchEvent(event)) redirect(this.view?.failure_url);
+    // An expiry the shopper can start again from stays on the page, offering that.
+    if (this.dispatchEvent(event) && !(reason === 'expired' && this.canStartAgain))
+      redirect(this.view?.failure_url);
+  }
+
+  /** After an expiry of an open amount: a new attempt, with what the shopper typed kept. */
+  private startAgain(): void {
+    this.forgetAttempt();
+    this.streamController?.stop();
+    this.flow = undefined;
+    this.options = [];
+    this.plan = undefined;
+    this.failure = undefined;
+    this.txHash = '';
+    this.copied = undefined;
+    this.outcomeSent = false;
+    this.phase = 'connect';
+    this.focusNext = '#amount';
   }
 
   private showError(error: unknown, retry: () => void): void {
@@ -468,6 +591,8 @@ export class CryptoCheckout extends LitElement {
         this.describeApiError(error, lang.messages) ?? describeWalletError(kind, view, amount, lang),
       retry,
     };
+    // The control the shopper used may be gone or disabled: focus goes to the way on.
+    this.focusNext = '[part="error"] button';
   }
 
   private describeApiError(error: unknown, t: Messages): string | undefined {
@@ -483,9 +608,20 @@ export class CryptoCheckout extends LitElement {
   private useAnotherWallet(): void {
     if (this.busy) return;
     this.flow = undefined;
+    this.options = [];
     this.plan = undefined;
     this.failure = undefined;
     this.phase = 'connect';
+    this.focusNext = '[part="wallet-button"]';
+  }
+
+  private async copyHash(): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(this.txHash);
+      this.copied = 'copied';
+    } catch {
+      this.copied = 'failed';
+    }
   }
 
   override render(): TemplateResult {
@@ -530,8 +666,10 @@ export class CryptoCheckout extends LitElement {
 
   private renderProgress(): TemplateResult {
     const current = stepOfPhase[this.phase];
-    const steps = this.t.steps;
-    return html`<ol part="progress" aria-label=${this.t.progress}>
+    const t = this.t;
+    const ended = this.phase === 'failed' ? t.stepFailed : this.phase === 'expired' ? t.stepExpired : null;
+    const steps = ended ? [...t.steps.slice(0, -1), ended] : t.steps;
+    return html`<ol part="progress" aria-label=${t.progress}>
       ${steps.map(
         (label, i) => html`<li aria-current=${i === current ? 'step' : nothing}>${i + 1}. ${label}</li>`,
       )}
@@ -555,6 +693,8 @@ export class CryptoCheckout extends LitElement {
 
   private renderForm(view: CheckoutView): TemplateResult | typeof nothing {
     if (['paid', 'failed', 'expired'].includes(this.phase)) return nothing;
+    // Without an amount nothing can be paid: no field to fill above "needs a payment link".
+    if (!view.expected_payment && !view.open_amount) return nothing;
     const t = this.t;
     const locked = this.phase !== 'connect' || this.busy;
     const input = (
@@ -584,7 +724,13 @@ export class CryptoCheckout extends LitElement {
             if (error) this.fieldErrors = { ...this.fieldErrors, [id]: undefined };
           }}
         />
-        ${error ? html`<span class="field-error" id=${`${id}-error`}>${t[error]}</span>` : nothing}
+        ${
+          error
+            ? html`<span class="field-error" id=${`${id}-error`}
+                >${error === 'amountMax' ? t.amountMax(formatUsd(maxDollarAmount, this.localized.locale)) : t[error]}</span
+              >`
+            : nothing
+        }
       </div>`;
     };
     const autocompletes: Record<string, string> = {
@@ -595,23 +741,17 @@ export class CryptoCheckout extends LitElement {
     return html`<form part="form" novalidate @submit=${(e: Event) => e.preventDefault()}>
       ${
         view.open_amount && !view.expected_payment
-          ? input(
-              'amount',
-              t.amountUsd,
-              this.amountValue,
-              (v) => {
-                this.amountValue = v;
-              },
-              { inputmode: 'decimal' },
-            )
+          ? input('amount', t.amountUsd, this.amountValue, (v) => this.amountChanged(v), {
+              inputmode: 'decimal',
+            })
           : nothing
       }
       ${input(
         'email',
         t.email,
-        this.email,
+        this.emailValue,
         (v) => {
-          this.email = v;
+          this.emailValue = v;
         },
         { type: 'email', autocomplete: 'email' },
       )}
@@ -655,7 +795,7 @@ export class CryptoCheckout extends LitElement {
         const plan = this.plan;
         if (!plan) return nothing;
         const receive = formatToken(plan.amount, view.token.symbol, locale);
-        return html`<div>
+        return html`${this.renderTokenChoice(plan)}<div>
           <p class="muted">${t.payingFrom(shortAddress(this.payer))}</p>
           <p>
             ${
@@ -696,18 +836,81 @@ export class CryptoCheckout extends LitElement {
             <p><strong>${t.failed}</strong></p>
             <p>${t.failedReverted}</p>
           </div>${this.renderHash()}`;
-      case 'expired':
-        return html`<p part="message" class="failure" role="alert">${t.expired}</p>
-          <button part="pay-button" type="button" disabled>${t.pay}</button>`;
+      case 'expired': {
+        const back = /^https?:\/\//i.test(view.failure_url) ? view.failure_url : '';
+        return html`<div class="ended">
+          <p part="message" class="failure" role="alert">${t.expired}</p>
+          ${
+            this.canStartAgain
+              ? html`<p>${t.expiredRestart}</p>
+                  <button part="pay-button" type="button" @click=${() => this.startAgain()}>${t.startAgain}</button>`
+              : back
+                ? html`<p>${t.expiredAskMerchant}</p>
+                    <a part="link" href=${back}>${t.backToShop}</a>`
+                : html`<p tabindex="-1">${t.expiredAskMerchant}</p>`
+          }
+        </div>`;
+      }
       default:
         return nothing;
     }
   }
 
+  /** The stablecoins the wallet can pay with, when there is a choice; those it cannot are shown disabled. */
+  private renderTokenChoice(chosen: PaymentPlan): TemplateResult | typeof nothing {
+    const options = this.options;
+    if (options.length < 2) return nothing;
+    const { locale, messages: t } = this.localized;
+    const locked = this.phase !== 'review' || this.busy;
+    return html`<fieldset part="token-choice">
+      <legend>${t.tokenChoice}</legend>
+      ${options.map((option) => {
+        const symbol = option.payToken.symbol;
+        const how =
+          option.kind === 'swap' && option.spendMax
+            ? t.optionSwap(formatToken(option.spendMax, symbol, locale))
+            : t.optionDirect;
+        return html`<label class="option">
+          <input
+            type="radio"
+            name="pay-token"
+            .checked=${option === chosen}
+            ?disabled=${locked || !option.covers}
+            @change=${() => this.choosePlan(option)}
+          />
+          <span class="option-text">
+            <strong>${symbol}</strong>
+            <span>${option.covers ? how : t.notEnough}</span>
+            <span class="muted">${t.balance(formatToken(option.balance, symbol, locale))}</span>
+          </span>
+        </label>`;
+      })}
+    </fieldset>`;
+  }
+
+  /** The transaction hash, a button copying it whole, and its page on the chain's explorer. */
   private renderHash(): TemplateResult | typeof nothing {
-    return this.txHash
-      ? html`<p class="muted">${this.t.transaction}: <code>${shortAddress(this.txHash)}</code></p>`
-      : nothing;
+    const hash = this.txHash;
+    const view = this.view;
+    if (!hash || !view) return nothing;
+    const t = this.t;
+    const explorer = explorerOf(view, hash);
+    return html`<div part="transaction">
+      <p class="muted">
+        ${t.transaction}: <code>${this.copied === 'failed' ? hash : shortAddress(hash)}</code>
+      </p>
+      <div class="tx-actions">
+        <button type="button" aria-label=${t.copyHash} @click=${() => void this.copyHash()}>${t.copy}</button>
+        ${
+          explorer
+            ? html`<a href=${explorer.url} target="_blank" rel="noopener noreferrer">${t.viewOn(explorer.name)}</a>`
+            : nothing
+        }
+      </div>
+      <p class="muted" role="status">${
+        this.copied === 'copied' ? t.copied : this.copied === 'failed' ? t.copyFailed : ''
+      }</p>
+    </div>`;
   }
 
   private renderFailure(): TemplateResult | typeof nothing {
@@ -744,6 +947,14 @@ function describeWalletError(
     default:
       return t.errors.unknown;
   }
+}
+
+/** Whether focus is on a control outside `root` (another part of the page), which must not lose it. */
+function focusElsewhere(root: Node): boolean {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  if (!active || active === document.body || active === document.documentElement) return false;
+  return active.getRootNode() !== root && !(root instanceof ShadowRoot && active === root.host);
 }
 
 function shortAddress(value: string): string {

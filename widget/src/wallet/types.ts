@@ -15,6 +15,10 @@ export interface PaymentPlan {
   spendMax?: string;
   /** For swaps: the router must be allowed to spend `spendMax` first. */
   needsApproval: boolean;
+  /** What the wallet holds of `payToken` (decimal string). */
+  balance: string;
+  /** Whether that balance pays it: `amount` for a direct payment, `spendMax` for a swap. */
+  covers: boolean;
 }
 
 /** Why a wallet step failed, in the words the element shows. */
@@ -23,8 +27,12 @@ export type WalletErrorKind = 'rejected' | 'wrong_chain' | 'insufficient' | 'fee
 /** A connected wallet on the product's chain. */
 export interface WalletFlow {
   address: string;
-  /** Chooses direct payment or a swap for an exact amount of the product token. */
-  plan(amount: string): Promise<PaymentPlan>;
+  /**
+   * The ways to pay an exact amount of the product token: each accepted stablecoin the wallet holds, with
+   * its balance and, for another token, the swap quote. The product token comes first, then the others in
+   * the checkout's order; fails when none covers the amount or the wallet has nothing for the fee.
+   */
+  options(amount: string): Promise<PaymentPlan[]>;
   /** Sends the payment; `onStep` says when the wallet is asked to approve, then to pay. Resolves to the hash. */
   pay(plan: PaymentPlan, onStep: (step: 'approve' | 'pay') => void): Promise<string>;
 }

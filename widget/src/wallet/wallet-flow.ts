@@ -192,10 +192,12 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
 
   return {
     address,
-    async plan(amount: string): Promise<PaymentPlan> {
-      const plan = await choosePlan(amount);
+    async options(amount: string): Promise<PaymentPlan[]> {
+      const options = await paymentOptions(amount);
+      if (!options.some((o) => o.covers))
+        throw new InsufficientBalanceError(`balance below ${amount} ${view.token.symbol}`);
       await ensureFeeFunds();
-      return plan;
+      return options;
     },
 
     async pay(plan, onStep): Promise<string> {
@@ -215,48 +217,62 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
     },
   };
 
-  /** Direct payment when the product token suffices, else the first swap source that covers it. */
-  async function choosePlan(amount: string): Promise<PaymentPlan> {
+  /**
+   * Every accepted token the wallet holds, read in parallel: the product token as a direct payment, and
+   * (for `swappable` products) each other stablecoin with the router's quote for the exact amount.
+   */
+  async function paymentOptions(amount: string): Promise<PaymentPlan[]> {
     const amountOut = parseUnits(amount, view.token.decimal_count);
-    if ((await balanceOf(productToken)) >= amountOut) {
-      return { kind: 'direct', payToken: view.token, amount, needsApproval: false };
-    }
-    if (view.swappable && view.router_address) {
-      const router = getAddress(view.router_address);
-      for (const token of view.payment_tokens) {
-        const tokenIn = getAddress(token.address);
-        if (tokenIn === productToken) continue;
-        const balance = await balanceOf(tokenIn);
-        if (balance === 0n) continue;
-        const amounts = await readContract(config, {
+    const router = view.swappable && view.router_address ? getAddress(view.router_address) : undefined;
+    const direct = async (): Promise<PaymentPlan | undefined> => {
+      const balance = await balanceOf(productToken);
+      return {
+        kind: 'direct',
+        payToken: view.token,
+        amount,
+        needsApproval: false,
+        balance: formatUnits(balance, view.token.decimal_count),
+        covers: balance >= amountOut,
+      };
+    };
+    const swap = async (token: CheckoutView['token']): Promise<PaymentPlan | undefined> => {
+      const tokenIn = getAddress(token.address);
+      if (!router || tokenIn === productToken) return undefined;
+      const balance = await balanceOf(tokenIn);
+      if (balance === 0n) return undefined;
+      const [amounts, allowance] = await Promise.all([
+        readContract(config, {
           chainId: chain.id,
           address: router,
           abi: routerAbi,
           functionName: 'getAmountsIn',
           args: [amountOut, [tokenIn, productToken]],
-        }).catch(() => undefined);
-        const amountIn = amounts?.[0];
-        if (amountIn === undefined) continue;
-        const max = (amountIn * (10_000n + slippageBps) + 9_999n) / 10_000n;
-        if (balance < max) continue;
-        const allowance = await readContract(config, {
+        }).catch(() => undefined),
+        readContract(config, {
           chainId: chain.id,
           address: tokenIn,
           abi: erc20ReadAbi,
           functionName: 'allowance',
           args: [address, router],
-        });
-        return {
-          kind: 'swap',
-          payToken: token,
-          amount,
-          spend: formatUnits(amountIn, token.decimal_count),
-          spendMax: formatUnits(max, token.decimal_count),
-          needsApproval: allowance < max,
-        };
-      }
-    }
-    throw new InsufficientBalanceError(`balance below ${amount} ${view.token.symbol}`);
+        }),
+      ]);
+      // No pool, or one too shallow for the amount: this token cannot pay.
+      const amountIn = amounts?.[0];
+      if (amountIn === undefined) return undefined;
+      const max = (amountIn * (10_000n + slippageBps) + 9_999n) / 10_000n;
+      return {
+        kind: 'swap',
+        payToken: token,
+        amount,
+        spend: formatUnits(amountIn, token.decimal_count),
+        spendMax: formatUnits(max, token.decimal_count),
+        needsApproval: allowance < max,
+        balance: formatUnits(balance, token.decimal_count),
+        covers: balance >= max,
+      };
+    };
+    const found = await Promise.all([direct(), ...view.payment_tokens.map(swap)]);
+    return found.filter((o): o is PaymentPlan => o !== undefined && (o.kind === 'swap' || o.balance !== '0'));
   }
 
   /** Asks the wallet to sign and send the payment (after an approval for a swap that needs one). */

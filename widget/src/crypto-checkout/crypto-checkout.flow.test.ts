@@ -1,0 +1,337 @@
+// @vitest-environment happy-dom
+/** The element's wallet steps with a scripted wallet module and a recorded public API. */
+import type { CheckoutSession, CheckoutView } from '@checkout/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import './crypto-checkout.ts';
+import type { PaymentPlan, WalletFlow, WalletModule } from '../wallet/types.ts';
+import type { CryptoCheckout } from './crypto-checkout.ts';
+
+const busd = {
+  symbol: 'BUSD',
+  address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  name: 'BUSD Token',
+  decimal_count: 18,
+  blockchain: 'binance-smart-chain',
+  network: 'testnet',
+  chain_id: 97,
+};
+const usdc = {
+  ...busd,
+  symbol: 'USDC',
+  name: 'USD Coin',
+  address: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+};
+
+const openView: CheckoutView = {
+  slug: 'tip-jar',
+  name: 'Tip jar',
+  active: true,
+  is_test: true,
+  token: busd,
+  payment_tokens: [busd, usdc],
+  custom_fields: [],
+  open_amount: true,
+  swappable: true,
+  tax_rate: 0,
+  expires_in_minutes: 30,
+  receiving_address: '0xE242783c186CcBe3a0021DAf39D7e424A2E28DbF',
+  chain_id: 97,
+  blockchain: 'binance-smart-chain',
+  network: 'testnet',
+  router_address: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+  rpc_url: 'http://127.0.0.1:8545',
+  required_confirmations: 1,
+  success_url: '',
+  failure_url: '',
+  expected_payment: null,
+};
+
+const payer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** A public API that keeps one expected payment and session per expected payment, and records every call. */
+function recordingServer(view: CheckoutView) {
+  const posts: Array<Record<string, string>> = [];
+  const sessions = new Map<string, CheckoutSession>();
+  let payments = 0;
+  const fetch = vi.fn(async (input: string | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (init?.method === 'POST' && url.pathname === `/api/v1/checkout/${view.slug}/sessions`) {
+      const body = JSON.parse(String(init.body)) as Record<string, string>;
+      posts.push(body);
+      const expectedPaymentId =
+        body.expected_payment_id ?? `00000000-0000-4000-8000-00000000000${++payments}`;
+      const existing = sessions.get(expectedPaymentId);
+      const now = new Date().toISOString();
+      const next: CheckoutSession = {
+        id: existing?.id ?? `10000000-0000-4000-8000-00000000000${sessions.size + 1}`,
+        expected_payment_id: expectedPaymentId,
+        status: 'awaiting_payment',
+        dollar_amount: body.dollar_amount ?? existing?.dollar_amount ?? '0',
+        expected_token: busd,
+        expected_token_amount: '0',
+        payment_token_address: body.token_address ?? busd.address,
+        receiving_address: view.receiving_address,
+        sender_address: body.sender_address ?? payer,
+        tx_hash: null,
+        confirmations: 0,
+        required_confirmations: 1,
+        resolved_payment_id: null,
+        late: false,
+        error: null,
+        expires_at: existing?.expires_at ?? new Date(Date.now() + 30 * 60_000).toISOString(),
+        created_at: now,
+        updated_at: now,
+      };
+      sessions.set(expectedPaymentId, next);
+      return json(200, { session: next });
+    }
+    if (url.pathname === `/api/v1/checkout/${view.slug}`) return json(200, { checkout: view });
+    return json(404, { error_code: 'not_found', message: 'Not found', errors: [] });
+  });
+  return { fetch, posts, sessions };
+}
+
+/** A wallet module whose wallet holds `balances` (whole tokens) and pays with what the element chose. */
+function scriptedWallet(balances: Record<string, number>) {
+  const paid: PaymentPlan[] = [];
+  const flow: WalletFlow = {
+    address: payer,
+    async options(amount) {
+      const need = Number(amount); // test data only: small whole amounts
+      const options: PaymentPlan[] = [];
+      if ((balances.BUSD ?? 0) > 0)
+        options.push({
+          kind: 'direct',
+          payToken: busd,
+          amount,
+          needsApproval: false,
+          balance: String(balances.BUSD),
+          covers: (balances.BUSD ?? 0) >= need,
+        });
+      if ((balances.USDC ?? 0) > 0)
+        options.push({
+          kind: 'swap',
+          payToken: usdc,
+          amount,
+          spend: amount,
+          spendMax: `${amount}.05`,
+          needsApproval: true,
+          balance: String(balances.USDC),
+          covers: (balances.USDC ?? 0) > need,
+        });
+      if (!options.some((o) => o.covers))
+        throw Object.assign(new Error('low'), { name: 'InsufficientBalanceError' });
+      return options;
+    },
+    async pay(plan) {
+      paid.push(plan);
+      return `0x${'cd'.repeat(32)}`;
+    },
+  };
+  const module: WalletModule = {
+    startWalletFlow: vi.fn(async () => flow),
+    classifyWalletError: (error) =>
+      (error as Error).name === 'InsufficientBalanceError' ? 'insufficient' : 'unknown',
+  };
+  return { module, paid };
+}
+
+const root = (el: CryptoCheckout) => el.shadowRoot!;
+const text = (el: CryptoCheckout) => root(el).textContent?.replace(/\s+/g, ' ') ?? '';
+
+async function settle(el: CryptoCheckout, until: () => boolean): Promise<void> {
+  for (let i = 0; i < 60 && !until(); i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    await el.updateComplete;
+  }
+}
+
+async function mountOpen(view: CheckoutView, module: WalletModule): Promise<CryptoCheckout> {
+  vi.stubGlobal('ethereum', { request: vi.fn() });
+  const el = document.createElement('crypto-checkout');
+  el.setAttribute('slug', view.slug);
+  el.setAttribute('api-base', 'http://shop.test');
+  (el as unknown as { loadWallet(): Promise<WalletModule> }).loadWallet = async () => module;
+  document.body.append(el);
+  await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+  return el;
+}
+
+function type(el: CryptoCheckout, id: string, value: string): void {
+  const input = root(el).querySelector<HTMLInputElement>(`#${id}`)!;
+  input.value = value;
+  input.dispatchEvent(new Event('input'));
+}
+
+const click = (el: CryptoCheckout, selector: string) =>
+  root(el).querySelector<HTMLButtonElement>(selector)!.click();
+
+const buttonNamed = (el: CryptoCheckout, name: string) =>
+  [...root(el).querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent?.trim() === name);
+
+describe('<crypto-checkout> wallet steps', () => {
+  beforeEach(() => {
+    document.documentElement.lang = 'en';
+  });
+  afterEach(() => {
+    document.body.replaceChildren();
+    vi.unstubAllGlobals();
+  });
+
+  it('keeps one expected payment and session per open amount across wallet picks; a new amount starts a new one', async () => {
+    const server = recordingServer(openView);
+    vi.stubGlobal('fetch', server.fetch);
+    const { module } = scriptedWallet({ BUSD: 100 });
+    const el = await mountOpen(openView, module);
+    type(el, 'amount', '12.50');
+    type(el, 'email', 'shopper@example.com');
+
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    buttonNamed(el, 'Use another wallet')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+
+    expect(server.posts).toHaveLength(2);
+    const [first] = [...server.sessions.keys()];
+    expect(server.posts[0]).toMatchObject({ dollar_amount: '12.50' });
+    expect(server.posts[1]).toMatchObject({ expected_payment_id: first });
+    expect(server.posts[1]!.dollar_amount).toBeUndefined();
+    expect(server.sessions.size).toBe(1);
+
+    // Another amount: the old countdown goes with its session, and the next pick opens a new attempt.
+    buttonNamed(el, 'Use another wallet')!.click();
+    await settle(el, () => !!root(el).querySelector('#amount'));
+    expect(root(el).querySelector('[part="timer"]')).not.toBeNull();
+    type(el, 'amount', '20');
+    await el.updateComplete;
+    expect(root(el).querySelector('[part="timer"]')).toBeNull();
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    expect(server.posts[2]).toMatchObject({ dollar_amount: '20.00' });
+    expect(server.sessions.size).toBe(2);
+  });
+
+  it('clears a wallet error when the amount changes, and focuses the way on after one', async () => {
+    const server = recordingServer(openView);
+    vi.stubGlobal('fetch', server.fetch);
+    const { module } = scriptedWallet({ BUSD: 10 });
+    const el = await mountOpen(openView, module);
+    type(el, 'email', 'shopper@example.com');
+    type(el, 'amount', '50000');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('does not hold enough'));
+    expect(text(el)).toContain('Your wallet does not hold enough to pay 50,000 BUSD.');
+    expect(root(el).activeElement?.textContent).toBe('Try again');
+
+    type(el, 'amount', '5');
+    await el.updateComplete;
+    expect(text(el)).not.toContain('does not hold enough');
+    expect(root(el).querySelector('[part="error"]')).toBeNull();
+  });
+
+  it('reads the amount in the page language and refuses one above the service cap', async () => {
+    document.documentElement.lang = 'pt-BR';
+    const server = recordingServer(openView);
+    vi.stubGlobal('fetch', server.fetch);
+    const { module } = scriptedWallet({ BUSD: 100 });
+    const el = await mountOpen(openView, module);
+    type(el, 'email', 'shopper@example.com');
+    type(el, 'amount', '1.000.000.000,01');
+    await el.updateComplete;
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('não pode passar'));
+    expect(text(el)).toContain('O valor não pode passar de US$ 1.000.000.000,00.');
+    expect(server.posts).toHaveLength(0);
+
+    type(el, 'amount', '12,50');
+    await el.updateComplete;
+    expect(text(el)).toContain('US$ 12,50');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => server.posts.length > 0);
+    expect(server.posts[0]).toMatchObject({ dollar_amount: '12.50' });
+  });
+
+  it('lets the shopper pay with another stablecoin of the wallet, telling the service first', async () => {
+    const server = recordingServer(openView);
+    vi.stubGlobal('fetch', server.fetch);
+    const { module, paid } = scriptedWallet({ BUSD: 100, USDC: 3 });
+    const el = await mountOpen(openView, module);
+    type(el, 'email', 'shopper@example.com');
+    type(el, 'amount', '2');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+
+    const choice = root(el).querySelector('[part="token-choice"]')!;
+    expect(choice.textContent?.replace(/\s+/g, ' ')).toContain('BUSD Direct transfer Balance: 100 BUSD');
+    expect(choice.textContent?.replace(/\s+/g, ' ')).toContain(
+      'USDC Swap: at most 2.05 USDC Balance: 3 USDC',
+    );
+    const radios = [...choice.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+    expect(radios.map((r) => r.checked)).toEqual([true, false]);
+    radios[1]!.click();
+    await el.updateComplete;
+    expect(text(el)).toContain('You spend at most 2.05 USDC');
+
+    buttonNamed(el, 'Pay now')!.click();
+    await settle(el, () => paid.length > 0);
+    expect(paid[0]?.payToken.symbol).toBe('USDC');
+    expect(server.posts.map((p) => p.token_address)).toEqual([busd.address, usdc.address]);
+    expect(server.posts[1]).toMatchObject({ expected_payment_id: [...server.sessions.keys()][0] });
+    expect(server.sessions.size).toBe(1);
+  });
+
+  it('offers to start an open amount again after it expired, without redirecting', async () => {
+    const server = recordingServer({ ...openView, failure_url: 'https://shop.example/sorry' });
+    vi.stubGlobal('fetch', server.fetch);
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, origin: 'http://shop.test' });
+    const { module } = scriptedWallet({ BUSD: 100 });
+    const el = await mountOpen({ ...openView, failure_url: 'https://shop.example/sorry' }, module);
+    type(el, 'email', 'shopper@example.com');
+    type(el, 'amount', '3');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    const failures: string[] = [];
+    el.addEventListener('checkout-failure', (e) => failures.push(e.detail.reason));
+    // The session's time runs out.
+    (el as unknown as { onExpired(): void }).onExpired();
+    await settle(el, () => text(el).includes('Start again'));
+    expect(failures).toEqual(['expired']);
+    expect(assign).not.toHaveBeenCalled();
+    expect(root(el).activeElement?.textContent?.trim()).toBe('Start again');
+
+    buttonNamed(el, 'Start again')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+    expect(root(el).querySelector<HTMLInputElement>('#amount')?.value).toBe('3');
+    expect(root(el).activeElement?.id).toBe('amount');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    expect(server.posts[1]).toMatchObject({ dollar_amount: '3.00' });
+    expect(server.sessions.size).toBe(2);
+  });
+
+  it('shows no form without an amount, and pre-fills the e-mail it is given', async () => {
+    const server = recordingServer({ ...openView, open_amount: false });
+    vi.stubGlobal('fetch', server.fetch);
+    const el = document.createElement('crypto-checkout');
+    el.setAttribute('slug', openView.slug);
+    el.setAttribute('api-base', 'http://shop.test');
+    el.setAttribute('email', 'ada@example.com');
+    document.body.append(el);
+    await settle(el, () => text(el).includes('needs a payment link'));
+    expect(root(el).querySelector('form, input')).toBeNull();
+
+    vi.stubGlobal('fetch', recordingServer(openView).fetch);
+    const open = document.createElement('crypto-checkout');
+    open.setAttribute('slug', openView.slug);
+    open.setAttribute('api-base', 'http://shop.test');
+    open.setAttribute('email', 'ada@example.com');
+    document.body.append(open);
+    await settle(open, () => !!root(open).querySelector('#email'));
+    expect(root(open).querySelector<HTMLInputElement>('#email')?.value).toBe('ada@example.com');
+  });
+});
