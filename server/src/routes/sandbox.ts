@@ -2,7 +2,7 @@
  * Area B sandbox (research §13): the hosted KYC page of the sandbox provider, and the special moves that
  * force a user's KYC or a payment detail's status. Registered only when the sandbox is enabled.
  */
-import { ApiError, SandboxKycBody, SandboxPaymentDetailBody } from '@checkout/core';
+import { ApiError, SandboxKycBody, SandboxPaymentDetailBody, temporalUnavailable } from '@checkout/core';
 import { findKycSessionByToken, findUserById, markKycSession } from '@checkout/db';
 import { type KycEvent, signalKycOnboarding } from '@checkout/workflows';
 import type { Router } from '@koa/router';
@@ -19,7 +19,7 @@ function page(title: string, body: string): string {
 }
 
 async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: string }, event: KycEvent) {
-  if (!deps.temporal) throw new ApiError('service_unavailable', 'KYC decisions need the workflow service');
+  if (!deps.temporal) throw temporalUnavailable('KYC decisions cannot be applied');
   try {
     await signalKycOnboarding(
       deps.temporal.client,
@@ -28,9 +28,13 @@ async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: stri
       event,
     );
   } catch (error) {
-    throw new ApiError('service_unavailable', 'The workflow service did not accept the KYC decision', {
-      cause: error,
-    });
+    throw new ApiError(
+      'service_unavailable',
+      'The workflow service (Temporal) did not take the KYC decision; retry',
+      {
+        cause: error,
+      },
+    );
   }
 }
 
