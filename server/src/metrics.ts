@@ -6,6 +6,8 @@ export interface Metrics {
   registry: Registry;
   requests: Counter<'method' | 'route' | 'status'>;
   duration: Histogram<'method' | 'route' | 'status'>;
+  /** Activity failures the worker made final: no retry, the workflow notes and skips the step. */
+  finalActivityFailures: Counter<'activity' | 'type'>;
 }
 
 /** A fresh registry (one per app, so tests can build many apps). */
@@ -25,5 +27,11 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  return { registry, requests, duration };
+  const finalActivityFailures = new Counter({
+    name: 'workflow_activity_final_failures_total',
+    help: 'Activity failures no retry can cure (refused data or rule, failed validation), by activity and type',
+    labelNames: ['activity', 'type'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, finalActivityFailures };
 }

@@ -104,6 +104,7 @@ export async function startService(
     const secrets = createSecretBox(config.secretKey);
     const tokens = createTokenRegistry(config.testnet);
     const chains = createChainClients(config.chains);
+    const metrics = createMetrics();
     const mailer = config.mail.smtpUrl
       ? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
       : undefined;
@@ -145,6 +146,7 @@ export async function startService(
             ramps: config.ramps,
           }),
           ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
+          onFinalFailure: (failure) => metrics.finalActivityFailures.inc(failure),
         });
         const running = worker;
         workerRun = running.run().catch((error: unknown) => {
@@ -163,7 +165,7 @@ export async function startService(
       config,
       db,
       logger,
-      metrics: createMetrics(),
+      metrics,
       tokens,
       chains,
       secrets,
