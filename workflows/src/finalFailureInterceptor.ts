@@ -17,6 +17,8 @@ export interface FinalFailure {
   type: string;
 }
 
+const foreignKeyViolation = '23503';
+
 function isZodError(error: unknown): error is Error & { issues: unknown[] } {
   return (
     error instanceof Error &&
@@ -28,6 +30,8 @@ function isZodError(error: unknown): error is Error & { issues: unknown[] } {
 /** The non-retryable failure `error` stands for, or undefined when a retry may still succeed. */
 export function toFinalFailure(error: unknown): ApplicationFailure | undefined {
   if (error instanceof ApplicationFailure) return undefined;
+  // A row may reference one its creator has not committed yet (a request still in its transaction).
+  if (sqlState(error) === foreignKeyViolation) return undefined;
   const kind = databaseErrorKind(error);
   const type =
     kind === 'invalid_data'
