@@ -69,6 +69,29 @@ describe.skipIf(databaseUnavailable())('unavailable dependencies', () => {
       );
     });
 
+    it('leaves a KYC session step unmarked when its event could not be sent', async () => {
+      const userId = await createUser(service, merchant);
+      const opened = await service.request('POST', `/users/${userId}/kycs`, { headers: authOf(merchant) });
+      expect(opened.status, opened.text).toBe(200);
+      const page = new URL(opened.body.kyc.url as string).pathname;
+      for (const [method, path] of [
+        ['GET', page],
+        ['POST', `${page}/submit`],
+      ] as const) {
+        const res = await service.request(method, path);
+        expectError(res, 503, 'service_unavailable');
+        expect(res.body.message).toBe(
+          'The workflow service (Temporal) is unavailable: KYC decisions cannot be applied',
+        );
+      }
+      const row = await service.deps.db.kysely
+        .selectFrom('kyc_sessions')
+        .select(['opened_at', 'submitted_at'])
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ opened_at: null, submitted_at: null });
+    });
+
     it('still masks an internal error', async () => {
       const res = await service.request('GET', '/users', { headers: { authorization: 'Bearer x' } });
       expectError(res, 401, 'unauthorized');
