@@ -10,6 +10,7 @@ import { idempotency } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
 import { observe } from './middleware/observe.ts';
 import { openCors, rateLimit } from './middleware/publicAccess.ts';
+import { storableInput } from './middleware/storableInput.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { expectedPaymentRoutes, publicCheckoutRoutes } from './routes/checkout.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     await next();
   });
   app.use(jsonBody(deps.config.bodyLimitBytes));
+  app.use(storableInput());
 
   const open = new Router<AppState>();
   healthRoutes(open, deps);

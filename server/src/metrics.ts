@@ -10,6 +10,8 @@ export interface Metrics {
   workers: Gauge;
   /** Work waiting for Temporal: recorded hashes not yet taken, webhook deliveries nobody attempted. */
   backlog: Gauge<'kind'>;
+  /** Activity failures the worker made final: no retry, the workflow notes and skips the step. */
+  finalActivityFailures: Counter<'activity' | 'type'>;
 }
 
 /** A fresh registry (one per app, so tests can build many apps). */
@@ -40,5 +42,11 @@ export function createMetrics(): Metrics {
     labelNames: ['kind'] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, workers, backlog };
+  const finalActivityFailures = new Counter({
+    name: 'workflow_activity_final_failures_total',
+    help: 'Activity failures no retry can cure (refused data or rule, failed validation), by activity and type',
+    labelNames: ['activity', 'type'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, workers, backlog, finalActivityFailures };
 }

@@ -121,6 +121,7 @@ export async function startService(
     const secrets = createSecretBox(config.secretKey);
     const tokens = createTokenRegistry(config.testnet);
     const chains = createChainClients(config.chains);
+    const metrics = createMetrics();
     const mailer = config.mail.smtpUrl
       ? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
       : undefined;
@@ -170,6 +171,7 @@ export async function startService(
             ...options.extraActivities,
           },
           ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
+          onFinalFailure: (failure) => metrics.finalActivityFailures.inc(failure),
         });
         const running = worker;
         workerRun = running.run().catch((error: unknown) => {
@@ -188,7 +190,7 @@ export async function startService(
       config,
       db,
       logger,
-      metrics: createMetrics(),
+      metrics,
       tokens,
       chains,
       secrets,

@@ -85,6 +85,7 @@ describe.skipIf(databaseUnavailable())('kyc onboarding', () => {
       eur: { status: 'approved', swift_status: 'not_started' },
       usd: { status: 'approved', swift_status: 'not_started' },
       ars: { status: 'approved', swift_status: 'not_started' },
+      status_message: null,
     });
     const events = await kycEventsOf(userId, 6);
     expect(events.map((e) => e.payload.user.kyc.general.status)).toEqual([
@@ -137,6 +138,7 @@ describe.skipIf(databaseUnavailable())('kyc onboarding', () => {
       eur: cleared,
       usd: cleared,
       ars: cleared,
+      status_message: null,
     });
     const [event] = await kycEventsOf(userId, 1);
     expect(event.payload.user.kyc).toEqual(user.kyc);

@@ -82,6 +82,7 @@ describe.skipIf(databaseUnavailable())('users', () => {
         eur: notStarted,
         usd: notStarted,
         ars: notStarted,
+        status_message: null,
       },
     });
     const shown = await service.request('GET', `/users/${u.id}`, { headers: authOf(merchant) });

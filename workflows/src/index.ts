@@ -16,6 +16,8 @@ export {
   startTemporalDevServer,
   type TemporalDevServer,
 } from './devServer.ts';
+export * from './finalFailure.ts';
+export { type FinalFailure, finalFailureInterceptors, toFinalFailure } from './finalFailureInterceptor.ts';
 export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
 export * from './kyc/shared.ts';
 export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';

@@ -12,6 +12,7 @@ import {
   Runtime,
   Worker,
 } from '@temporalio/worker';
+import { type FinalFailure, finalFailureInterceptors } from './finalFailureInterceptor.ts';
 import { taskQueue as defaultTaskQueue } from './shared.ts';
 
 /** Absolute path of the module that exports every workflow. */
@@ -47,6 +48,8 @@ export interface CreateWorkerOptions {
   identity?: string;
   /** How long in-flight activities may finish on shutdown before they are cancelled (they are retried elsewhere). */
   shutdownGraceTime?: Duration;
+  /** Called for each activity failure made final (non-retryable), e.g. to count it. */
+  onFinalFailure?: (failure: FinalFailure) => void;
 }
 
 /** Creates a worker for the checkout workflows; uses a prebuilt bundle when given, else bundles on start. */
@@ -57,6 +60,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? defaultTaskQueue,
     activities: options.activities,
+    interceptors: { activity: [finalFailureInterceptors(options.onFinalFailure)] },
     ...code,
     ...(options.identity === undefined ? {} : { identity: options.identity }),
     // Long watches resume from their heartbeats, so a short grace keeps restarts quick.

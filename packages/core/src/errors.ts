@@ -76,7 +76,7 @@ export class ApiError extends Error {
     this.headers = options.headers ?? {};
   }
 
-  /** The wire body; messages of 5xx errors are never exposed. */
+  /** The wire body; an internal error's message is never exposed, a 503 says what is unavailable. */
   toBody(): ErrorBody {
     return {
       error_code: this.code,
@@ -96,4 +96,12 @@ export function recordInvalid(errors: FieldError[], message = 'Validation failed
 /** A 404 for a record the caller may not see (absent or owned by someone else). */
 export function notFound(what: string): ApiError {
   return new ApiError('record_not_found', `${what} not found`);
+}
+
+/** A 503 for a request that needs the workflow service (Temporal) when it is absent or unreachable. */
+export function temporalUnavailable(consequence: string): ApiError {
+  return new ApiError(
+    'service_unavailable',
+    `The workflow service (Temporal) is unavailable: ${consequence}`,
+  );
 }

@@ -1,4 +1,5 @@
 export type * from './checkoutSchema.ts';
+export * from './databaseErrorKind.ts';
 export * from './dataDirLock.ts';
 export * from './migrate.ts';
 export * from './openDatabase.ts';

@@ -10,6 +10,7 @@ import * as ramps from './migrations/0006_ramps.ts';
 import * as rampDurability from './migrations/0007_ramp_durability.ts';
 import * as rampRefunds from './migrations/0008_ramp_refunds.ts';
 import * as effects from './migrations/0009_effects.ts';
+import * as kycStatusMessage from './migrations/0010_kyc_status_message.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0007_ramp_durability': rampDurability,
   '0008_ramp_refunds': rampRefunds,
   '0009_effects': effects,
+  '0010_kyc_status_message': kycStatusMessage,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -46,6 +46,8 @@ export interface UsersTable {
   kyc: Json<StoredKyc>;
   /** Bumped by every KYC change; names the change's webhook event. */
   kyc_version: Generated<number>;
+  /** Why the last KYC step could not be applied; cleared by the next step that is. */
+  kyc_status_message: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

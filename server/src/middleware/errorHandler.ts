@@ -1,5 +1,7 @@
 /** Maps every failure to the one error body; nothing a client sends turns into a 5xx. */
-import { ApiError } from '@checkout/core';
+import { ApiError, temporalUnavailable } from '@checkout/core';
+import { databaseErrorKind } from '@checkout/db';
+import { isGrpcDeadlineError, isGrpcServiceError, ServiceError } from '@temporalio/client';
 import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
 
@@ -28,7 +30,25 @@ export function toApiError(error: unknown): ApiError {
   if (typeof status === 'number' && status >= 400 && status < 500 && e?.expose) {
     return new ApiError('bad_request', e.message ?? 'Bad request');
   }
+  if (databaseErrorKind(error) === 'unavailable') {
+    return new ApiError('service_unavailable', 'The database is unavailable; retry later', { cause: error });
+  }
+  if (isTemporalUnreachable(error)) {
+    const unavailable = temporalUnavailable('retry later');
+    return new ApiError(unavailable.code, unavailable.message, { cause: error });
+  }
   return new ApiError('internal_error', 'Internal server error', { cause: error });
+}
+
+// gRPC status codes of a server that cannot be reached or did not answer in time.
+const grpcUnavailable = 14;
+const grpcDeadlineExceeded = 4;
+
+/** True when a Temporal call failed because the server could not be reached, not because it refused. */
+function isTemporalUnreachable(error: unknown): boolean {
+  if (isGrpcDeadlineError(error)) return true;
+  const grpc = error instanceof ServiceError ? error.cause : error;
+  return isGrpcServiceError(grpc) && (grpc.code === grpcUnavailable || grpc.code === grpcDeadlineExceeded);
 }
 
 /** Outermost middleware: catches, logs 5xx with their cause, writes the error body. */

@@ -1,4 +1,6 @@
 /** Reads JSON request bodies with a size limit; anything else is refused with the error shape. */
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { ApiError } from '@checkout/core';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
@@ -6,7 +8,65 @@ import type { AppState } from '../context.ts';
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);
 
-/** Parses `application/json` bodies of POST/PUT/PATCH into `ctx.state.body` (raw bytes in `rawBody`). */
+type Decode = (input: Buffer, options: ZlibOptions) => Promise<Buffer>;
+const inflateAny: Decode = async (input, options) => {
+  try {
+    return await promisify(inflate)(input, options);
+  } catch (error) {
+    // Some clients send raw DEFLATE under `deflate` instead of the zlib format RFC 9110 names.
+    if ((error as { code?: string }).code !== 'Z_DATA_ERROR') throw error;
+    return promisify(inflateRaw)(input, options);
+  }
+};
+const decoders: Readonly<Record<string, Decode>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: inflateAny,
+  br: promisify(brotliDecompress),
+};
+
+/** The `Content-Encoding` codings, in the order they were applied; unknown ones are a 415. */
+function contentCodings(header: string): string[] {
+  const codings = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  for (const coding of codings) {
+    if (!decoders[coding]) {
+      throw new ApiError(
+        'unsupported_media_type',
+        `Content-Encoding ${coding} is not supported: send gzip, deflate, br or no encoding`,
+        { errors: [{ path: 'Content-Encoding', message: 'must be gzip, deflate, br or identity' }] },
+      );
+    }
+  }
+  return codings;
+}
+
+/** Undoes the codings; the decoded size is held to `limitBytes` at every step, so a small bomb stays small. */
+async function decodeBody(raw: Buffer, codings: string[], limitBytes: number): Promise<Buffer> {
+  let body = raw;
+  for (const coding of [...codings].reverse()) {
+    try {
+      body = await decoders[coding]!(body, { maxOutputLength: limitBytes });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new ApiError('payload_too_large', `The decoded request body exceeds ${limitBytes} bytes`);
+      }
+      throw new ApiError('bad_request', `The request body is not valid ${coding} data`, {
+        errors: [{ path: 'Content-Encoding', message: `does not match the body (${coding})` }],
+      });
+    }
+  }
+  return body;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses `application/json` bodies of POST/PUT/PATCH into `ctx.state.body` (the decoded bytes in
+ * `rawBody`). Bodies may be sent gzip, deflate or br encoded; they must be UTF-8.
+ */
 export function jsonBody(limitBytes: number): Middleware<AppState> {
   return async (ctx, next) => {
     if (!methodsWithBody.has(ctx.method)) return next();
@@ -29,12 +89,19 @@ export function jsonBody(limitBytes: number): Middleware<AppState> {
     if (charset !== 'utf-8' && charset !== 'utf8') {
       throw new ApiError('unsupported_media_type', 'JSON bodies must be UTF-8');
     }
-    const raw = await getRawBody(ctx.req, {
+    const codings = contentCodings(ctx.get('content-encoding'));
+    const received = await getRawBody(ctx.req, {
       limit: limitBytes,
       ...(declared > 0 ? { length: declared } : {}),
     });
+    const raw = codings.length > 0 ? await decodeBody(received, codings, limitBytes) : received;
     ctx.state.rawBody = raw;
-    const text = raw.toString('utf8');
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      throw new ApiError('unsupported_media_type', 'The request body is not valid UTF-8');
+    }
     if (text.trim() === '') {
       ctx.state.body = undefined;
       return next();

@@ -16,6 +16,7 @@ import {
   parseUnits,
   recordInvalid,
   safeParseReporting,
+  temporalUnavailable,
   Uuid,
 } from '@checkout/core';
 import {
@@ -28,6 +29,7 @@ import {
   findSession,
   findSessionByExpectedPayment,
   insertExpectedPayment,
+  inTransaction,
   markSessionHashPending,
   markTransactionHandedOver,
   type ProductWithAddress,
@@ -203,10 +205,14 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     const body = parseFlatBody(CheckoutSessionCreateBody, ctx.state.body);
     if (!product.active) throw new ApiError('product_inactive', 'This checkout is not active');
     const chain = chainOf(product);
-    const temporal = deps.temporal;
-    if (!chain || !temporal) {
-      throw new ApiError('service_unavailable', 'Payments on this chain are not available right now');
+    if (!chain) {
+      throw new ApiError(
+        'service_unavailable',
+        `Payments on ${product.token_blockchain} (${product.token_network}) are unavailable: no RPC endpoint is configured`,
+      );
     }
+    const temporal = deps.temporal;
+    if (!temporal) throw temporalUnavailable('checkouts cannot be opened');
 
     const errors: Array<{ path: string; message: string }> = [];
     const payToken = deps.tokens.findPaymentToken(product.chain_id, body.token_address);
@@ -235,22 +241,11 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     }
     if (errors.length > 0) throw recordInvalid(errors);
 
-    let expected = body.expected_payment_id
+    const found = body.expected_payment_id
       ? await findExpectedPayment(deps.db.kysely, body.expected_payment_id)
       : undefined;
-    if (body.expected_payment_id && (!expected || expected.product_id !== product.id))
+    if (body.expected_payment_id && (!found || found.product_id !== product.id))
       throw notFound('Expected payment');
-    if (!expected) {
-      expected = await insertExpectedPayment(deps.db.kysely, {
-        id: randomUUID(),
-        merchant_id: product.merchant_id,
-        product_id: product.id,
-        dollar_amount: body.dollar_amount!,
-        metadata: null,
-        customer_email: body.email,
-        source: 'shopper',
-      });
-    }
     const expectedToken = {
       symbol: product.token_symbol,
       address: product.token_address,
@@ -259,31 +254,52 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       blockchain: product.token_blockchain,
       network: product.token_network,
     };
-    const now = Date.now();
-    const expiresAt = product.expires_in_minutes ? new Date(now + product.expires_in_minutes * 60_000) : null;
+    // Read before anything is written: an unreachable chain leaves no row behind.
     const latest = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
-      throw new ApiError('service_unavailable', 'The chain cannot be reached right now');
+      throw new ApiError(
+        'service_unavailable',
+        `The RPC endpoint of ${product.token_blockchain} (${product.token_network}) cannot be reached; retry later`,
+      );
     });
-    const { session, created } = await upsertSession(deps.db.kysely, {
-      id: randomUUID(),
-      expected_payment_id: expected.id,
-      product_id: product.id,
-      merchant_id: product.merchant_id,
-      email: body.email,
-      custom_fields: body.custom_fields,
-      sender_address: body.sender_address,
-      payment_token_address: payToken?.address ?? product.token_address,
-      chain_id: product.chain_id,
-      expected_token: expectedToken,
-      expected_token_amount: parseUnits(
-        normalizeDecimal(expected.dollar_amount),
-        product.token_decimals,
-      ).toString(),
-      receiving_address: product.address,
-      required_confirmations: chain.confirmations,
-      // The first block mined after the session opened: a scan never claims a transfer from before it.
-      start_block: (latest + 1n).toString(),
-      expires_at: expiresAt,
+    // The shopper's expected payment and its session are written together or not at all.
+    const { expected, session, created } = await inTransaction(deps.db.kysely, async (trx) => {
+      const expected =
+        found ??
+        (await insertExpectedPayment(trx, {
+          id: randomUUID(),
+          merchant_id: product.merchant_id,
+          product_id: product.id,
+          dollar_amount: body.dollar_amount!,
+          metadata: null,
+          customer_email: body.email,
+          source: 'shopper',
+        }));
+      const now = Date.now();
+      const expiresAt = product.expires_in_minutes
+        ? new Date(now + product.expires_in_minutes * 60_000)
+        : null;
+      const opened = await upsertSession(trx, {
+        id: randomUUID(),
+        expected_payment_id: expected.id,
+        product_id: product.id,
+        merchant_id: product.merchant_id,
+        email: body.email,
+        custom_fields: body.custom_fields,
+        sender_address: body.sender_address,
+        payment_token_address: payToken?.address ?? product.token_address,
+        chain_id: product.chain_id,
+        expected_token: expectedToken,
+        expected_token_amount: parseUnits(
+          normalizeDecimal(expected.dollar_amount),
+          product.token_decimals,
+        ).toString(),
+        receiving_address: product.address,
+        required_confirmations: chain.confirmations,
+        // The first block mined after the session opened: a scan never claims a transfer from before it.
+        start_block: (latest + 1n).toString(),
+        expires_at: expiresAt,
+      });
+      return { expected, ...opened };
     });
     if (created || session.status === 'awaiting_payment') {
       const scanWindowEnd =
@@ -336,8 +352,7 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     const { tx_hash } = parseFlatBody(CheckoutTransactionBody, ctx.state.body);
     const txHash = tx_hash.toLowerCase();
     const temporal = deps.temporal;
-    if (!temporal)
-      throw new ApiError('service_unavailable', 'Checkout processing is not available right now');
+    if (!temporal) throw temporalUnavailable('transactions cannot be checked');
     // The claim is durable before Temporal hears of the hash: no other checkout can take the transfer,
     // and a hash Temporal or its workers were not there to take is handed over by the reconciler.
     const claim = await claimTransaction(deps.db.kysely, {
@@ -363,11 +378,7 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       // Recorded, not yet taken: the session shows the hash confirming while it waits for its workflow.
       await markSessionHashPending(deps.db.kysely, session.id, txHash);
       if (handover.outcome === 'temporal_unavailable') {
-        throw new ApiError(
-          'service_unavailable',
-          'The workflow service (Temporal) is unavailable: the transaction is recorded and will be checked as soon as it is back',
-          { cause: handover.error },
-        );
+        throw temporalUnavailable('the transaction is recorded and will be checked as soon as it is back');
       }
       ctx.status = 202;
     }
@@ -427,12 +438,8 @@ const workflowStartTimeoutMs = 3_500;
 async function startWithinBound(client: Client, start: () => Promise<unknown>): Promise<void> {
   try {
     await callWithin(client, workflowStartTimeoutMs, start);
-  } catch (error) {
-    throw new ApiError(
-      'service_unavailable',
-      'The workflow service (Temporal) is unavailable: the checkout could not be opened; try again shortly',
-      { cause: error },
-    );
+  } catch {
+    throw temporalUnavailable('the checkout could not be opened; try again shortly');
   }
 }
 
@@ -465,7 +472,11 @@ function rejectionError(error: unknown): ApiError {
   if (error instanceof Error && /not found/i.test(error.message)) {
     return new ApiError('checkout_closed', 'This checkout is no longer open');
   }
-  return new ApiError('service_unavailable', 'The checkout could not take the transaction right now; retry', {
-    cause: error,
-  });
+  return new ApiError(
+    'service_unavailable',
+    'The workflow service (Temporal) did not take the transaction; retry',
+    {
+      cause: error,
+    },
+  );
 }

@@ -430,7 +430,11 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
 
     // 7. on chain: the transfer of at least the quote's total into its deposit address.
     const chain = deps.chains.get(quote.chain_id);
-    if (!chain) throw new ApiError('service_unavailable', 'The quote chain has no RPC endpoint');
+    if (!chain)
+      throw new ApiError(
+        'service_unavailable',
+        `Quotes on ${quote.deposit_token_chain} (${quote.network}) are unavailable: no RPC endpoint is configured`,
+      );
     const total = quoteTotals(offramps).amount;
     const token: AcceptedToken = {
       address: quote.token_address as Hash,

@@ -17,6 +17,7 @@ import {
   recordInvalid,
   SandboxDepositBody,
   type TokenInfo,
+  temporalUnavailable,
   Uuid,
 } from '@checkout/core';
 import {
@@ -189,7 +190,7 @@ export function onrampSandboxRoutes(router: Router<AppState>, deps: AppDeps): vo
     if (cents > parseUnits(onrampLimits.maxDeposit, fiatDecimals)) {
       throw recordInvalid([{ path: 'amount', message: `must be at most ${onrampLimits.maxDeposit}` }]);
     }
-    if (!deps.temporal) throw new ApiError('service_unavailable', 'Deposits need the workflow service');
+    if (!deps.temporal) throw temporalUnavailable('deposits cannot be credited');
     // Stored before the workflow hears of it: a notice is never lost, even while Temporal is down.
     const stored = await insertOnrampDeposit(ctx.state.db, {
       id: randomUUID(),

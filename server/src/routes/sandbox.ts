@@ -2,8 +2,8 @@
  * Area B sandbox (research §13): the hosted KYC page of the sandbox provider, and the special moves that
  * force a user's KYC or a payment detail's status. Registered only when the sandbox is enabled.
  */
-import { ApiError, SandboxKycBody, SandboxPaymentDetailBody } from '@checkout/core';
-import { findKycSessionByToken, findUserById, markKycSession } from '@checkout/db';
+import { ApiError, SandboxKycBody, SandboxPaymentDetailBody, temporalUnavailable } from '@checkout/core';
+import { findKycSessionByToken, findUserById, inTransaction, markKycSession } from '@checkout/db';
 import { type KycEvent, signalKycOnboarding } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
@@ -19,7 +19,7 @@ function page(title: string, body: string): string {
 }
 
 async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: string }, event: KycEvent) {
-  if (!deps.temporal) throw new ApiError('service_unavailable', 'KYC decisions need the workflow service');
+  if (!deps.temporal) throw temporalUnavailable('KYC decisions cannot be applied');
   try {
     await signalKycOnboarding(
       deps.temporal.client,
@@ -28,9 +28,13 @@ async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: stri
       event,
     );
   } catch (error) {
-    throw new ApiError('service_unavailable', 'The workflow service did not accept the KYC decision', {
-      cause: error,
-    });
+    throw new ApiError(
+      'service_unavailable',
+      'The workflow service (Temporal) did not take the KYC decision; retry',
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -43,12 +47,23 @@ export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void
     return { session, user };
   };
 
+  // The step is marked once and its event sent with it: if the workflow service refuses the event, the
+  // mark is rolled back, so opening the page again sends it again.
+  const markThenSend = (
+    sessionId: string,
+    step: 'opened_at' | 'submitted_at',
+    user: { id: string; merchant_id: string },
+    status: KycEvent['status'],
+  ) =>
+    inTransaction(deps.db.kysely, async (trx) => {
+      if (await markKycSession(trx, sessionId, step))
+        await sendKycEvent(deps, user, { source: 'session', status });
+    });
+
   router.get('/sandbox/kyc/:token', async (ctx) => {
     ctx.state.route = '/sandbox/kyc/:token';
     const { session, user } = await sessionOf(ctx.params.token);
-    if (await markKycSession(deps.db.kysely, session.id, 'opened_at')) {
-      await sendKycEvent(deps, user, { source: 'session', status: 'initiated' });
-    }
+    await markThenSend(session.id, 'opened_at', user, 'initiated');
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
     ctx.body = page(
@@ -62,9 +77,7 @@ export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void
   router.post('/sandbox/kyc/:token/submit', async (ctx) => {
     ctx.state.route = '/sandbox/kyc/:token/submit';
     const { session, user } = await sessionOf(ctx.params.token);
-    if (await markKycSession(deps.db.kysely, session.id, 'submitted_at')) {
-      await sendKycEvent(deps, user, { source: 'session', status: 'pending_assessment' });
-    }
+    await markThenSend(session.id, 'submitted_at', user, 'pending_assessment');
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page(
       'Application submitted',

@@ -136,7 +136,10 @@ export function userRoutes(
     ctx.state.route = '/users/:id/kycs';
     const user = await userOfRequest(ctx, ctx.params.id);
     if (!kycProvider) {
-      throw new ApiError('service_unavailable', 'No KYC provider is configured for this service');
+      throw new ApiError(
+        'service_unavailable',
+        'KYC sessions are unavailable: no KYC provider is configured',
+      );
     }
     const session = await kycProvider.createSession({ id: user.id, email: user.email });
     await insertKycSession(ctx.state.db, {

@@ -1,5 +1,12 @@
 /** Area A webhooks: the signing secret, a product's delivery log, and redelivery. */
-import { ApiError, notFound, Uuid, type WebhookDelivery, type WebhookSecret } from '@checkout/core';
+import {
+  ApiError,
+  notFound,
+  temporalUnavailable,
+  Uuid,
+  type WebhookDelivery,
+  type WebhookSecret,
+} from '@checkout/core';
 import {
   createWebhookRedelivery,
   discardWebhookDelivery,
@@ -87,7 +94,7 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
     if (!original) throw notFound('Webhook delivery');
     const temporal = deps.temporal;
     if (!temporal) {
-      throw new ApiError('service_unavailable', 'Webhook delivery is unavailable: workflows are disabled');
+      throw temporalUnavailable('webhooks cannot be redelivered');
     }
     const db = ctx.state.db;
     // Committed before the start (unless an Idempotency-Key transaction holds it), so the first activity finds it.
@@ -97,9 +104,13 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
     } catch (error) {
       // Inside a transaction the throw rolls the row back; outside, it is removed by hand.
       if (!db.isTransaction) await discardWebhookDelivery(db, row.id);
-      throw new ApiError('service_unavailable', 'The workflow service did not accept the delivery', {
-        cause: error,
-      });
+      throw new ApiError(
+        'service_unavailable',
+        'The workflow service (Temporal) did not take the delivery; retry',
+        {
+          cause: error,
+        },
+      );
     }
     ctx.body = { webhook_delivery: presentDelivery({ ...row, attempts: [] }) };
   });

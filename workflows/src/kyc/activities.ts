@@ -1,4 +1,6 @@
 /** Activities of `kycOnboarding`: read a user's KYC state, and store a new one with its webhook. */
+
+import { printableText } from '@checkout/core';
 import {
   createWebhookDelivery,
   type Db,
@@ -7,6 +9,7 @@ import {
   presentUser,
   type SecretBox,
   writeUserKyc,
+  writeUserKycStatusMessage,
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -72,6 +75,10 @@ export function createKycActivities(deps: KycActivityDeps): KycActivities {
         }
         return { applied: true, kyc: row.kyc as KycState, version: row.kyc_version, webhookDeliveryId };
       });
+    },
+
+    async recordKycStepFailure({ userId, message }) {
+      await writeUserKycStatusMessage(db, userId, printableText(message));
     },
   };
 }

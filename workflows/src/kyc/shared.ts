@@ -87,10 +87,18 @@ export interface RecordedKyc {
   webhookDeliveryId: string | null;
 }
 
+/** Input of recordKycStepFailure: why a step could not be stored. */
+export interface RecordKycStepFailureInput {
+  userId: string;
+  message: string;
+}
+
 /** Activities of the KYC family. */
 export interface KycActivities {
   loadKyc(input: { userId: string }): Promise<LoadedKyc>;
   recordKyc(input: RecordKycInput): Promise<RecordedKyc>;
+  /** Shows on the user (`kyc.status_message`) why a step failed for good; the state itself stays. */
+  recordKycStepFailure(input: RecordKycStepFailureInput): Promise<void>;
 }
 
 /** Error type thrown while the user row is not visible yet (its transaction may not have committed). */
@@ -101,6 +109,9 @@ export const kycEventSignal = defineSignal<[KycEvent]>('kycEvent');
 
 /** The state the workflow holds. */
 export const kycStateQuery = defineQuery<LoadedKyc | null>('kycState');
+
+/** Memo key under which the Temporal UI shows the last step that failed for good. */
+export const kycFailedStepMemo = 'last_failed_step';
 
 /** Workflow id of a user's onboarding: a business key, so a user never has two. */
 export function kycWorkflowId(userId: string): string {

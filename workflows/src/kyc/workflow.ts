@@ -8,12 +8,16 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  log,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
+  upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { finalFailureOf } from '../finalFailure.ts';
 import { AccountId, KycStatus, UserId } from '../shared.ts';
 import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
 import { webhookDelivery } from '../webhookDelivery/workflow.ts';
@@ -25,14 +29,16 @@ import {
   type KycOnboardingInput,
   type KycOnboardingResult,
   kycEventSignal,
+  kycFailedStepMemo,
   kycStateQuery,
   kycUserNotFound,
   type LoadedKyc,
   type RecordedKyc,
+  type RecordKycInput,
   sameKyc,
 } from './shared.ts';
 
-const { recordKyc } = proxyActivities<KycActivities>({
+const { recordKyc, recordKycStepFailure } = proxyActivities<KycActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
@@ -52,6 +58,42 @@ function isMissingUser(error: unknown): boolean {
     error.cause instanceof ApplicationFailure &&
     error.cause.type === kycUserNotFound
   );
+}
+
+// Marks runs that note a step failing for good and go on, where older code failed the workflow.
+const kycStepFailurePatch = 'kyc-step-failure-noted';
+
+function describeEvent(event: KycEvent): string {
+  if (!event.currency) return event.status;
+  return `${event.status} (${event.currency}${event.rail === 'swift' ? ', swift' : ''})`;
+}
+
+/**
+ * Stores one step. A step that can never be stored (the worker made its failure final) is noted on the
+ * user, in the memo and the log, and skipped: undefined is returned and later events still apply.
+ */
+async function recordStep(event: KycEvent, step: RecordKycInput): Promise<RecordedKyc | undefined> {
+  try {
+    return await recordKyc(step);
+  } catch (error) {
+    const final = finalFailureOf(error);
+    if (!final || !patched(kycStepFailurePatch)) throw error;
+    const message = `The ${describeEvent(event)} decision could not be stored: ${final.message}`;
+    log.warn('a KYC step failed for good; later events still apply', {
+      userId: step.userId,
+      status: event.status,
+      type: final.type,
+      message,
+    });
+    upsertMemo({ [kycFailedStepMemo]: { status: event.status, type: final.type, message } });
+    try {
+      await recordKycStepFailure({ userId: step.userId, message });
+    } catch (noting) {
+      if (!finalFailureOf(noting)) throw noting;
+      log.error('the failed KYC step could not be noted on the user', { userId: step.userId });
+    }
+    return undefined;
+  }
 }
 
 /** The KYC case of one user. */
@@ -81,17 +123,17 @@ export async function kycOnboarding(input: KycOnboardingInput): Promise<KycOnboa
     const event = queue.shift()!;
     let next = applyKycEvent(state.kyc, event);
     if (sameKyc(next, state.kyc)) continue;
-    let recorded: RecordedKyc = await recordKyc({
-      userId: input.userId,
-      version: state.version + 1,
-      kyc: next,
-    });
+    let recorded = await recordStep(event, { userId: input.userId, version: state.version + 1, kyc: next });
+    if (!recorded) continue;
     if (!recorded.applied) {
       // The stored state moved on outside this run: apply the event on top of it once.
       next = applyKycEvent(recorded.kyc, event);
-      recorded = sameKyc(next, recorded.kyc)
-        ? recorded
-        : await recordKyc({ userId: input.userId, version: recorded.version + 1, kyc: next });
+      if (!sameKyc(next, recorded.kyc)) {
+        const stored: RecordedKyc = recorded;
+        recorded =
+          (await recordStep(event, { userId: input.userId, version: stored.version + 1, kyc: next })) ??
+          stored;
+      }
     }
     state = { kyc: recorded.kyc, version: recorded.version };
     upsertSearchAttributes([{ key: KycStatus, value: state.kyc.general.status }]);

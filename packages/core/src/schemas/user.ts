@@ -44,6 +44,10 @@ export const Kyc = z
     eur: KycCurrencyState,
     usd: KycCurrencyState,
     ars: KycCurrencyState,
+    status_message: z
+      .string()
+      .nullable()
+      .describe('Why the last KYC decision could not be applied; null once a later one is'),
   })
   .strict()
   .meta({ id: 'Kyc' });
@@ -215,8 +219,8 @@ export const WebhookEndpointResponse = z
   .strict()
   .meta({ id: 'WebhookEndpointResponse' });
 
-/** The KYC state of a new user: nothing started. */
-export function initialKyc(): Kyc {
+/** The KYC state of a new user: nothing started (the stored decisions; `status_message` is kept apart). */
+export function initialKyc(): Omit<Kyc, 'status_message'> {
   const currency = () => ({ status: 'not_started' as const, swift_status: 'not_started' as const });
   return {
     general: { status: 'not_started', moderation_comment: null },

@@ -29,6 +29,6 @@ export function presentUser(row: UserRow, secrets: SecretBox): User {
     website: row.website,
     source_of_funds: row.source_of_funds,
     business_description: row.business_description,
-    kyc: row.kyc as User['kyc'],
+    kyc: { ...(row.kyc as Omit<User['kyc'], 'status_message'>), status_message: row.kyc_status_message },
   };
 }

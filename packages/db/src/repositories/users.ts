@@ -10,7 +10,10 @@ import type {
 } from '../usersSchema.ts';
 
 /** A new user row; the KYC version starts at 0. */
-export type NewUserRow = Omit<UsersTable, 'kyc' | 'kyc_version' | 'created_at' | 'updated_at'> & {
+export type NewUserRow = Omit<
+  UsersTable,
+  'kyc' | 'kyc_version' | 'kyc_status_message' | 'created_at' | 'updated_at'
+> & {
   kyc: StoredKyc;
 };
 
@@ -66,7 +69,7 @@ export async function writeUserKyc(
 ): Promise<UserRow | undefined> {
   const updated = await db
     .updateTable('users')
-    .set({ kyc: JSON.stringify(kyc), kyc_version: version, updated_at: new Date() })
+    .set({ kyc: JSON.stringify(kyc), kyc_version: version, kyc_status_message: null, updated_at: new Date() })
     .where('id', '=', userId)
     .where('kyc_version', '=', version - 1)
     .returningAll()
@@ -74,6 +77,19 @@ export async function writeUserKyc(
   if (updated) return updated;
   const current = await findUserById(db, userId);
   return current && current.kyc_version >= version ? current : undefined;
+}
+
+/** Notes why a KYC step could not be applied; the stored state itself is left as it was. */
+export async function writeUserKycStatusMessage(
+  db: Kysely<Database>,
+  userId: string,
+  message: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ kyc_status_message: message, updated_at: new Date() })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /** Records a KYC session opened with the provider. */
