@@ -9,6 +9,7 @@ import * as productListVersion from './migrations/0005_product_list_version.ts';
 import * as ramps from './migrations/0006_ramps.ts';
 import * as rampDurability from './migrations/0007_ramp_durability.ts';
 import * as rampRefunds from './migrations/0008_ramp_refunds.ts';
+import * as sessionChangesRateLimits from './migrations/0009_session_changes_rate_limits.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0006_ramps': ramps,
   '0007_ramp_durability': rampDurability,
   '0008_ramp_refunds': rampRefunds,
+  '0009_session_changes_rate_limits': sessionChangesRateLimits,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

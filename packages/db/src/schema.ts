@@ -122,6 +122,13 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** Requests of one public API client in one minute, shared by every API process (unlogged). */
+export interface PublicRateLimitsTable {
+  client: string;
+  window_start: Timestamp;
+  count: number;
+}
+
 /** The whole database. */
 export interface Database extends CheckoutTables, UsersTables, RampsTables {
   merchants: MerchantsTable;
@@ -133,6 +140,7 @@ export interface Database extends CheckoutTables, UsersTables, RampsTables {
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  public_rate_limits: PublicRateLimitsTable;
 }
 
 export type ProductRow = Selectable<ProductsTable>;
