@@ -1,11 +1,15 @@
 /** Prometheus metrics of the HTTP API and the process. */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The metric registry and the HTTP series. */
 export interface Metrics {
   registry: Registry;
   requests: Counter<'method' | 'route' | 'status'>;
   duration: Histogram<'method' | 'route' | 'status'>;
+  /** Checkout session event streams open in this process. */
+  sessionStreams: Gauge;
+  /** Session events written to those streams. */
+  sessionEventsPushed: Counter;
 }
 
 /** A fresh registry (one per app, so tests can build many apps). */
@@ -25,5 +29,15 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  return { registry, requests, duration };
+  const sessionStreams = new Gauge({
+    name: 'checkout_session_streams',
+    help: 'Open checkout session event streams',
+    registers: [registry],
+  });
+  const sessionEventsPushed = new Counter({
+    name: 'checkout_session_events_pushed_total',
+    help: 'Checkout session events written to open streams',
+    registers: [registry],
+  });
+  return { registry, requests, duration, sessionStreams, sessionEventsPushed };
 }
