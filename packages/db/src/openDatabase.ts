@@ -36,8 +36,10 @@ export async function openDatabase(options: DatabaseOptions, { migrate = true } 
   let db: Db;
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    // A lost connection must not crash the process; the pool replaces it.
+    // A lost connection must not crash the process; the pool replaces it. A client checked out but not yet
+    // running its query has no listener of the pool's: its own keeps the loss from being an uncaught error.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const listeners = new Set<() => Promise<void>>();
     db = {
