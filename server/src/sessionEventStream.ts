@@ -42,11 +42,12 @@ export async function openSessionEventStream(
   let reading = false;
   let readAgain = false;
   let timers: NodeJS.Timeout[] = [];
+  let unwatch: (() => void) | undefined;
 
   const end = () => {
     if (ended) return;
     ended = true;
-    unwatch();
+    unwatch?.();
     for (const timer of timers) clearTimeout(timer);
     metrics.sessionStreams.dec();
     stream.end();
@@ -91,7 +92,7 @@ export async function openSessionEventStream(
   };
 
   metrics.sessionStreams.inc();
-  const unwatch = events.watch(options.sessionId, {
+  unwatch = events.watch(options.sessionId, {
     wake: () => void refresh(),
     version: () => version,
     end,
