@@ -12,6 +12,7 @@ import { observe } from './middleware/observe.ts';
 import { openCors, rateLimit } from './middleware/publicAccess.ts';
 import { storableInput } from './middleware/storableInput.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { publicRateLimitStore } from './publicRateLimitStore.ts';
 import { expectedPaymentRoutes, publicCheckoutRoutes } from './routes/checkout.ts';
 import { healthRoutes } from './routes/health.ts';
 import { hostedCheckoutRoutes } from './routes/hostedCheckout.ts';
@@ -28,7 +29,9 @@ import { webhookRoutes } from './routes/webhooks.ts';
 
 /** The whole HTTP API over its dependencies. */
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: false });
+  // X-Forwarded-For is believed only from as many proxies as TRUST_PROXY names, counted from the right.
+  const hops = deps.config.trustProxyHops;
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   // Errors are answered by errorHandler; Koa's own handler only sees what escapes it.
   app.silent = true;
 
@@ -70,7 +73,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.path === '/api/v1/checkout' || ctx.path.startsWith('/api/v1/checkout/') ? cors(ctx, next) : next(),
   );
   const checkout = new Router<AppState>({ prefix: '/api/v1' });
-  checkout.use('/checkout', rateLimit(deps.config.publicRateLimitPerMinute));
+  checkout.use(
+    '/checkout',
+    rateLimit(deps.config.publicRateLimitPerMinute, publicRateLimitStore(deps.db, deps.logger)),
+  );
   publicCheckoutRoutes(checkout, deps);
   app.use(checkout.routes());
   app.use(checkout.allowedMethods());

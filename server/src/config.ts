@@ -94,6 +94,9 @@ const ConfigSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
   DEV_INBOX_DIR: optional(z.string()),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  TRUST_PROXY: optional(
+    z.string().regex(/^(true|false|[0-9])$/, 'must be true, false or the number of proxies (0-9)'),
+  ),
   SANDBOX_ENABLED: optional(z.enum(['true', 'false'])),
   BLOCKED_COUNTRIES: z
     .string()
@@ -146,6 +149,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; devInboxDir: string | undefined };
   webhooks: { allowPrivateAddresses: boolean };
   publicRateLimitPerMinute: number;
+  /** Proxies in front of the API whose X-Forwarded-For entries name the client (0: the header is ignored). */
+  trustProxyHops: number;
   /** Area B: sandbox routes and the sandbox KYC provider; countries whose users are refused. */
   areaB: { sandboxEnabled: boolean; blockedCountries: string[] };
   /** Onramps, quotes and offramps: keys, expiries, the fee and FX tables, the deposit bank account. */
@@ -263,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         (c.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? String(c.NODE_ENV !== 'production')) === 'true',
     },
     publicRateLimitPerMinute: c.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    trustProxyHops:
+      c.TRUST_PROXY === 'true' ? 1 : Number(c.TRUST_PROXY === 'false' ? 0 : (c.TRUST_PROXY ?? 0)),
     areaB: {
       sandboxEnabled: (c.SANDBOX_ENABLED ?? String(c.NODE_ENV !== 'production')) === 'true',
       blockedCountries: c.BLOCKED_COUNTRIES.split(',')

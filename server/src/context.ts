@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
+import type { SessionEvents } from './sessionEvents.ts';
 
 /** Long-lived collaborators the app is built with. */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Chains with an RPC endpoint: the ones that take payments. */
   chains: ChainClients;
+  /** Session changes, pushed to the checkout event streams of this process. */
+  sessionEvents: SessionEvents;
   /** Absent when the service runs without Temporal (health reports it). */
   temporal?: {
     client: Client;

@@ -12,6 +12,10 @@ export interface Metrics {
   backlog: Gauge<'kind'>;
   /** Activity failures the worker made final: no retry, the workflow notes and skips the step. */
   finalActivityFailures: Counter<'activity' | 'type'>;
+  /** Checkout session event streams open in this process. */
+  sessionStreams: Gauge;
+  /** Session events written to those streams. */
+  sessionEventsPushed: Counter;
 }
 
 /** A fresh registry (one per app, so tests can build many apps). */
@@ -48,5 +52,24 @@ export function createMetrics(): Metrics {
     labelNames: ['activity', 'type'] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, workers, backlog, finalActivityFailures };
+  const sessionStreams = new Gauge({
+    name: 'checkout_session_streams',
+    help: 'Open checkout session event streams',
+    registers: [registry],
+  });
+  const sessionEventsPushed = new Counter({
+    name: 'checkout_session_events_pushed_total',
+    help: 'Checkout session events written to open streams',
+    registers: [registry],
+  });
+  return {
+    registry,
+    requests,
+    duration,
+    workers,
+    backlog,
+    finalActivityFailures,
+    sessionStreams,
+    sessionEventsPushed,
+  };
 }

@@ -28,6 +28,7 @@ import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { startRampReconciler } from './rampWorkflows.ts';
+import { createSessionEvents } from './sessionEvents.ts';
 import { createRetryGate, type RetryGate } from './temporalRetries.ts';
 
 /** A running service. */
@@ -186,6 +187,7 @@ export async function startService(
       logger.warn('TEMPORAL_ADDRESS is not set: workflows are disabled');
     }
 
+    const sessionEvents = createSessionEvents(db, { logger });
     const deps: AppDeps = {
       config,
       db,
@@ -194,6 +196,7 @@ export async function startService(
       tokens,
       chains,
       secrets,
+      sessionEvents,
       ...(temporal ? { temporal } : {}),
     };
     if (temporal) {
@@ -215,6 +218,8 @@ export async function startService(
           server.closeIdleConnections();
         }),
     );
+    // Runs before the server closes: open event streams end, so their connections do not hold it open.
+    cleanups.push(() => sessionEvents.close());
     const port = (server.address() as AddressInfo).port;
 
     if (adminSocketPath) {

@@ -1,6 +1,7 @@
 export type * from './checkoutSchema.ts';
 export * from './databaseErrorKind.ts';
 export * from './dataDirLock.ts';
+export type { ListenHandlers } from './listenPostgres.ts';
 export * from './migrate.ts';
 export * from './openDatabase.ts';
 export * from './presenters/ramps.ts';
@@ -14,6 +15,7 @@ export * from './repositories/merchants.ts';
 export * from './repositories/onramps.ts';
 export * from './repositories/paymentDetails.ts';
 export * from './repositories/products.ts';
+export * from './repositories/publicRateLimits.ts';
 export * from './repositories/quotes.ts';
 export * from './repositories/resolvedPayments.ts';
 export * from './repositories/users.ts';

@@ -11,6 +11,7 @@ import * as rampDurability from './migrations/0007_ramp_durability.ts';
 import * as rampRefunds from './migrations/0008_ramp_refunds.ts';
 import * as effects from './migrations/0009_effects.ts';
 import * as kycStatusMessage from './migrations/0010_kyc_status_message.ts';
+import * as sessionChangesRateLimits from './migrations/0011_session_changes_rate_limits.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0008_ramp_refunds': rampRefunds,
   '0009_effects': effects,
   '0010_kyc_status_message': kycStatusMessage,
+  '0011_session_changes_rate_limits': sessionChangesRateLimits,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

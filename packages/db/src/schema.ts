@@ -138,6 +138,13 @@ export interface EffectClaimsTable {
   done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** Requests of one public API client in one minute, shared by every API process (unlogged). */
+export interface PublicRateLimitsTable {
+  client: string;
+  window_start: Timestamp;
+  count: number;
+}
+
 /** The whole database. */
 export interface Database extends CheckoutTables, UsersTables, RampsTables {
   merchants: MerchantsTable;
@@ -150,6 +157,7 @@ export interface Database extends CheckoutTables, UsersTables, RampsTables {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   effect_claims: EffectClaimsTable;
+  public_rate_limits: PublicRateLimitsTable;
 }
 
 export type ProductRow = Selectable<ProductsTable>;

@@ -2,6 +2,7 @@
 import { ApiError } from '@checkout/core';
 import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
+import type { PublicRateLimitStore } from '../publicRateLimitStore.ts';
 
 /** `Access-Control-Allow-Origin: *` and preflight answers: the widget runs on any merchant's origin. */
 export function openCors(): Middleware<AppState> {
@@ -20,25 +21,21 @@ export function openCors(): Middleware<AppState> {
 }
 
 /**
- * Fixed one-minute windows per client address, in memory: enough to stop a script from hammering
- * one API process; a fleet behind a proxy adds its own limits at the edge.
+ * At most `perMinute` requests per client address and minute, counted in `store` (shared by every API
+ * process on PostgreSQL). The address is the peer's, or — with TRUST_PROXY — the one the trusted proxies
+ * forwarded. A store that fails lets the request through: the limit must never be why a shopper cannot pay.
  */
-export function rateLimit(perMinute: number): Middleware<AppState> {
-  let windowStart = Date.now();
-  let counts = new Map<string, number>();
+export function rateLimit(perMinute: number, store: PublicRateLimitStore): Middleware<AppState> {
   return async (ctx, next) => {
-    const now = Date.now();
-    if (now - windowStart >= 60_000) {
-      windowStart = now;
-      counts = new Map();
+    let counted: { count: number; resetInMs: number } | undefined;
+    try {
+      counted = await store.hit(ctx.ip || 'unknown');
+    } catch (error) {
+      ctx.state.log.warn({ err: error }, 'rate limit store unavailable; request let through');
     }
-    const key = ctx.ip || 'unknown';
-    const used = (counts.get(key) ?? 0) + 1;
-    counts.set(key, used);
-    if (used > perMinute) {
-      const retryAfter = Math.ceil((windowStart + 60_000 - now) / 1000);
+    if (counted && counted.count > perMinute) {
       throw new ApiError('rate_limited', 'Too many requests; retry later', {
-        headers: { 'Retry-After': String(retryAfter) },
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(counted.resetInMs / 1000))) },
       });
     }
     await next();

@@ -3,7 +3,6 @@
  * widget calls (no key; rate limited; exposes no secrets).
  */
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import {
   ApiError,
   CheckoutSessionCreateBody,
@@ -50,6 +49,7 @@ import type { Router } from '@koa/router';
 import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
 import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
+import { openSessionEventStream } from '../sessionEventStream.ts';
 
 function uuidParam(id: string | undefined, what: string): string {
   if (!id || !Uuid.safeParse(id).success) throw notFound(what);
@@ -387,47 +387,36 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     ctx.body = { session: await sessionView(updated!) };
   });
 
-  // Server-sent events: the session each time it changes, for at most ten minutes per connection.
+  // Server-sent events: the session each time it changes (pushed, not polled), for at most ten minutes per connection.
   router.get('/checkout/sessions/:id/events', async (ctx) => {
     ctx.state.route = '/api/v1/checkout/sessions/:id/events';
     const id = uuidParam(ctx.params.id, 'Checkout session');
-    const first = await findSession(deps.db.kysely, id);
-    if (!first) throw notFound('Checkout session');
-    const stream = new PassThrough();
+    let dollarAmount: string | undefined;
+    const stream = await openSessionEventStream({
+      events: deps.sessionEvents,
+      metrics: deps.metrics,
+      log: ctx.state.log,
+      sessionId: id,
+      closed: ctx.res,
+      read: async () => {
+        const row = await findSession(deps.db.kysely, id);
+        if (!row) return undefined;
+        // The amount never changes: read once per stream.
+        dollarAmount ??= (await findExpectedPayment(deps.db.kysely, row.expected_payment_id))?.dollar_amount;
+        return presentSession(row, dollarAmount ?? '0');
+      },
+    });
+    if (!stream) throw notFound('Checkout session');
     ctx.req.socket.setTimeout(0);
-    ctx.set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    ctx.set({
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      // Proxies that buffer responses (nginx) pass the events on at once.
+      'X-Accel-Buffering': 'no',
+    });
     ctx.status = 200;
     ctx.body = stream;
-    let last = '';
-    let closed = false;
-    const started = Date.now();
-    ctx.req.on('close', () => {
-      closed = true;
-    });
-    const send = async () => {
-      const row = await findSession(deps.db.kysely, id);
-      if (!row) return false;
-      const payload = JSON.stringify(await sessionView(row));
-      if (payload !== last) {
-        last = payload;
-        stream.write(`event: session\ndata: ${payload}\n\n`);
-      }
-      return !['resolved', 'failed'].includes(row.status);
-    };
-    void (async () => {
-      try {
-        let open = await send();
-        for (let tick = 0; open && !closed && Date.now() - started < 600_000 && tick < 1_200; tick++) {
-          await new Promise((r) => setTimeout(r, 500));
-          open = await send();
-          if (tick % 30 === 29) stream.write(': keep-alive\n\n');
-        }
-      } catch (error) {
-        ctx.state.log.warn({ err: error }, 'session event stream failed');
-      } finally {
-        stream.end();
-      }
-    })();
   });
 }
 

@@ -1,5 +1,5 @@
 /** Expected payments, checkout sessions, submitted transactions and the resolution that ends them. */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow, ExpectedPaymentRow } from '../checkoutSchema.ts';
 import type { Database, ResolvedPaymentsTable } from '../schema.ts';
 import { type ProductWithAddress, productsWithAddress } from './products.ts';
@@ -85,6 +85,25 @@ export async function findSessionByExpectedPayment(
 /** A session by id. */
 export async function findSession(db: Kysely<Database>, id: string): Promise<CheckoutSessionRow | undefined> {
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The channel every change of a checkout session is announced on, with the session id as payload: a
+ * trigger on `checkout_sessions` sends it in the transaction of the change.
+ */
+export const checkoutSessionChannel = 'checkout_session_changed';
+
+/** When each of these sessions last changed (one query, whatever the number of sessions). */
+export async function findSessionVersions(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Array<{ id: string; updated_at: Date }>> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('checkout_sessions')
+    .select(['id', 'updated_at'])
+    .where('id', '=', sql<string>`any(${sql.val(ids)}::uuid[])`)
+    .execute();
 }
 
 /** New session values, before defaults. */
