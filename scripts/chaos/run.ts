@@ -1,0 +1,526 @@
+/**
+ * `npm run chaos`: the money path and every effect around it while worker processes are killed.
+ *
+ * One run on PostgreSQL: the Temporal dev server, the dev chain, an SMTP inbox and an HTTP receiver in
+ * this process; one API process (no worker) and two worker processes of the real service. While
+ * payments (some of them closed tabs: the hash is never submitted) and onramps go through, a worker
+ * process, sometimes both, is SIGKILLed and restarted, again and again. Then everything is counted:
+ *
+ * - payments: resolved exactly once, with the transfer that paid them (lost, duplicated, wrong transfer);
+ * - e-mails: one customer receipt and one merchant notice per payment (missing, duplicated);
+ * - payment webhooks: at least one request per payment, one delivery per payment (lost, duplicated
+ *   deliveries; exact retries of one delivery are reported, not counted as faults);
+ * - onramps: delivered once on chain (lost, doubled) and every `onramp_update` version received.
+ *
+ * Exits 1 when any fault count is not 0. Writes the figures to `.bench/chaos-<timestamp>.json`.
+ *
+ * Environment: CHAOS_PAYMENTS (50), CHAOS_CLOSED_TAB_EVERY (4: every 4th payment never submits its
+ * hash), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
+ * spread over), CHAOS_SETTLE_SECONDS (240), CHAOS_POSTGRES_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bootstrapDevChain, erc20Abi, startDevChain } from '@checkout/chain';
+import { startDevInbox } from '@checkout/mail';
+import { bundleWorkflows, startTemporalDevServer } from '@checkout/workflows';
+import { DefaultLogger } from '@temporalio/worker';
+import pg from 'pg';
+import { type Address, createPublicClient, http, parseUnits } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
+import { connectShoppers } from '../bench/checkout/shoppers.ts';
+import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '../bench/checkout/target.ts';
+import { preparePostgres } from '../bench/postgres.ts';
+import { fetchTemporal } from '../fetchTemporal.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const chainId = 97;
+
+function readInt(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+const settings = {
+  payments: readInt('CHAOS_PAYMENTS', 50, 1, 10_000),
+  closedTabEvery: readInt('CHAOS_CLOSED_TAB_EVERY', 4, 0, 1_000),
+  onramps: readInt('CHAOS_ONRAMPS', 10, 0, 1_000),
+  minKills: readInt('CHAOS_MIN_KILLS', 20, 0, 10_000),
+  durationSeconds: readInt('CHAOS_DURATION_SECONDS', 90, 1, 3_600),
+  settleSeconds: readInt('CHAOS_SETTLE_SECONDS', 240, 10, 3_600),
+  adminUrl: process.env.CHAOS_POSTGRES_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+};
+
+const cleanups: Array<() => Promise<unknown>> = [];
+const progress = (message: string) => process.stderr.write(`chaos: ${message}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const between = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
+
+/** Every request the merchant's endpoints received. */
+interface Received {
+  webhookId: string;
+  event: string;
+  // biome-ignore lint/suspicious/noExplicitAny: payloads are read field by field
+  body: any;
+}
+
+async function startRecorder(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+      try {
+        received.push({
+          webhookId: String(req.headers['x-webhook-id'] ?? ''),
+          event: String(req.headers['x-webhook-event'] ?? ''),
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        });
+      } catch {
+        // not JSON: not one of ours
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function main(): Promise<number> {
+  const startedAt = new Date();
+  const workDir = mkdtempSync(join(tmpdir(), 'checkout-chaos-'));
+  cleanups.push(async () => rmSync(workDir, { recursive: true, force: true }));
+
+  const postgres = await preparePostgres(undefined, settings.adminUrl);
+  if (!postgres.available) throw new Error(`PostgreSQL is needed: ${postgres.reason}`);
+  cleanups.push(() => postgres.drop());
+
+  progress('starting Temporal, the dev chain, the inbox and the receiver');
+  const { cli } = fetchTemporal();
+  const temporal = await startTemporalDevServer({ binary: cli, uiPort: false, logLevel: 'warn' });
+  cleanups.push(() => temporal.stop());
+  const chain = await startDevChain({ chainId });
+  cleanups.push(() => chain.stop());
+  const deployment = await bootstrapDevChain({ rpcUrl: chain.rpcUrl });
+  const inbox = await startDevInbox({ dir: join(workDir, 'mail') });
+  cleanups.push(() => inbox.close());
+  const recorder = await startRecorder();
+  cleanups.push(() => recorder.close());
+  const shoppers = await connectShoppers(deployment, chain.rpcUrl, chainId);
+  const bundle = await bundleWorkflows(join(workDir, 'workflows.js'), new DefaultLogger('WARN'));
+
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['DEV_API_KEY', 'DEV_WALLET_ADDRESS', 'PUBLIC_BASE_URL', 'NODE_ENV']) delete env[key];
+  Object.assign(env, {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: postgres.url,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: `chaos-${randomBytes(4).toString('hex')}`,
+    RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.rpcUrl,
+    SMTP_URL: inbox.smtpUrl,
+    BENCH_WORKFLOW_BUNDLE: bundle.codePath,
+    BENCH_MAX_SECONDS: '3600',
+    CHAIN_POLL_INTERVAL_MS: '200',
+    CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '5',
+    CHECKOUT_SCAN_INTERVAL_MS: '500',
+    PAYOUT_SANDBOX_DELAY_MS: '200',
+    RAMP_RECONCILE_INTERVAL_MS: '2000',
+  });
+  const start = (label: string, extra: Record<string, string>) =>
+    startServiceProcess({
+      label,
+      env: { ...env, DATA_DIR: join(workDir, label), ...extra },
+      cwd: root,
+      readyTimeoutMs: 180_000,
+    });
+  progress('starting the API process and two worker processes');
+  const api = await start('api', { ROLE: 'api', RUN_WORKER: 'false' });
+  cleanups.push(() => api.stop());
+  const workerEnv = { ROLE: 'worker', RUN_WORKER: 'true' };
+  const workers: Array<ServiceProcess | undefined> = [
+    await start('worker-1', workerEnv),
+    await start('worker-2', workerEnv),
+  ];
+  cleanups.push(() => Promise.all(workers.map((w) => w?.stop())));
+
+  const { url, merchant } = api.ready;
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    auth: 'wallet' | 'key' | 'none' = 'wallet',
+  ) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (auth !== 'none') headers.authorization = `Bearer ${merchant.key}`;
+    if (auth === 'wallet') headers['x-address'] = merchant.address;
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+  };
+  const must = async (method: string, path: string, body?: unknown, auth?: 'wallet' | 'key' | 'none') => {
+    for (let tries = 0; ; tries++) {
+      const res = await call(method, path, body, auth);
+      if (res.status < 300) return res.body;
+      // The API waits out a worker outage with 202/503 on some calls; everything else is a failure.
+      if (res.status !== 503 || tries >= 20) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+      await sleep(1_000);
+    }
+  };
+
+  const busd = deployment.tokens.BUSD;
+  const usdc = deployment.tokens.USDC;
+  const product = (
+    await must('POST', '/api/v1/products', {
+      product: {
+        name: 'Chaos coffee',
+        email: 'merchant@example.com',
+        active: true,
+        send_webhook: true,
+        webhook_url: recorder.url,
+        send_email: true,
+        email_body: 'Thanks!',
+        custom_fields: [],
+        token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd.address },
+      },
+    })
+  ).product as { id: string; slug: string };
+  await must('PUT', '/webhook_endpoint', { webhook_endpoint: { url: recorder.url } }, 'key');
+
+  // The killer: a worker process (one in ten times both) is SIGKILLed every 2-6 s and restarted 1-3 s later.
+  let kills = 0;
+  let chaosOn = true;
+  const killer = (async () => {
+    while (chaosOn) {
+      await sleep(between(2_000, 6_000));
+      if (!chaosOn) break;
+      const both = Math.random() < 0.1;
+      const victims = both ? [0, 1] : [between(0, 2)];
+      await Promise.all(
+        victims.map(async (i) => {
+          await workers[i]?.kill();
+          workers[i] = undefined;
+          kills += 1;
+        }),
+      );
+      progress(`killed worker ${victims.map((i) => i + 1).join(' and ')} (${kills} kills)`);
+      await sleep(between(1_000, 3_000));
+      for (const i of victims) workers[i] = await start(`worker-${i + 1}`, workerEnv);
+    }
+  })();
+
+  // Payments, spread over the run, one shopper account at a time; every n-th never submits its hash.
+  interface Payment {
+    expectedPaymentId: string;
+    txHash: string;
+    closedTab: boolean;
+  }
+  const payments: Payment[] = [];
+  const paymentErrors: string[] = [];
+  const spacingMs = Math.floor((settings.durationSeconds * 1000) / Math.max(settings.payments, 1));
+  const lanes = Array.from({ length: shoppers.count }, (_, lane) =>
+    (async () => {
+      for (let i = lane; i < settings.payments; i += shoppers.count) {
+        await sleep(spacingMs * shoppers.count * (i === lane ? 0 : 1) + between(0, spacingMs));
+        // Distinct amounts: a closed tab is matched by its exact amount among its payer's open checkouts.
+        const dollars = `${1 + i}.${String(between(0, 100)).padStart(2, '0')}`;
+        try {
+          const expected = (
+            await must('POST', `/api/v1/products/${product.id}/expected_payments`, {
+              dollar_amount: dollars,
+              customer_email: `shopper${i}@example.com`,
+            })
+          ).expected_payment as { id: string };
+          const session = (
+            await must(
+              'POST',
+              `/api/v1/checkout/${product.slug}/sessions`,
+              {
+                expected_payment_id: expected.id,
+                email: `shopper${i}@example.com`,
+                custom_fields: {},
+                sender_address: shoppers.address(lane),
+                token_address: busd.address,
+              },
+              'none',
+            )
+          ).session as { id: string };
+          const mined = await shoppers.transfer(
+            lane,
+            busd.address,
+            merchant.address as Address,
+            parseUnits(dollars, busd.decimals),
+          );
+          const closedTab =
+            settings.closedTabEvery > 0 && i % settings.closedTabEvery === settings.closedTabEvery - 1;
+          payments.push({ expectedPaymentId: expected.id, txHash: mined.hash.toLowerCase(), closedTab });
+          if (!closedTab) {
+            const res = await call(
+              'POST',
+              `/api/v1/checkout/sessions/${session.id}/transactions`,
+              { tx_hash: mined.hash },
+              'none',
+            );
+            // 202 (no worker took it in time) and 503 keep the hash for the reconciler.
+            if (![200, 202, 503].includes(res.status)) paymentErrors.push(`submit ${res.status} ${res.text}`);
+          }
+        } catch (error) {
+          paymentErrors.push((error as Error).message);
+        }
+      }
+    })(),
+  );
+
+  // Onramps: one approved user, each onramp funded through the sandbox bank partner.
+  interface Onramp {
+    id: string;
+    destination: Address;
+    amount: string;
+  }
+  const onramps: Onramp[] = [];
+  const onrampLane = (async () => {
+    if (settings.onramps === 0) return;
+    const user = (
+      await must(
+        'POST',
+        '/users',
+        {
+          user: {
+            beneficiary_type: 'individual',
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            email: 'ada@example.com',
+            date_of_birth: '10/12/1985',
+            address_line1: '1 Market Street',
+            city: 'San Francisco',
+            state: 'CA',
+            postcode: '94105',
+            country: 'US',
+            nationality: 'GB',
+            phone: '+14155552671',
+            ssn: '123-45-6789',
+          },
+        },
+        'key',
+      )
+    ).user as { id: string };
+    await must('PATCH', `/sandbox/users/${user.id}/kycs`, { kyc: { status: 'approved' } }, 'key');
+    for (let tries = 0; ; tries++) {
+      const got = await must('GET', `/users/${user.id}`, undefined, 'key');
+      if (got.user.kyc.usd?.status === 'approved') break;
+      if (tries > 600) throw new Error('the KYC decision was never applied');
+      await sleep(500);
+    }
+    for (let i = 0; i < settings.onramps; i++) {
+      await sleep(Math.floor((settings.durationSeconds * 1000) / settings.onramps / 2));
+      const destination = privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`);
+      const amount = `${10 + i}.00`;
+      const created = (
+        await must(
+          'POST',
+          `/users/${user.id}/onramps`,
+          {
+            onramp: {
+              destination_amount: amount,
+              crypto_currency: 'usdc',
+              crypto_rails: 'binance-smart-chain',
+              destination_address: destination,
+              fiat_currency: 'usd',
+              fiat_rails: 'ach_push',
+            },
+          },
+          'key',
+        )
+      ).onramp as { id: string; deposit_amount: number };
+      onramps.push({ id: created.id, destination, amount });
+      await must(
+        'POST',
+        `/sandbox/users/${user.id}/onramps/${created.id}/deposit`,
+        { amount: String(created.deposit_amount) },
+        'key',
+      );
+    }
+    return user.id;
+  })();
+
+  const [, userId] = await Promise.all([Promise.all(lanes), onrampLane]);
+  while (kills < settings.minKills) await sleep(500);
+  chaosOn = false;
+  await killer;
+  progress(
+    `workload sent (${payments.length} payments, ${onramps.length} onramps, ${kills} kills); settling`,
+  );
+
+  // Settle: every payment resolved, its e-mails and webhook in; every onramp sent; bounded.
+  const db = new pg.Client({ connectionString: postgres.url });
+  await db.connect();
+  cleanups.push(() => db.end());
+  const publicClient = createPublicClient({ transport: http(chain.rpcUrl) });
+  const resolvedOf = async () =>
+    (
+      await db.query<{ expected_payment_id: string; id: string; tx_id: string }>(
+        'select expected_payment_id, id, tx_id from resolved_payments',
+      )
+    ).rows;
+  const settleDeadline = Date.now() + settings.settleSeconds * 1000;
+  for (;;) {
+    const resolved = await resolvedOf();
+    const mails = (await inbox.list()).length;
+    const hooks = new Set(
+      recorder.received
+        .filter((r) => r.event === 'resolved_payment.created')
+        .map((r) => r.body.expected_payment_id),
+    );
+    const sent = userId
+      ? (
+          await Promise.all(
+            onramps.map(
+              async (o) =>
+                (
+                  await must('GET', `/users/${userId}/onramps/${o.id}`, undefined, 'key')
+                ).onramp.status,
+            ),
+          )
+        ).filter((s) => s === 'crypto_sent').length
+      : 0;
+    const done =
+      resolved.length >= payments.length &&
+      mails >= payments.length * 2 &&
+      hooks.size >= payments.length &&
+      sent >= onramps.length;
+    if (done || Date.now() > settleDeadline) break;
+    await sleep(2_000);
+  }
+  // A quiet spell, so a late duplicate would still be counted.
+  await sleep(10_000);
+
+  // Count.
+  const resolved = await resolvedOf();
+  const byExpected = new Map<string, { id: string; tx_id: string }[]>();
+  for (const r of resolved)
+    byExpected.set(r.expected_payment_id, [...(byExpected.get(r.expected_payment_id) ?? []), r]);
+  const mails = await inbox.list();
+  const mailCount = new Map<string, number>();
+  for (const m of mails) mailCount.set(m.messageId, (mailCount.get(m.messageId) ?? 0) + 1);
+  const paymentHooks = recorder.received.filter((r) => r.event === 'resolved_payment.created');
+  const counts = {
+    payments: payments.length,
+    closedTabs: payments.filter((p) => p.closedTab).length,
+    onramps: onramps.length,
+    kills,
+    lostPayments: 0,
+    duplicatedPayments: 0,
+    wrongTransfer: 0,
+    missingEmails: 0,
+    duplicatedEmails: 0,
+    lostWebhooks: 0,
+    duplicatedWebhookDeliveries: 0,
+    exactWebhookRetries: 0,
+    lostOnramps: 0,
+    doubledOnramps: 0,
+    lostOnrampUpdates: 0,
+    requestErrors: paymentErrors.length,
+  };
+  for (const p of payments) {
+    const rows = byExpected.get(p.expectedPaymentId) ?? [];
+    if (rows.length === 0) counts.lostPayments += 1;
+    if (rows.length > 1) counts.duplicatedPayments += rows.length - 1;
+    const row = rows[0];
+    if (row && row.tx_id !== p.txHash) counts.wrongTransfer += 1;
+    if (row) {
+      for (const kind of ['customer', 'merchant']) {
+        const n = mailCount.get(`<${row.id}.${kind}@stable-checkout>`) ?? 0;
+        if (n === 0) counts.missingEmails += 1;
+        if (n > 1) counts.duplicatedEmails += n - 1;
+      }
+    }
+    const hooks = paymentHooks.filter((h) => h.body.expected_payment_id === p.expectedPaymentId);
+    const deliveries = new Set(hooks.map((h) => h.webhookId));
+    if (hooks.length === 0) counts.lostWebhooks += 1;
+    counts.duplicatedWebhookDeliveries += Math.max(0, deliveries.size - 1);
+    counts.exactWebhookRetries += hooks.length - deliveries.size;
+  }
+  for (const o of onramps) {
+    const status = userId
+      ? (await must('GET', `/users/${userId}/onramps/${o.id}`, undefined, 'key')).onramp
+      : undefined;
+    const balance = await publicClient.readContract({
+      address: usdc.address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [o.destination],
+    });
+    const due = parseUnits(o.amount, usdc.decimals);
+    if (status?.status !== 'crypto_sent' || balance < due) counts.lostOnramps += 1;
+    if (balance > due) counts.doubledOnramps += 1;
+    const versions = new Set(
+      recorder.received
+        .filter((r) => r.event === 'onramp_update' && r.body.payload?.onramp?.id === o.id)
+        .map((r) => r.body.payload.onramp.status),
+    );
+    for (const s of ['funds_received', 'sending_crypto', 'crypto_sent']) {
+      if (!versions.has(s)) counts.lostOnrampUpdates += 1;
+    }
+  }
+  const faults = [
+    counts.lostPayments,
+    counts.duplicatedPayments,
+    counts.wrongTransfer,
+    counts.missingEmails,
+    counts.duplicatedEmails,
+    counts.lostWebhooks,
+    counts.duplicatedWebhookDeliveries,
+    counts.lostOnramps,
+    counts.doubledOnramps,
+    counts.lostOnrampUpdates,
+    counts.requestErrors,
+  ].reduce((a, b) => a + b, 0);
+
+  const report = {
+    startedAt: startedAt.toISOString(),
+    settings: { ...settings, adminUrl: undefined },
+    counts,
+    paymentErrors: paymentErrors.slice(0, 20),
+  };
+  mkdirSync(join(root, '.bench'), { recursive: true });
+  const file = join(root, '.bench', `chaos-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  for (const [key, value] of Object.entries(counts)) process.stdout.write(`${key.padEnd(30)} ${value}\n`);
+  process.stdout.write(`${faults === 0 ? 'PASS' : 'FAIL'}: ${faults} faults; written to ${file}\n`);
+  return faults === 0 ? 0 : 1;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  process.stderr.write(`chaos: ${(error as Error).stack ?? String(error)}\n`);
+} finally {
+  await killServiceProcesses();
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+}
+process.exit(code);
