@@ -1,6 +1,6 @@
 /** Whether any worker is polling the task queue: what /health reports as the workers' presence. */
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 
 /**
  * An idle worker renews its long poll about once a minute, so a poller seen within this long is alive;
@@ -15,7 +15,8 @@ export async function countLivePollers(
   taskQueue: string,
   now = Date.now(),
 ): Promise<{ workflow: number; activity: number }> {
-  const { TaskQueueType, TaskQueueKind } = temporal.api.enums.v1;
+  // A CommonJS package: its namespace is read from the default export under plain Node.
+  const { TaskQueueType, TaskQueueKind } = proto.temporal.api.enums.v1;
   const count = async (taskQueueType: (typeof TaskQueueType)[keyof typeof TaskQueueType]) => {
     const described = await client.workflowService.describeTaskQueue({
       namespace,
