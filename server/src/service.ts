@@ -22,8 +22,8 @@ import { createActivities, createWorker, installRuntime } from '@checkout/workfl
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
-import { createApp } from './app.ts';
-import type { Config } from './config.ts';
+import { createApp, createOpsApp } from './app.ts';
+import type { Config, TemporalTls } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
@@ -39,6 +39,12 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** How long open HTTP connections may finish on stop before they are closed. */
+const httpDrainMs = 1_000;
+
+/** How long after its grace time a stopping worker gives up on tasks that ignore cancellation. */
+const workerForceMarginMs = 3_000;
+
 /** Default receiving wallet of the development merchant (dev chain account #9). */
 export const devWalletAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 
@@ -49,11 +55,28 @@ export async function openConfiguredDatabase(config: Config, adminSocket?: strin
     : openDatabase({ kind: 'pglite', dataDir: config.dataDir, ...(adminSocket ? { adminSocket } : {}) });
 }
 
-async function connectTemporal(address: string, logger: Logger, deadlineMs = 30_000): Promise<Connection> {
+/** Address, TLS and API key of the Temporal connection, shared by the client and the worker. */
+export function temporalConnectionOptions(
+  config: Config,
+  address: string,
+): { address: string; tls?: TemporalTls; apiKey?: string } {
+  const { tls, apiKey } = config.temporal;
+  return { address, ...(tls ? { tls } : {}), ...(apiKey ? { apiKey } : {}) };
+}
+
+async function connectTemporal(
+  config: Config,
+  address: string,
+  logger: Logger,
+  deadlineMs = 30_000,
+): Promise<Connection> {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await Connection.connect({ address, connectTimeout: 2_000 });
+      return await Connection.connect({
+        ...temporalConnectionOptions(config, address),
+        connectTimeout: 2_000,
+      });
     } catch (error) {
       if (Date.now() - started > deadlineMs) throw error;
       logger.warn({ address, attempt }, 'Temporal not reachable yet; retrying');
@@ -84,11 +107,13 @@ export async function startService(
   };
 
   try {
+    const api = config.role !== 'worker';
     let devApiKey: RunningService['devApiKey'];
-    if (config.dev) {
+    // A worker-only process serves no API, so it seeds and prints no key.
+    if (api && config.dev) {
       await ensureApiKey(db.kysely, { key: config.dev.apiKey, address: config.dev.walletAddress });
       devApiKey = { key: config.dev.apiKey, address: config.dev.walletAddress };
-    } else if (config.env === 'development') {
+    } else if (api && config.env === 'development') {
       // One printed key at a time: the key of the previous start is revoked.
       const previous = await db.kysely
         .selectFrom('api_keys')
@@ -114,7 +139,7 @@ export async function startService(
     let workerRun: Promise<void> | undefined;
     if (temporalAddress) {
       installRuntime({ logger: temporalLogger(logger) });
-      const connection = await connectTemporal(temporalAddress, logger);
+      const connection = await connectTemporal(config, temporalAddress, logger);
       cleanups.push(() => connection.close());
       const client = new Client({ connection, namespace: config.temporal.namespace });
       temporal = {
@@ -123,8 +148,10 @@ export async function startService(
           await connection.workflowService.getSystemInfo({});
         },
       };
-      if (config.runWorker) {
-        const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+      if (config.role !== 'api') {
+        const nativeConnection = await NativeConnection.connect(
+          temporalConnectionOptions(config, temporalAddress),
+        );
         cleanups.push(() => nativeConnection.close());
         worker = await createWorker({
           connection: nativeConnection,
@@ -145,6 +172,8 @@ export async function startService(
             ramps: config.ramps,
           }),
           ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
+          shutdownGraceTime: config.temporal.shutdownGraceMs,
+          shutdownForceTime: config.temporal.shutdownGraceMs + workerForceMarginMs,
         });
         const running = worker;
         workerRun = running.run().catch((error: unknown) => {
@@ -155,6 +184,8 @@ export async function startService(
           await workerRun;
         });
       }
+    } else if (config.role === 'worker') {
+      throw new Error('ROLE=worker needs Temporal: set TEMPORAL_ADDRESS');
     } else {
       logger.warn('TEMPORAL_ADDRESS is not set: workflows are disabled');
     }
@@ -169,12 +200,13 @@ export async function startService(
       secrets,
       ...(temporal ? { temporal } : {}),
     };
-    if (temporal) {
+    if (temporal && api) {
       // Ramp writes committed while Temporal was unreachable get their workflows once it is back.
       const reconciler = startRampReconciler(deps, db.kysely, logger, config.ramps.reconcileIntervalMs);
       cleanups.push(() => reconciler.stop());
     }
-    const handle = createApp(deps).callback();
+    // A worker-only process answers only /health and /metrics on PORT, for probes and scrapes.
+    const handle = (api ? createApp(deps) : createOpsApp(deps)).callback();
     const server: Server = createServer((req, res) => void handle(req, res));
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
@@ -184,7 +216,12 @@ export async function startService(
     cleanups.push(
       () =>
         new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          // Open streams (session events) would hold close() forever: they are cut after a moment.
+          const cut = setTimeout(() => server.closeAllConnections(), httpDrainMs);
+          server.close(() => {
+            clearTimeout(cut);
+            resolve();
+          });
           server.closeIdleConnections();
         }),
     );
@@ -196,16 +233,21 @@ export async function startService(
       cleanups.push(() => admin.close());
     }
 
-    const purge = setInterval(() => {
-      purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
-        logger.warn({ err: error }, 'idempotency purge failed'),
-      );
-    }, 3_600_000);
-    purge.unref();
-    cleanups.push(async () => clearInterval(purge));
+    if (api) {
+      const purge = setInterval(() => {
+        purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
+          logger.warn({ err: error }, 'idempotency purge failed'),
+        );
+      }, 3_600_000);
+      purge.unref();
+      cleanups.push(async () => clearInterval(purge));
+    }
 
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-    logger.info({ url, database: db.kind, temporal: temporalAddress ?? null }, 'service started');
+    logger.info(
+      { url, role: config.role, database: db.kind, temporal: temporalAddress ?? null },
+      'service started',
+    );
     return { url, port, deps, ...(devApiKey ? { devApiKey } : {}), stop: stopAll };
   } catch (error) {
     await stopAll();

@@ -47,6 +47,8 @@ export interface CreateWorkerOptions {
   identity?: string;
   /** How long in-flight activities may finish on shutdown before they are cancelled (they are retried elsewhere). */
   shutdownGraceTime?: Duration;
+  /** When a shutdown that has not finished gives up on the remaining tasks, so a stop always ends. */
+  shutdownForceTime?: Duration;
 }
 
 /** Creates a worker for the checkout workflows; uses a prebuilt bundle when given, else bundles on start. */
@@ -61,6 +63,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     ...(options.identity === undefined ? {} : { identity: options.identity }),
     // Long watches resume from their heartbeats, so a short grace keeps restarts quick.
     shutdownGraceTime: options.shutdownGraceTime ?? '5s',
+    ...(options.shutdownForceTime === undefined ? {} : { shutdownForceTime: options.shutdownForceTime }),
   });
 }
 
