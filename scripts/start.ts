@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   try {
     // The hosted checkout page and the demo shop serve the built element.
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-    if (!existsSync(join(root, 'widget', 'dist', 'crypto-checkout.iife.js'))) {
+    // The manifest is the build's last file (a dist from before hashed names has none).
+    if (!existsSync(join(root, 'widget', 'dist', 'widget-manifest.json'))) {
       console.error('building the <crypto-checkout> element…');
       execFileSync('npm', ['run', 'build', '-w', 'widget'], {
         cwd: root,
