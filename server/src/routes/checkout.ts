@@ -44,6 +44,7 @@ import type { Router } from '@koa/router';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
 import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
+import { checkoutWorkflowSummary } from '../workflowSummaries.ts';
 
 function uuidParam(id: string | undefined, what: string): string {
   if (!id || !Uuid.safeParse(id).success) throw notFound(what);
@@ -311,6 +312,16 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
           dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
           product: product.name,
         },
+        ...checkoutWorkflowSummary({
+          dollarAmount: normalizeDecimal(expected.dollar_amount, 2),
+          productName: product.name,
+          status: 'awaiting_payment',
+          productSlug: product.slug,
+          expectedPaymentId: expected.id,
+          sessionId: session.id,
+          chainId: product.chain_id,
+          tokenSymbol: payToken?.symbol ?? product.token_symbol,
+        }),
       });
     }
     ctx.body = { session: await sessionView(session) };
