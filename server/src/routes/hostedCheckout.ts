@@ -10,6 +10,7 @@ import type { Router } from '@koa/router';
 import { getAddress } from 'viem';
 import type { AppDeps, AppState } from '../context.ts';
 import { createWidgetAssets } from '../widgetAssets.ts';
+import { widgetFileRoutes } from './widgetFiles.ts';
 
 const widgetDist = fileURLToPath(new URL('../../../widget/dist/', import.meta.url));
 /** The dev merchant's receiving wallet (the address `npm start` prints with its API key). */
@@ -184,20 +185,7 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     );
   });
 
-  router.get(/^\/widget\/(.+)$/, async (ctx) => {
-    ctx.state.route = '/widget/*';
-    const reply = await widget.reply(ctx.path.slice('/widget/'.length), {
-      acceptEncoding: ctx.get('Accept-Encoding') || undefined,
-      ifNoneMatch: ctx.get('If-None-Match') || undefined,
-    });
-    if (!reply) {
-      ctx.status = 404;
-      return;
-    }
-    ctx.set(reply.headers);
-    ctx.status = reply.status;
-    if (reply.body) ctx.body = reply.body;
-  });
+  widgetFileRoutes(router, widget);
 
   if (deps.config.env === 'production') return;
 
