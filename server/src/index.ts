@@ -6,4 +6,4 @@ export { createMetrics } from './metrics.ts';
 export { buildOpenApiDocument } from './openapi.ts';
 export { widgetFileRoutes } from './routes/widgetFiles.ts';
 export { devWalletAddress, openConfiguredDatabase, type RunningService, startService } from './service.ts';
-export { createWidgetAssets, type WidgetAssets } from './widgetAssets.ts';
+export { createWidgetAssets } from './widgetAssets.ts';

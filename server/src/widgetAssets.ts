@@ -23,7 +23,7 @@ export const immutableCaching = 'public, max-age=31536000, immutable';
 export const loaderCaching = 'public, max-age=300';
 
 /** The public name of the classic script: a loader for the hashed one. */
-export const classicLoaderName = 'crypto-checkout.iife.js';
+const classicLoaderName = 'crypto-checkout.iife.js';
 
 /** What to answer for one widget file. */
 export interface WidgetReply {

@@ -21,7 +21,7 @@ export interface WidgetManifest {
 }
 
 /** Name of the manifest in `dist/`. */
-export const manifestFile = 'widget-manifest.json';
+const manifestFile = 'widget-manifest.json';
 
 /** Reads the manifest the ES build wrote (the classic build needs the wallet's hashed name). */
 export function readManifest(distDir: string): WidgetManifest {
