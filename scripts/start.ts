@@ -2,8 +2,8 @@
  * `npm start`: the whole system on embedded defaults. Starts the Temporal dev server (state and
  * Web UI) unless TEMPORAL_ADDRESS is set, a local EVM chain with test tokens and swap pools as the
  * BNB Smart Chain test network unless its RPC URL is set, and a local SMTP inbox unless SMTP_URL is
- * set; then the service (API + worker) in this process. Prints every URL and a ready API key, and
- * stops every child cleanly on Ctrl-C.
+ * set; then the service (API and worker, or the one ROLE names) in this process. Prints every URL and a
+ * ready API key. Ctrl-C stops the service first (the worker drains), then every child.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -18,10 +18,13 @@ import { fetchTemporal } from './fetchTemporal.ts';
 async function main(): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   let stopping = false;
+  // Newest first: the service (HTTP, then the worker draining its tasks), then the Temporal dev server,
+  // the inbox and the chain it was still using.
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    console.error('\nstopping…');
+    const started = performance.now();
+    console.error('\nstopping… (Ctrl-C again to stop at once)');
     for (const stop of stops.reverse()) {
       try {
         await stop();
@@ -29,15 +32,23 @@ async function main(): Promise<void> {
         console.error(`shutdown step failed: ${(error as Error).message}`);
       }
     }
+    console.error(`stopped in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     process.exit(code);
   };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  // The children run in their own process groups, so a terminal's Ctrl-C reaches only this process and
+  // nothing stops before the worker has drained. A second signal exits at once; the dev server is then
+  // killed on exit and the dev chain ends itself when this process is gone.
+  const onSignal = () => {
+    if (stopping) process.exit(130);
+    void shutdown(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
   try {
     // The hosted checkout page and the demo shop serve the built element.
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-    if (!existsSync(join(root, 'widget', 'dist', 'crypto-checkout.iife.js'))) {
+    // The manifest is the build's last file (a dist from before hashed names has none).
+    if (!existsSync(join(root, 'widget', 'dist', 'widget-manifest.json'))) {
       console.error('building the <crypto-checkout> element…');
       execFileSync('npm', ['run', 'build', '-w', 'widget'], {
         cwd: root,
@@ -48,7 +59,11 @@ async function main(): Promise<void> {
     let devChain: DevChain | undefined;
     let deployment: DevDeployment | undefined;
     if (!process.env.RPC_URL_BINANCE_SMART_CHAIN_TESTNET) {
-      devChain = await startDevChain({ chainId: 97, port: Number(process.env.DEV_CHAIN_PORT || 8545) });
+      devChain = await startDevChain({
+        chainId: 97,
+        port: Number(process.env.DEV_CHAIN_PORT || 8545),
+        detached: true,
+      });
       stops.push(() => devChain!.stop());
       deployment = await bootstrapDevChain({ rpcUrl: devChain.rpcUrl });
       process.env.RPC_URL_BINANCE_SMART_CHAIN_TESTNET = devChain.rpcUrl;
@@ -73,9 +88,10 @@ async function main(): Promise<void> {
       temporal = await startTemporalDevServer({
         binary: cli,
         dbFilename: join(config.dataDir, 'temporal.sqlite'),
-        port: 7233,
+        port: Number(process.env.DEV_TEMPORAL_PORT || 7233),
         uiPort: config.temporal.uiPort,
         namespace: config.temporal.namespace,
+        detached: true,
       });
       stops.push(() => temporal!.stop());
     }
@@ -84,7 +100,9 @@ async function main(): Promise<void> {
 
     const lines = [
       '',
-      `  API           ${service.url}   (OpenAPI: ${service.url}/openapi.json, health: ${service.url}/health)`,
+      config.role === 'worker'
+        ? `  Worker        ROLE=worker: no API; health ${service.url}/health, metrics ${service.url}/metrics`
+        : `  API           ${service.url}   (OpenAPI: ${service.url}/openapi.json, health: ${service.url}/health)`,
       `  Temporal UI   ${temporal?.uiUrl ?? `(external Temporal at ${config.temporal.address})`}`,
       `  Database      ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
     ];
@@ -97,7 +115,7 @@ async function main(): Promise<void> {
         `  Shopper       ${deployment.shoppers[0]!.address}   key ${deployment.shoppers[0]!.privateKey}`,
       );
     }
-    if (config.env !== 'production') {
+    if (config.env !== 'production' && config.role !== 'worker') {
       lines.push(`  Demo shop     ${service.url}/demo   (hosted checkout: ${service.url}/checkout/<slug>)`);
     }
     if (inbox)

@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { minify } from 'rolldown/utils';
 import { defineConfig, type Plugin } from 'vite';
+import { readManifest, widgetAssets } from './build/assets.ts';
+
+const distDir = fileURLToPath(new URL('./dist/', import.meta.url));
 
 // Vite keeps whitespace in ES library output; this pass minifies those files like the classic script.
 const minifyEsOutput: Plugin = {
@@ -45,12 +49,15 @@ const compactStyles: Plugin = {
 };
 
 // Two builds into dist/: `vite build` makes the ES module (shell + lazy wallet entry and chunks);
-// `vite build --mode iife` adds the classic script, which imports the same wallet file on demand.
+// `vite build --mode iife` adds the classic script, which imports the same wallet file on demand. Every
+// script is content-hashed under chunks/; the public names are loaders (build/assets.ts).
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
+  // The classic script sits beside the wallet entry in chunks/, so it imports it by its hashed name.
+  const walletFile = iife ? readManifest(distDir).wallet.replace(/^chunks\//, '') : '';
   return {
-    define: { __WIDGET_IIFE__: JSON.stringify(iife) },
-    plugins: [compactStyles, minifyEsOutput],
+    define: { __WIDGET_IIFE__: JSON.stringify(iife), __WIDGET_WALLET_FILE__: JSON.stringify(walletFile) },
+    plugins: [compactStyles, minifyEsOutput, widgetAssets(iife ? 'iife' : 'es', distDir)],
     build: {
       outDir: 'dist',
       emptyOutDir: !iife,
@@ -62,7 +69,7 @@ export default defineConfig(({ mode }) => {
             entry: 'src/index.ts',
             name: 'CryptoCheckout',
             formats: ['iife'],
-            fileName: () => 'crypto-checkout.iife.js',
+            fileName: () => 'chunks/crypto-checkout.iife-[hash].js',
           }
         : {
             entry: {
@@ -70,7 +77,7 @@ export default defineConfig(({ mode }) => {
               'crypto-checkout-wallet': 'src/wallet/wallet-flow.ts',
             },
             formats: ['es'],
-            fileName: (_format, name) => `${name}.js`,
+            fileName: (_format, name) => `chunks/${name}-[hash].js`,
           },
       rollupOptions: iife ? {} : { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
     },

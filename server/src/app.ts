@@ -27,6 +27,19 @@ import { userRoutes } from './routes/users.ts';
 import { webhookEndpointRoutes } from './routes/webhookEndpoint.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
+/** The port of a worker-only process: GET /health and GET /metrics, nothing else. */
+export function createOpsApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: false });
+  app.silent = true;
+  app.use(observe(deps.logger, deps.metrics));
+  app.use(errorHandler());
+  const router = new Router<AppState>();
+  healthRoutes(router, deps);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
 /** The whole HTTP API over its dependencies. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   // X-Forwarded-For is believed only from as many proxies as TRUST_PROXY names, counted from the right.

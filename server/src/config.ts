@@ -1,5 +1,5 @@
 /** The one configuration of the service, read from the environment and validated, with embedded defaults. */
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { devAccounts, devDeployment } from '@checkout/chain';
@@ -59,6 +59,13 @@ const ConfigSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('checkout'),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  TEMPORAL_TLS: optional(z.enum(['true', 'false'])),
+  TEMPORAL_TLS_CERT: optional(z.string()),
+  TEMPORAL_TLS_KEY: optional(z.string()),
+  TEMPORAL_TLS_CA: optional(z.string()),
+  TEMPORAL_TLS_SERVER_NAME: optional(z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')),
+  TEMPORAL_API_KEY: optional(z.string().min(1)),
+  TEMPORAL_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   SECRET_KEY: optional(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')),
   TESTNET_CHAIN_ID: z.coerce.number().int().positive().default(97),
   TEST_TOKEN_ADDRESS: EvmAddress.default('0x5FbDB2315678afecb367f032d93F642f64180aa3').transform((a) =>
@@ -68,7 +75,8 @@ const ConfigSchema = z.object({
   DEV_WALLET_ADDRESS: optional(EvmAddress),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(102_400),
-  RUN_WORKER: z.enum(['true', 'false']).default('true'),
+  ROLE: optional(z.enum(['all', 'api', 'worker'])),
+  RUN_WORKER: optional(z.enum(['true', 'false'])),
   RPC_URL_ETHEREUM: optional(z.url()),
   RPC_URL_BINANCE_SMART_CHAIN: optional(z.url()),
   RPC_URL_POLYGON: optional(z.url()),
@@ -123,13 +131,25 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
-  temporal: { address: string | undefined; namespace: string; taskQueue: string; uiPort: number };
+  temporal: {
+    address: string | undefined;
+    namespace: string;
+    taskQueue: string;
+    uiPort: number;
+    /** TLS towards a Temporal cluster or Cloud; undefined for plain gRPC (the dev server). */
+    tls: TemporalTls | undefined;
+    /** Sent as `Authorization: Bearer …` (Temporal Cloud API keys). */
+    apiKey: string | undefined;
+    /** How long in-flight activities may finish when the worker stops before they are cancelled. */
+    shutdownGraceMs: number;
+  };
   secretKey: Buffer;
   testnet: TestnetConfig;
   dev: { apiKey: string; walletAddress: string } | undefined;
   logLevel: string;
   bodyLimitBytes: number;
-  runWorker: boolean;
+  /** What this process runs: the HTTP API, the Temporal worker, or both. */
+  role: Role;
   /** RPC endpoint and confirmation count per chain id; a chain without an RPC URL takes no payments. */
   chains: Array<{
     chainId: number;
@@ -170,6 +190,19 @@ export interface Config {
   };
 }
 
+/** What one process runs: `api` (HTTP API), `worker` (Temporal worker and a health port) or `all`. */
+export type Role = 'all' | 'api' | 'worker';
+
+/** TLS settings of the Temporal connection, in the SDK's `tls` option shape. */
+export interface TemporalTls {
+  /** The client certificate and key for mTLS. */
+  clientCertPair?: { crt: Buffer; key: Buffer };
+  /** CA that signed the server's certificate; the system's roots when absent. */
+  serverRootCACertificate?: Buffer;
+  /** Name checked against the server's certificate (SNI) instead of the address's host. */
+  serverNameOverride?: string;
+}
+
 /** The configuration is wrong; lists every offending variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -205,6 +238,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: c.TEMPORAL_NAMESPACE,
       taskQueue: c.TEMPORAL_TASK_QUEUE,
       uiPort: c.TEMPORAL_UI_PORT,
+      tls: temporalTls(c),
+      apiKey: c.TEMPORAL_API_KEY,
+      shutdownGraceMs: Math.round(c.TEMPORAL_SHUTDOWN_GRACE_SECONDS * 1000),
     },
     secretKey: c.SECRET_KEY ? Buffer.from(c.SECRET_KEY, 'hex') : localSecretKey(dataDir),
     testnet: {
@@ -220,7 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     logLevel: c.LOG_LEVEL,
     bodyLimitBytes: c.BODY_LIMIT_BYTES,
-    runWorker: c.RUN_WORKER === 'true',
+    role: role(c.ROLE, c.RUN_WORKER),
     chains: [
       {
         chainId: 1,
@@ -292,6 +328,95 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       payoutSandboxDelayMs: c.PAYOUT_SANDBOX_DELAY_MS,
       reconcileIntervalMs: c.RAMP_RECONCILE_INTERVAL_MS,
     },
+  };
+}
+
+/** `ROLE`, with `RUN_WORKER=false` as the older spelling of `ROLE=api`; a contradiction is refused. */
+function role(value: Role | undefined, runWorker: 'true' | 'false' | undefined): Role {
+  if (value === undefined) return runWorker === 'false' ? 'api' : 'all';
+  if (runWorker !== undefined && (runWorker === 'true') !== (value !== 'api')) {
+    throw new ConfigError(
+      `invalid configuration:\n  RUN_WORKER: ${runWorker} contradicts ROLE=${value}; set only ROLE`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The Temporal connection's TLS from `TEMPORAL_TLS*` and `TEMPORAL_API_KEY`: files are read and checked
+ * here (PEM that parses, a key that belongs to its certificate), so a wrong one stops the start.
+ */
+function temporalTls(c: z.infer<typeof ConfigSchema>): TemporalTls | undefined {
+  const problems: string[] = [];
+  const files = {
+    TEMPORAL_TLS_CERT: c.TEMPORAL_TLS_CERT,
+    TEMPORAL_TLS_KEY: c.TEMPORAL_TLS_KEY,
+    TEMPORAL_TLS_CA: c.TEMPORAL_TLS_CA,
+  };
+  const read: Partial<Record<keyof typeof files, Buffer>> = {};
+  for (const [name, path] of Object.entries(files) as Array<[keyof typeof files, string | undefined]>) {
+    if (path === undefined) continue;
+    try {
+      read[name] = readFileSync(resolve(path));
+    } catch (error) {
+      problems.push(`${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  const anyTls =
+    c.TEMPORAL_TLS_CERT !== undefined ||
+    c.TEMPORAL_TLS_KEY !== undefined ||
+    c.TEMPORAL_TLS_CA !== undefined ||
+    c.TEMPORAL_TLS_SERVER_NAME !== undefined;
+  if ((c.TEMPORAL_TLS_CERT === undefined) !== (c.TEMPORAL_TLS_KEY === undefined)) {
+    problems.push(
+      `${c.TEMPORAL_TLS_CERT === undefined ? 'TEMPORAL_TLS_CERT' : 'TEMPORAL_TLS_KEY'}: is required with ${
+        c.TEMPORAL_TLS_CERT === undefined ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT'
+      } (mTLS needs both)`,
+    );
+  }
+  if (c.TEMPORAL_TLS === 'false' && (anyTls || c.TEMPORAL_API_KEY !== undefined)) {
+    problems.push(
+      `TEMPORAL_TLS: false contradicts ${anyTls ? 'the TEMPORAL_TLS_* settings' : 'TEMPORAL_API_KEY (an API key is never sent in the clear)'}`,
+    );
+  }
+  if ((anyTls || c.TEMPORAL_API_KEY !== undefined || c.TEMPORAL_TLS === 'true') && !c.TEMPORAL_ADDRESS) {
+    problems.push(
+      'TEMPORAL_ADDRESS: is required with TLS or an API key (the embedded dev server speaks plain gRPC)',
+    );
+  }
+  let cert: X509Certificate | undefined;
+  if (read.TEMPORAL_TLS_CERT) {
+    try {
+      cert = new X509Certificate(read.TEMPORAL_TLS_CERT);
+    } catch {
+      problems.push('TEMPORAL_TLS_CERT: is not a PEM certificate');
+    }
+  }
+  if (read.TEMPORAL_TLS_KEY) {
+    try {
+      const key = createPrivateKey(read.TEMPORAL_TLS_KEY);
+      if (cert && !cert.checkPrivateKey(key))
+        problems.push('TEMPORAL_TLS_KEY: does not belong to the certificate in TEMPORAL_TLS_CERT');
+    } catch {
+      problems.push('TEMPORAL_TLS_KEY: is not a PEM private key');
+    }
+  }
+  if (read.TEMPORAL_TLS_CA) {
+    try {
+      new X509Certificate(read.TEMPORAL_TLS_CA);
+    } catch {
+      problems.push('TEMPORAL_TLS_CA: is not a PEM certificate');
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  // An API key alone implies TLS, as the SDK and Temporal Cloud expect.
+  if (!anyTls && c.TEMPORAL_TLS !== 'true' && c.TEMPORAL_API_KEY === undefined) return undefined;
+  return {
+    ...(read.TEMPORAL_TLS_CERT && read.TEMPORAL_TLS_KEY
+      ? { clientCertPair: { crt: read.TEMPORAL_TLS_CERT, key: read.TEMPORAL_TLS_KEY } }
+      : {}),
+    ...(read.TEMPORAL_TLS_CA ? { serverRootCACertificate: read.TEMPORAL_TLS_CA } : {}),
+    ...(c.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: c.TEMPORAL_TLS_SERVER_NAME } : {}),
   };
 }
 

@@ -46,6 +46,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { AppDeps } from './context.ts';
 import type { Logger } from './logger.ts';
+import { onrampWorkflowSummary, quoteWorkflowSummary } from './workflowSummaries.ts';
 
 /** How long one workflow call may take before the write is left to the reconciler. */
 export const workflowCallTimeoutMs = 5_000;
@@ -105,8 +106,8 @@ export async function handQuoteToWorkflow(
   const taskQueue = deps.config.temporal.taskQueue;
   const done = await call(deps, log, { quoteId: row.id, state }, (t) =>
     state === 'open'
-      ? startQuoteLifecycle(t.client, taskQueue, quoteLifecycleInput(row))
-      : signalQuoteExecuted(t.client, taskQueue, quoteLifecycleInput(row)),
+      ? startQuoteLifecycle(t.client, taskQueue, quoteLifecycleInput(row), quoteWorkflowSummary(row))
+      : signalQuoteExecuted(t.client, taskQueue, quoteLifecycleInput(row), quoteWorkflowSummary(row)),
   );
   if (done) await markQuoteWorkflow(db, row.id, state);
   return done;
@@ -120,7 +121,13 @@ export async function handOfframpActionToWorkflow(
   log: Logger,
 ): Promise<boolean> {
   return call(deps, log, { quoteId: quote.id, offrampId }, (t) =>
-    signalOfframpAction(t.client, deps.config.temporal.taskQueue, quoteLifecycleInput(quote), offrampId),
+    signalOfframpAction(
+      t.client,
+      deps.config.temporal.taskQueue,
+      quoteLifecycleInput(quote),
+      offrampId,
+      quoteWorkflowSummary(quote),
+    ),
   );
 }
 
@@ -137,7 +144,13 @@ export async function handDepositReportToWorkflow(
 ): Promise<boolean> {
   const input = { ...quoteLifecycleInput(quote), executed: quote.crypto_transfer !== null };
   return call(deps, log, { quoteId: quote.id, txHash }, (t) =>
-    signalDepositReported(t.client, deps.config.temporal.taskQueue, input, txHash),
+    signalDepositReported(
+      t.client,
+      deps.config.temporal.taskQueue,
+      input,
+      txHash,
+      quoteWorkflowSummary(quote),
+    ),
   );
 }
 
@@ -149,7 +162,12 @@ export async function handOnrampToWorkflow(
   log: Logger,
 ): Promise<boolean> {
   const done = await call(deps, log, { onrampId: row.id }, (t) =>
-    startOnrampLifecycle(t.client, deps.config.temporal.taskQueue, onrampLifecycleInput(row)),
+    startOnrampLifecycle(
+      t.client,
+      deps.config.temporal.taskQueue,
+      onrampLifecycleInput(row),
+      onrampWorkflowSummary(row),
+    ),
   );
   if (done) await markOnrampWorkflowStarted(db, row.id);
   return done;
@@ -164,7 +182,13 @@ export async function handDepositToWorkflow(
   log: Logger,
 ): Promise<boolean> {
   const done = await call(deps, log, { onrampId: onramp.id, depositId: deposit.depositId }, (t) =>
-    signalOnrampDeposit(t.client, deps.config.temporal.taskQueue, onrampLifecycleInput(onramp), deposit),
+    signalOnrampDeposit(
+      t.client,
+      deps.config.temporal.taskQueue,
+      onrampLifecycleInput(onramp),
+      deposit,
+      onrampWorkflowSummary(onramp),
+    ),
   );
   if (done) {
     await markOnrampDepositSignalled(db, deposit.depositId);

@@ -22,8 +22,8 @@ import { countLivePollers, createActivities, createWorker, installRuntime } from
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
-import { createApp } from './app.ts';
-import type { Config } from './config.ts';
+import { createApp, createOpsApp } from './app.ts';
+import type { Config, TemporalTls } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
@@ -41,6 +41,12 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** How long open HTTP connections may finish on stop before they are closed. */
+const httpDrainMs = 1_000;
+
+/** How long after its grace time a stopping worker gives up on tasks that ignore cancellation. */
+const workerForceMarginMs = 3_000;
+
 /** Default receiving wallet of the development merchant (dev chain account #9). */
 export const devWalletAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 
@@ -51,7 +57,17 @@ export async function openConfiguredDatabase(config: Config, adminSocket?: strin
     : openDatabase({ kind: 'pglite', dataDir: config.dataDir, ...(adminSocket ? { adminSocket } : {}) });
 }
 
+/** Address, TLS and API key of the Temporal connection, shared by the client and the worker. */
+export function temporalConnectionOptions(
+  config: Config,
+  address: string,
+): { address: string; tls?: TemporalTls; apiKey?: string } {
+  const { tls, apiKey } = config.temporal;
+  return { address, ...(tls ? { tls } : {}), ...(apiKey ? { apiKey } : {}) };
+}
+
 async function connectTemporal(
+  config: Config,
   address: string,
   logger: Logger,
   retries: RetryGate,
@@ -61,7 +77,7 @@ async function connectTemporal(
   for (let attempt = 1; ; attempt++) {
     try {
       return await Connection.connect({
-        address,
+        ...temporalConnectionOptions(config, address),
         connectTimeout: 2_000,
         interceptors: [retries.interceptor],
       });
@@ -102,11 +118,13 @@ export async function startService(
   };
 
   try {
+    const api = config.role !== 'worker';
     let devApiKey: RunningService['devApiKey'];
-    if (config.dev) {
+    // A worker-only process serves no API, so it seeds and prints no key.
+    if (api && config.dev) {
       await ensureApiKey(db.kysely, { key: config.dev.apiKey, address: config.dev.walletAddress });
       devApiKey = { key: config.dev.apiKey, address: config.dev.walletAddress };
-    } else if (config.env === 'development') {
+    } else if (api && config.env === 'development') {
       // One printed key at a time: the key of the previous start is revoked.
       const previous = await db.kysely
         .selectFrom('api_keys')
@@ -134,7 +152,7 @@ export async function startService(
     if (temporalAddress) {
       installRuntime({ logger: temporalLogger(logger) });
       const retries = createRetryGate();
-      const connection = await connectTemporal(temporalAddress, logger, retries);
+      const connection = await connectTemporal(config, temporalAddress, logger, retries);
       cleanups.push(async () => {
         await retries.drain();
         await connection.close();
@@ -147,8 +165,10 @@ export async function startService(
         },
         workers: () => countLivePollers(client, config.temporal.namespace, config.temporal.taskQueue),
       };
-      if (config.runWorker) {
-        const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+      if (config.role !== 'api') {
+        const nativeConnection = await NativeConnection.connect(
+          temporalConnectionOptions(config, temporalAddress),
+        );
         cleanups.push(() => nativeConnection.close());
         worker = await createWorker({
           connection: nativeConnection,
@@ -173,6 +193,8 @@ export async function startService(
           },
           ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
           onFinalFailure: (failure) => metrics.finalActivityFailures.inc(failure),
+          shutdownGraceTime: config.temporal.shutdownGraceMs,
+          shutdownForceTime: config.temporal.shutdownGraceMs + workerForceMarginMs,
         });
         const running = worker;
         workerRun = running.run().catch((error: unknown) => {
@@ -183,6 +205,8 @@ export async function startService(
           await workerRun;
         });
       }
+    } else if (config.role === 'worker') {
+      throw new Error('ROLE=worker needs Temporal: set TEMPORAL_ADDRESS');
     } else {
       logger.warn('TEMPORAL_ADDRESS is not set: workflows are disabled');
     }
@@ -199,12 +223,13 @@ export async function startService(
       sessionEvents,
       ...(temporal ? { temporal } : {}),
     };
-    if (temporal) {
+    if (temporal && api) {
       // Ramp writes committed while Temporal was unreachable get their workflows once it is back.
       const reconciler = startRampReconciler(deps, db.kysely, logger, config.ramps.reconcileIntervalMs);
       cleanups.push(() => reconciler.stop());
     }
-    const handle = createApp(deps).callback();
+    // A worker-only process answers only /health and /metrics on PORT, for probes and scrapes.
+    const handle = (api ? createApp(deps) : createOpsApp(deps)).callback();
     const server: Server = createServer((req, res) => void handle(req, res));
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
@@ -214,7 +239,12 @@ export async function startService(
     cleanups.push(
       () =>
         new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          // Open streams (session events) would hold close() forever: they are cut after a moment.
+          const cut = setTimeout(() => server.closeAllConnections(), httpDrainMs);
+          server.close(() => {
+            clearTimeout(cut);
+            resolve();
+          });
           server.closeIdleConnections();
         }),
     );
@@ -228,16 +258,21 @@ export async function startService(
       cleanups.push(() => admin.close());
     }
 
-    const purge = setInterval(() => {
-      purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
-        logger.warn({ err: error }, 'idempotency purge failed'),
-      );
-    }, 3_600_000);
-    purge.unref();
-    cleanups.push(async () => clearInterval(purge));
+    if (api) {
+      const purge = setInterval(() => {
+        purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
+          logger.warn({ err: error }, 'idempotency purge failed'),
+        );
+      }, 3_600_000);
+      purge.unref();
+      cleanups.push(async () => clearInterval(purge));
+    }
 
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-    logger.info({ url, database: db.kind, temporal: temporalAddress ?? null }, 'service started');
+    logger.info(
+      { url, role: config.role, database: db.kind, temporal: temporalAddress ?? null },
+      'service started',
+    );
     return { url, port, deps, ...(devApiKey ? { devApiKey } : {}), stop: stopAll };
   } catch (error) {
     await stopAll();

@@ -31,6 +31,11 @@ export interface DevServerOptions {
   logLevel?: DevServerLogLevel;
   /** How long to wait for the frontend to answer, in ms. */
   startTimeoutMs?: number;
+  /**
+   * Runs the server in its own process group, so a terminal's Ctrl-C reaches only the parent, which
+   * stops the server itself once the workers have drained (`npm start`).
+   */
+  detached?: boolean;
 }
 
 /** A running dev server. */
@@ -110,6 +115,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   const child = spawn(options.binary, args, {
     env: { ...process.env, TEMPORAL_VERSION_CHECK_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let output = '';
   const capture = (chunk: Buffer): void => {

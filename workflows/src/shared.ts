@@ -4,6 +4,15 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
+/**
+ * What the Temporal UI shows for a workflow in its list and on its page (the SDK's `staticSummary`, one
+ * line, and `staticDetails`), set when the workflow starts.
+ */
+export interface WorkflowSummary {
+  staticSummary: string;
+  staticDetails?: string;
+}
+
 /** Task queue every checkout workflow and activity is polled from. */
 export const taskQueue = 'checkout';
 

@@ -50,6 +50,8 @@ export interface CreateWorkerOptions {
   shutdownGraceTime?: Duration;
   /** Called for each activity failure made final (non-retryable), e.g. to count it. */
   onFinalFailure?: (failure: FinalFailure) => void;
+  /** When a shutdown that has not finished gives up on the remaining tasks, so a stop always ends. */
+  shutdownForceTime?: Duration;
 }
 
 /** Creates a worker for the checkout workflows; uses a prebuilt bundle when given, else bundles on start. */
@@ -65,6 +67,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     ...(options.identity === undefined ? {} : { identity: options.identity }),
     // Long watches resume from their heartbeats, so a short grace keeps restarts quick.
     shutdownGraceTime: options.shutdownGraceTime ?? '5s',
+    ...(options.shutdownForceTime === undefined ? {} : { shutdownForceTime: options.shutdownForceTime }),
   });
 }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Chain, defineChain } from 'viem';
+import { missingEdrBinding } from './missingEdrBinding.ts';
 
 /** Mnemonic of Hardhat's default accounts; the dev chain funds its first 20 with 10,000 ETH each. */
 export const devMnemonic = 'test test test test test test test test test test test junk';
@@ -28,6 +29,11 @@ export interface DevChainOptions {
   startTimeoutMs?: number;
   /** Receives every line the node prints (its request log), e.g. to forward it to a dev console. */
   onLog?: (line: string) => void;
+  /**
+   * Runs the node in its own process group, so a terminal's Ctrl-C reaches only the parent, which stops
+   * the node after the service that uses it (`npm start`); the node still exits when its parent is gone.
+   */
+  detached?: boolean;
 }
 
 /** A running dev chain. */
@@ -55,6 +61,10 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
   const timeoutMs = options.startTimeoutMs ?? defaultStartTimeoutMs;
   const deadline = Date.now() + timeoutMs;
 
+  // A missing native binding would surface as Hardhat's opaque HHE200; say what is missing instead.
+  const missing = missingEdrBinding();
+  if (missing !== undefined) throw new Error(missing);
+
   const dir = await mkdtemp(join(tmpdir(), 'checkout-devchain-'));
   const cli = await writeHardhatProject(dir, chainId).catch(async (error: unknown) => {
     await rm(dir, { recursive: true, force: true });
@@ -65,6 +75,7 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
     cwd: dir,
     env: { ...process.env, HARDHAT_DISABLE_TELEMETRY: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
 
   const output: string[] = [];

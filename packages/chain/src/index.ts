@@ -7,6 +7,7 @@ export * from './depositAddress.ts';
 export * from './devChain.ts';
 export * from './erc20.ts';
 export * from './findIncomingTransfer.ts';
+export * from './missingEdrBinding.ts';
 export * from './sendToken.ts';
 export * from './swap.ts';
 export * from './verifyPayment.ts';

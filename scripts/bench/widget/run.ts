@@ -1,26 +1,35 @@
 /**
  * `npm run bench:widget`: size and first-render time of the `<crypto-checkout>` element. Builds the
  * widget (production), reports raw, gzip (9) and brotli (11) sizes of the first script and of everything
- * a payment loads, then times navigation → first render in headless Chromium (gzip served, cache
- * disabled, median of BENCH_WIDGET_RUNS, unthrottled and 4× CPU slowdown) against a trivial Lit element
- * built in the same run. Prints a table and the aims; writes `.bench/widget-<timestamp>.json`.
+ * a payment loads, and the bytes on the wire (response heads and bodies) when the service's own
+ * `/widget/` route sends them as identity, gzip and brotli. Then times navigation → first render in
+ * headless Chromium (the merchant's `<script>` tag names the loader; files from the service's route,
+ * cache disabled, median of BENCH_WIDGET_RUNS, unthrottled and 4× CPU slowdown) against a trivial Lit
+ * element built in the same run. Prints tables and the aims; writes `.bench/widget-<timestamp>.json`.
  *
  * Environment: BENCH_WIDGET_RUNS (5), CHROMIUM_PATH (/usr/bin/chromium).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTrivialElement, type TrivialBuild, trivialTag } from './baseline.ts';
 import { type BenchBrowser, launchBenchBrowser, recordWalletRequests, timeFirstRender } from './browser.ts';
 import { type PageServer, startPageServer } from './server.ts';
 import { type Size, sizeOf, staticClosure, sumSizes } from './sizes.ts';
+import { wireTotal } from './wire.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const widgetDir = join(root, 'widget', 'dist');
+/** Public names: loaders of the content-hashed files that `widget-manifest.json` names. */
 const classicScript = 'crypto-checkout.iife.js';
 const moduleScript = 'crypto-checkout.js';
-const walletModule = 'crypto-checkout-wallet.js';
+/** What each encoding's request sends as Accept-Encoding (Chromium's own header for brotli). */
+const encodings = [
+  ['identity', undefined],
+  ['gzip', 'gzip, deflate'],
+  ['brotli', 'gzip, deflate, br, zstd'],
+] as const;
 const cpuRates = [1, 4];
 const aims = { firstScriptGzip: 20_000, paymentGzip: 85_000, renderRatio: 1.3 };
 
@@ -106,12 +115,17 @@ interface RenderSeries {
 async function main(): Promise<void> {
   const buildMs = await buildWidget();
   trivial = await buildTrivialElement(root);
+  const manifest = JSON.parse(readFileSync(join(widgetDir, 'widget-manifest.json'), 'utf8')) as {
+    classic: string;
+    module: string;
+    wallet: string;
+  };
 
   const files = {
-    classic: sizeOf(join(widgetDir, classicScript)),
-    module: sizeOf(join(widgetDir, moduleScript)),
+    classic: sizeOf(join(widgetDir, manifest.classic)),
+    module: sizeOf(join(widgetDir, manifest.module)),
   };
-  const walletFiles = staticClosure(widgetDir, walletModule);
+  const walletFiles = staticClosure(widgetDir, manifest.wallet);
   const walletSizes = Object.fromEntries(walletFiles.map((f) => [f, sizeOf(join(widgetDir, f))]));
   const walletTotal = sumSizes(Object.values(walletSizes));
   const moduleClosure = staticClosure(widgetDir, moduleScript);
@@ -128,18 +142,53 @@ async function main(): Promise<void> {
   server = await startPageServer({
     widgetDir,
     classicScript,
-    walletModule,
+    walletModule: manifest.wallet,
     trivialDir: trivial.dir,
     trivialScript: trivial.script,
   });
+  // The loader's bytes are part of the first script on a merchant's page.
+  const wirePaths = {
+    classicFirst: [classicScript, manifest.classic],
+    moduleFirst: moduleClosure,
+  };
+  const walletOnly = {
+    classic: walletFiles,
+    module: walletFiles.filter((f) => !moduleClosure.includes(f)),
+  };
+  const wireGroups = {
+    'first script, classic (loader + script)': wirePaths.classicFirst,
+    'first script, ES (loader + entry + imports)': wirePaths.moduleFirst,
+    'payment, classic path': [...wirePaths.classicFirst, ...walletOnly.classic],
+    'payment, ES path': [...wirePaths.moduleFirst, ...walletOnly.module],
+  };
+  const wire: Record<
+    string,
+    Record<string, { head: number; body: number; files: number; encodings: string[] }>
+  > = {};
+  for (const [group, paths] of Object.entries(wireGroups)) {
+    wire[group] = {};
+    for (const [name, accept] of encodings) {
+      const total = await wireTotal(
+        server.origin,
+        paths.map((p) => `/widget/${p}`),
+        accept,
+      );
+      (wire[group] as Record<string, unknown>)[name] = { ...total, files: paths.length };
+    }
+  }
+
   browser = await launchBenchBrowser();
 
   const requested = await recordWalletRequests(browser.context, `${server.origin}/wallet.html`);
-  const requestedWallet = requested.map((p) => p.replace(/^\/w\//, '')).sort();
+  const requestedWallet = requested.map((p) => p.replace(/^\/widget\//, '')).sort();
   const walletMatches = JSON.stringify(requestedWallet) === JSON.stringify([...walletFiles].sort());
 
   const pages = {
-    widget: { url: `${server.origin}/widget.html`, tag: 'crypto-checkout', script: `/w/${classicScript}` },
+    widget: {
+      url: `${server.origin}/widget.html`,
+      tag: 'crypto-checkout',
+      script: `/widget/${manifest.classic}`,
+    },
     trivial: { url: `${server.origin}/trivial.html`, tag: trivialTag, script: `/t/${trivial.script}` },
   };
   const series: Record<'widget' | 'trivial', RenderSeries[]> = { widget: [], trivial: [] };
@@ -260,7 +309,27 @@ async function main(): Promise<void> {
   );
   console.log(table(sizeRows));
   console.log('');
-  console.log(`${runs} runs each, after one warm-up; gzip served, cache disabled, 127.0.0.1`);
+  const wireRows = [['on the wire, head + body', 'files', 'identity', 'gzip', 'brotli', 'br/identity']];
+  for (const [group, byEncoding] of Object.entries(wire)) {
+    const total = (name: string) => {
+      const w = byEncoding[name] as { head: number; body: number };
+      return w.head + w.body;
+    };
+    wireRows.push([
+      group,
+      String((byEncoding.identity as { files: number }).files),
+      kb(total('identity')),
+      kb(total('gzip')),
+      kb(total('brotli')),
+      (total('brotli') / total('identity')).toFixed(2),
+    ]);
+  }
+  console.log("through the service's /widget/ route (Accept-Encoding: none, gzip, Chromium's)");
+  console.log(table(wireRows));
+  console.log('');
+  console.log(
+    `${runs} runs each, after one warm-up; the element through its loader from the service's route (baseline gzip), cache disabled, 127.0.0.1`,
+  );
   console.log(table(timeRows));
   console.log('');
   console.log(table([['aim', 'value', ''], ...checks.map((c) => [c.aim, c.value, verdict(c.pass)])]));
@@ -288,6 +357,8 @@ async function main(): Promise<void> {
           payment,
           trivial: trivialSize,
         },
+        manifest,
+        wire,
         render: series,
         aims,
         checks,

@@ -1,9 +1,15 @@
-/** The benchmark's HTTP server on 127.0.0.1: test pages, the built scripts and the checkout view JSON. */
+/**
+ * The benchmark's HTTP server on 127.0.0.1: test pages, the checkout view JSON, the baseline's script, and
+ * the built element under /widget/ through the service's own route (its compression and caching headers).
+ */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createWidgetAssets, widgetFileRoutes } from '@checkout/server';
+import Router from '@koa/router';
+import Koa from 'koa';
 import { trivialTag } from './baseline.ts';
 import { checkoutViewBody } from './fixture.ts';
 
@@ -18,7 +24,9 @@ export interface PageServer {
 /** Directories and file names the server needs. */
 export interface ServeOptions {
   widgetDir: string;
+  /** Public name of the classic script (the loader). */
   classicScript: string;
+  /** The wallet module, relative to the widget folder. */
   walletModule: string;
   trivialDir: string;
   trivialScript: string;
@@ -44,21 +52,30 @@ function readUnder(dir: string, rest: string): Buffer | undefined {
   }
 }
 
-/** Serves `/widget.html`, `/trivial.html`, `/wallet.html`, `/w/*` (widget dist), `/t/*` (baseline) and the API. */
+/** Serves `/widget.html`, `/trivial.html`, `/wallet.html`, `/widget/*` (the service's route), `/t/*` (baseline) and the API. */
 export async function startPageServer(options: ServeOptions): Promise<PageServer> {
   const requests: string[] = [];
+  const widgetApp = new Koa();
+  const widgetRouter = new Router();
+  widgetFileRoutes(widgetRouter, createWidgetAssets(options.widgetDir));
+  widgetApp.use(widgetRouter.routes());
+  const serveWidget = widgetApp.callback();
   const gzipped = new Map<string, Buffer>();
   let origin = '';
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     requests.push(path);
+    if (path.startsWith('/widget/')) {
+      void serveWidget(req, res);
+      return;
+    }
     let body: Buffer | undefined;
     let type = types['.html'] as string;
     if (path === '/widget.html') {
       body = Buffer.from(
         page(
           'Widget',
-          `<script src="/w/${options.classicScript}"></script>`,
+          `<script src="/widget/${options.classicScript}"></script>`,
           `<crypto-checkout slug="demo" api-base="${origin}"></crypto-checkout>`,
         ),
       );
@@ -74,16 +91,13 @@ export async function startPageServer(options: ServeOptions): Promise<PageServer
       body = Buffer.from(
         page(
           'Wallet module',
-          `<script type="module">import('/w/${options.walletModule}').then(() => { window.__walletLoaded = true; }, (e) => { window.__walletLoaded = String(e); });</script>`,
+          `<script type="module">import('/widget/${options.walletModule}').then(() => { window.__walletLoaded = true; }, (e) => { window.__walletLoaded = String(e); });</script>`,
           '',
         ),
       );
     } else if (path === '/api/v1/checkout/demo') {
       body = Buffer.from(JSON.stringify(checkoutViewBody));
       type = types['.json'] as string;
-    } else if (path.startsWith('/w/')) {
-      body = readUnder(options.widgetDir, path.slice(3));
-      type = types[extname(path)] ?? 'application/octet-stream';
     } else if (path.startsWith('/t/')) {
       body = readUnder(options.trivialDir, path.slice(3));
       type = types[extname(path)] ?? 'application/octet-stream';

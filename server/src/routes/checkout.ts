@@ -50,6 +50,7 @@ import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
 import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
+import { checkoutWorkflowSummary } from '../workflowSummaries.ts';
 
 function uuidParam(id: string | undefined, what: string): string {
   if (!id || !Uuid.safeParse(id).success) throw notFound(what);
@@ -332,6 +333,16 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
             dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
             product: product.name,
           },
+          ...checkoutWorkflowSummary({
+            dollarAmount: normalizeDecimal(expected.dollar_amount, 2),
+            productName: product.name,
+            status: 'awaiting_payment',
+            productSlug: product.slug,
+            expectedPaymentId: expected.id,
+            sessionId: session.id,
+            chainId: product.chain_id,
+            tokenSymbol: payToken?.symbol ?? product.token_symbol,
+          }),
         }),
       );
     }

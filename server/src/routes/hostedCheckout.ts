@@ -3,7 +3,6 @@
  * shopper opens directly, so a merchant can link to a checkout without embedding anything.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Uuid } from '@checkout/core';
 import {
@@ -16,10 +15,10 @@ import {
 import type { Router } from '@koa/router';
 import { getAddress } from 'viem';
 import type { AppDeps, AppState } from '../context.ts';
+import { createWidgetAssets } from '../widgetAssets.ts';
+import { widgetFileRoutes } from './widgetFiles.ts';
 
 const widgetDist = fileURLToPath(new URL('../../../widget/dist/', import.meta.url));
-/** Built file names only: no path may leave the dist folder. */
-const widgetFile = /^(chunks\/)?[A-Za-z0-9_.-]+\.js$/;
 /** The dev merchant's receiving wallet (the address `npm start` prints with its API key). */
 const demoMerchantAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 const demoProductName = 'Demo coffee subscription';
@@ -126,7 +125,7 @@ function isIntlLocale(tag: string): boolean {
   }
 }
 
-function page(title: string, body: string, lang = 'en'): string {
+function page(title: string, body: string, lang: string, script: string): string {
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -140,7 +139,7 @@ function page(title: string, body: string, lang = 'en'): string {
   h1 { font-size: 1.25rem; margin: 0; }
   code { overflow-wrap: anywhere; }
 </style>
-<script src="/widget/crypto-checkout.iife.js"></script>
+<script src="${escapeHtml(script)}"></script>
 </head>
 <body>
 <main>
@@ -195,6 +194,7 @@ const favicon: Buffer = (() => {
  * shopper's language (`Accept-Language`).
  */
 export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
+  const widget = createWidgetAssets(widgetDist);
   router.get('/checkout/:slug', async (ctx) => {
     ctx.state.route = '/checkout/:slug';
     const slug = ctx.params.slug ?? '';
@@ -211,6 +211,7 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
         texts.notFound,
         `<h1>${escapeHtml(texts.notFound)}</h1><p>${escapeHtml(texts.checkLink)}</p>`,
         tag,
+        await widget.classicScriptPath(),
       );
       return;
     }
@@ -219,10 +220,12 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     const email = payment?.product_id === product.id ? payment.customer_email : null;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
+    // The page is never cached, so it names the hashed script directly and skips the loader.
     ctx.body = page(
       product.name,
       `<h1>${escapeHtml(texts.checkout)}</h1>\n${element(slug, expected, email)}`,
       tag,
+      await widget.classicScriptPath(),
     );
   });
 
@@ -233,27 +236,7 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     ctx.body = favicon;
   });
 
-  router.get(/^\/widget\/(.+)$/, async (ctx) => {
-    ctx.state.route = '/widget/*';
-    const name = ctx.path.slice('/widget/'.length);
-    if (!widgetFile.test(name)) {
-      ctx.status = 404;
-      return;
-    }
-    try {
-      ctx.body = await readFile(`${widgetDist}${name}`);
-    } catch {
-      ctx.status = 404;
-      return;
-    }
-    ctx.type = 'text/javascript; charset=utf-8';
-    // Module scripts on merchants' own origins are fetched with CORS.
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set(
-      'Cache-Control',
-      name.startsWith('chunks/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-    );
-  });
+  widgetFileRoutes(router, widget);
 
   if (deps.config.env === 'production') return;
 
@@ -341,6 +324,7 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
 <p>${texts.demo.howToPay}</p>
 ${element(slug, expected.id)}`,
       tag,
+      await widget.classicScriptPath(),
     );
   });
 }

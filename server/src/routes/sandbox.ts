@@ -8,6 +8,7 @@ import { type KycEvent, signalKycOnboarding } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import { kycWorkflowSummary } from '../workflowSummaries.ts';
 import { changePaymentDetailStatus, paymentDetailOfRequest, presentPaymentDetail } from './paymentDetails.ts';
 import { userOfRequest } from './users.ts';
 
@@ -26,6 +27,7 @@ async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: stri
       deps.config.temporal.taskQueue,
       { userId: user.id, merchantId: user.merchant_id },
       event,
+      kycWorkflowSummary(user),
     );
   } catch (error) {
     throw new ApiError(

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { AppDeps, AppState } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
 import { parseBody } from '../parseBody.ts';
+import { kycWorkflowSummary } from '../workflowSummaries.ts';
 
 /** The account's user named by the `:id` path parameter, or a 404 (malformed id, absent, another account's). */
 export async function userOfRequest(
@@ -108,10 +109,12 @@ export function userRoutes(
     });
     if (deps.temporal) {
       try {
-        await startKycOnboarding(deps.temporal.client, deps.config.temporal.taskQueue, {
-          userId: row.id,
-          merchantId,
-        });
+        await startKycOnboarding(
+          deps.temporal.client,
+          deps.config.temporal.taskQueue,
+          { userId: row.id, merchantId },
+          kycWorkflowSummary(row),
+        );
       } catch (error) {
         // The first KYC signal starts the workflow anyway (signal-with-start); the user stays created.
         ctx.state.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');

@@ -21,6 +21,7 @@ import {
 import { startWebhookDelivery } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
+import { webhookWorkflowSummary } from '../workflowSummaries.ts';
 
 function presentSecret(record: WebhookSecretRecord): WebhookSecret {
   return {
@@ -100,7 +101,12 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
     // Committed before the start (unless an Idempotency-Key transaction holds it), so the first activity finds it.
     const row = await createWebhookRedelivery(db, original);
     try {
-      await startWebhookDelivery(temporal.client, row.id, deps.config.temporal.taskQueue);
+      await startWebhookDelivery(
+        temporal.client,
+        row.id,
+        deps.config.temporal.taskQueue,
+        webhookWorkflowSummary(row),
+      );
     } catch (error) {
       // Inside a transaction the throw rolls the row back; outside, it is removed by hand.
       if (!db.isTransaction) await discardWebhookDelivery(db, row.id);

@@ -1,5 +1,6 @@
 /** Starting and signalling a user's `kycOnboarding` workflow from the API (client side). */
 import type { Client } from '@temporalio/client';
+import type { WorkflowSummary } from '../shared.ts';
 import {
   type KycEvent,
   type KycOnboardingInput,
@@ -14,12 +15,14 @@ export async function startKycOnboarding(
   client: Client,
   taskQueue: string,
   input: KycOnboardingInput,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.start<KycOnboardingWorkflow>(kycWorkflowType, {
     workflowId: kycWorkflowId(input.userId),
     taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    ...summary,
   });
 }
 
@@ -29,6 +32,7 @@ export async function signalKycOnboarding(
   taskQueue: string,
   input: KycOnboardingInput,
   event: KycEvent,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.signalWithStart<KycOnboardingWorkflow, [KycEvent]>(kycWorkflowType, {
     workflowId: kycWorkflowId(input.userId),
@@ -36,5 +40,6 @@ export async function signalKycOnboarding(
     args: [input],
     signal: kycEventSignal,
     signalArgs: [event],
+    ...summary,
   });
 }

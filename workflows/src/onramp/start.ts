@@ -1,5 +1,6 @@
 /** Starting and signalling an onramp's `onrampLifecycle` workflow from the API (client side). */
 import type { Client } from '@temporalio/client';
+import type { WorkflowSummary } from '../shared.ts';
 import {
   type OnrampDeposit,
   type OnrampLifecycleInput,
@@ -14,12 +15,14 @@ export async function startOnrampLifecycle(
   client: Client,
   taskQueue: string,
   input: OnrampLifecycleInput,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.start<OnrampLifecycleWorkflow>(onrampWorkflowType, {
     workflowId: onrampWorkflowId(input.onrampId),
     taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    ...summary,
   });
 }
 
@@ -29,6 +32,7 @@ export async function signalOnrampDeposit(
   taskQueue: string,
   input: OnrampLifecycleInput,
   deposit: OnrampDeposit,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.signalWithStart<OnrampLifecycleWorkflow, [OnrampDeposit]>(onrampWorkflowType, {
     workflowId: onrampWorkflowId(input.onrampId),
@@ -36,5 +40,6 @@ export async function signalOnrampDeposit(
     args: [input],
     signal: onrampDepositSignal,
     signalArgs: [deposit],
+    ...summary,
   });
 }

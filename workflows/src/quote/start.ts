@@ -1,5 +1,6 @@
 /** Starting and signalling a quote's `quoteLifecycle` workflow from the API (client side). */
 import type { Client } from '@temporalio/client';
+import type { WorkflowSummary } from '../shared.ts';
 import {
   depositReportedSignal,
   offrampActionSignal,
@@ -15,12 +16,14 @@ export async function startQuoteLifecycle(
   client: Client,
   taskQueue: string,
   input: QuoteLifecycleInput,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.start<QuoteLifecycleWorkflow>(quoteWorkflowType, {
     workflowId: quoteWorkflowId(input.quoteId),
     taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    ...summary,
   });
 }
 
@@ -29,6 +32,7 @@ export async function signalQuoteExecuted(
   client: Client,
   taskQueue: string,
   input: QuoteLifecycleInput,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.signalWithStart<QuoteLifecycleWorkflow, []>(quoteWorkflowType, {
     workflowId: quoteWorkflowId(input.quoteId),
@@ -36,6 +40,7 @@ export async function signalQuoteExecuted(
     args: [{ ...input, executed: true }],
     signal: quoteExecutedSignal,
     signalArgs: [],
+    ...summary,
   });
 }
 
@@ -45,6 +50,7 @@ export async function signalOfframpAction(
   taskQueue: string,
   input: QuoteLifecycleInput,
   offrampId: string,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.signalWithStart<QuoteLifecycleWorkflow, [{ offrampId: string }]>(quoteWorkflowType, {
     workflowId: quoteWorkflowId(input.quoteId),
@@ -52,6 +58,7 @@ export async function signalOfframpAction(
     args: [{ ...input, executed: true, actions: [offrampId] }],
     signal: offrampActionSignal,
     signalArgs: [{ offrampId }],
+    ...summary,
   });
 }
 
@@ -65,6 +72,7 @@ export async function signalDepositReported(
   taskQueue: string,
   input: QuoteLifecycleInput,
   txHash: string,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   await client.workflow.signalWithStart<QuoteLifecycleWorkflow, [{ txHash: string }]>(quoteWorkflowType, {
     workflowId: quoteWorkflowId(input.quoteId),
@@ -72,5 +80,6 @@ export async function signalDepositReported(
     args: [input],
     signal: depositReportedSignal,
     signalArgs: [{ txHash }],
+    ...summary,
   });
 }

@@ -1,5 +1,6 @@
 /** Starting a delivery's workflow from the API or an event's workflow activity (client side). */
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { WorkflowSummary } from '../shared.ts';
 import { type WebhookDeliveryWorkflow, webhookDeliveryWorkflowType, webhookStartOptions } from './shared.ts';
 
 /**
@@ -10,12 +11,13 @@ export async function startWebhookDelivery(
   client: Client,
   deliveryId: string,
   taskQueue: string,
+  summary?: WorkflowSummary,
 ): Promise<void> {
   try {
-    await client.workflow.start<WebhookDeliveryWorkflow>(
-      webhookDeliveryWorkflowType,
-      webhookStartOptions(deliveryId, taskQueue),
-    );
+    await client.workflow.start<WebhookDeliveryWorkflow>(webhookDeliveryWorkflowType, {
+      ...webhookStartOptions(deliveryId, taskQueue),
+      ...summary,
+    });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }

@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+let dir: string;
+const base = () => ({ NODE_ENV: 'test', DATA_DIR: dir });
+
+/** A self-signed certificate and its key, written as PEM files named `<name>.crt` and `<name>.key`. */
+function certificate(name: string): { crt: string; key: string } {
+  const crt = join(dir, `${name}.crt`);
+  const key = join(dir, `${name}.key`);
+  execFileSync(
+    'openssl',
+    // biome-ignore format: one openssl command line
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', `/CN=${name}`, '-keyout', key, '-out', crt],
+    { stdio: 'ignore' },
+  );
+  return { crt, key };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'config-test-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ROLE', () => {
+  it('runs the API and the worker by default', () => {
+    expect(loadConfig(base()).role).toBe('all');
+  });
+
+  it('takes api, worker or all', () => {
+    for (const role of ['api', 'worker', 'all'] as const) {
+      expect(loadConfig({ ...base(), ROLE: role }).role).toBe(role);
+    }
+    expect(() => loadConfig({ ...base(), ROLE: 'scheduler' })).toThrow(/ROLE/);
+  });
+
+  it('keeps RUN_WORKER=false as the older spelling of ROLE=api', () => {
+    expect(loadConfig({ ...base(), RUN_WORKER: 'false' }).role).toBe('api');
+    expect(loadConfig({ ...base(), RUN_WORKER: 'true' }).role).toBe('all');
+    expect(loadConfig({ ...base(), RUN_WORKER: 'false', ROLE: 'api' }).role).toBe('api');
+    expect(loadConfig({ ...base(), RUN_WORKER: 'true', ROLE: 'worker' }).role).toBe('worker');
+  });
+
+  it('refuses a RUN_WORKER that contradicts ROLE', () => {
+    expect(() => loadConfig({ ...base(), RUN_WORKER: 'false', ROLE: 'worker' })).toThrow(
+      /RUN_WORKER: false contradicts ROLE=worker/,
+    );
+    expect(() => loadConfig({ ...base(), RUN_WORKER: 'true', ROLE: 'api' })).toThrow(ConfigError);
+  });
+});
+
+describe('Temporal connection', () => {
+  let client: { crt: string; key: string };
+  let other: { crt: string; key: string };
+  beforeAll(() => {
+    client = certificate('client');
+    other = certificate('other');
+  });
+
+  it('is plain gRPC without TLS settings', () => {
+    const config = loadConfig({ ...base(), TEMPORAL_ADDRESS: 'temporal:7233' });
+    expect(config.temporal.tls).toBeUndefined();
+    expect(config.temporal.apiKey).toBeUndefined();
+  });
+
+  it('reads the mTLS pair, the server CA and the server name', () => {
+    const config = loadConfig({
+      ...base(),
+      TEMPORAL_ADDRESS: 'temporal.internal:7233',
+      TEMPORAL_TLS_CERT: client.crt,
+      TEMPORAL_TLS_KEY: client.key,
+      TEMPORAL_TLS_CA: other.crt,
+      TEMPORAL_TLS_SERVER_NAME: 'frontend.temporal.internal',
+    });
+    const tls = config.temporal.tls!;
+    expect(tls.clientCertPair?.crt.toString()).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(tls.clientCertPair?.key.toString()).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    expect(tls.serverRootCACertificate?.toString()).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(tls.serverNameOverride).toBe('frontend.temporal.internal');
+  });
+
+  it('turns TLS on for an API key alone (Temporal Cloud)', () => {
+    const config = loadConfig({
+      ...base(),
+      TEMPORAL_ADDRESS: 'eu-west-1.aws.api.temporal.io:7233',
+      TEMPORAL_NAMESPACE: 'shop.a1b2c',
+      TEMPORAL_API_KEY: 'eyJhbGciOi.key',
+    });
+    expect(config.temporal.tls).toEqual({});
+    expect(config.temporal.apiKey).toBe('eyJhbGciOi.key');
+  });
+
+  it('turns TLS on with TEMPORAL_TLS=true and nothing else (a server with a public certificate)', () => {
+    const config = loadConfig({ ...base(), TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_TLS: 'true' });
+    expect(config.temporal.tls).toEqual({});
+  });
+
+  it('refuses a certificate without its key, and a key of another certificate', () => {
+    expect(() =>
+      loadConfig({ ...base(), TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_TLS_CERT: client.crt }),
+    ).toThrow(/TEMPORAL_TLS_KEY: is required with TEMPORAL_TLS_CERT/);
+    expect(() =>
+      loadConfig({
+        ...base(),
+        TEMPORAL_ADDRESS: 'temporal:7233',
+        TEMPORAL_TLS_CERT: client.crt,
+        TEMPORAL_TLS_KEY: other.key,
+      }),
+    ).toThrow(/TEMPORAL_TLS_KEY: does not belong to the certificate/);
+  });
+
+  it('names unreadable and malformed files', () => {
+    const garbage = join(dir, 'garbage.pem');
+    writeFileSync(garbage, 'not a certificate');
+    expect(() =>
+      loadConfig({ ...base(), TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_TLS_CA: join(dir, 'missing.pem') }),
+    ).toThrow(/TEMPORAL_TLS_CA: cannot read .*missing\.pem \(ENOENT\)/);
+    let error: unknown;
+    try {
+      loadConfig({
+        ...base(),
+        TEMPORAL_ADDRESS: 'temporal:7233',
+        TEMPORAL_TLS_CERT: garbage,
+        TEMPORAL_TLS_KEY: garbage,
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('TEMPORAL_TLS_CERT: is not a PEM certificate');
+    expect((error as Error).message).toContain('TEMPORAL_TLS_KEY: is not a PEM private key');
+  });
+
+  it('refuses TLS settings without TEMPORAL_ADDRESS, and TEMPORAL_TLS=false with an API key', () => {
+    expect(() => loadConfig({ ...base(), TEMPORAL_API_KEY: 'key' })).toThrow(
+      /TEMPORAL_ADDRESS: is required with TLS or an API key/,
+    );
+    expect(() =>
+      loadConfig({
+        ...base(),
+        TEMPORAL_ADDRESS: 'temporal:7233',
+        TEMPORAL_TLS: 'false',
+        TEMPORAL_API_KEY: 'k',
+      }),
+    ).toThrow(/TEMPORAL_TLS: false contradicts TEMPORAL_API_KEY/);
+  });
+
+  it('bounds the worker shutdown grace time', () => {
+    expect(loadConfig(base()).temporal.shutdownGraceMs).toBe(2_000);
+    expect(loadConfig({ ...base(), TEMPORAL_SHUTDOWN_GRACE_SECONDS: '0.5' }).temporal.shutdownGraceMs).toBe(
+      500,
+    );
+    expect(() => loadConfig({ ...base(), TEMPORAL_SHUTDOWN_GRACE_SECONDS: '600' })).toThrow(
+      /TEMPORAL_SHUTDOWN_GRACE_SECONDS/,
+    );
+  });
+});

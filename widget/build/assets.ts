@@ -1,0 +1,116 @@
+/**
+ * How the element is served: every built script gets a content-hashed name under `chunks/`, two small
+ * loaders keep the public names (`crypto-checkout.iife.js`, `crypto-checkout.js`) pointing at the current
+ * hashes, `widget-manifest.json` names the hashed entries for the server, and every script is written
+ * beside its brotli (`.br`) and gzip (`.gz`) forms so the server never compresses on a request.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { OutputBundle, OutputChunk } from 'rolldown';
+import type { Plugin } from 'vite';
+
+/** Hashed entry files, relative to `dist/`. */
+export interface WidgetManifest {
+  /** The classic script (IIFE). */
+  classic?: string;
+  /** The ES module entry. */
+  module: string;
+  /** The wallet module both entries import on demand. */
+  wallet: string;
+}
+
+/** Name of the manifest in `dist/`. */
+const manifestFile = 'widget-manifest.json';
+
+/** Reads the manifest the ES build wrote (the classic build needs the wallet's hashed name). */
+export function readManifest(distDir: string): WidgetManifest {
+  try {
+    return JSON.parse(readFileSync(join(distDir, manifestFile), 'utf8')) as WidgetManifest;
+  } catch (error) {
+    throw new Error(`${manifestFile} is missing: run \`vite build\` before \`vite build --mode iife\``, {
+      cause: error,
+    });
+  }
+}
+
+function entry(bundle: OutputBundle, name: string): OutputChunk {
+  const chunk = Object.values(bundle).find(
+    (c): c is OutputChunk => c.type === 'chunk' && c.isEntry && c.name === name,
+  );
+  if (!chunk) throw new Error(`the build has no entry named ${name}`);
+  return chunk;
+}
+
+/**
+ * The classic loader: adds the hashed script after itself, resolved against its own URL, passing on a
+ * CSP nonce and the crossorigin mode the merchant's tag carries. An inserted script is fetched at low
+ * priority; `fetchPriority = "high"` takes back the time that costs the first render (bench:widget).
+ */
+function classicLoader(target: string): string {
+  return `(function(){var s=document.currentScript,e=document.createElement("script");e.fetchPriority="high";e.src=new URL(${JSON.stringify(
+    target,
+  )},s&&s.src||location.href).href;if(s){if(s.nonce)e.nonce=s.nonce;if(s.crossOrigin!==null)e.crossOrigin=s.crossOrigin}document.head.appendChild(e)})();\n`;
+}
+
+/** Brotli (quality 11) and gzip (level 9) forms of one file, each kept only when smaller. */
+function precompress(path: string): void {
+  const bytes = readFileSync(path);
+  const br = brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+  const gz = gzipSync(bytes, { level: 9 });
+  if (br.length < bytes.length) writeFileSync(`${path}.br`, br);
+  if (gz.length < bytes.length) writeFileSync(`${path}.gz`, gz);
+}
+
+/** The plugin for one of the two builds: `es` writes the manifest and the module loader, `iife` completes both. */
+export function widgetAssets(build: 'es' | 'iife', distDir: string): Plugin {
+  return {
+    name: 'widget-assets',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      if (build === 'es') {
+        const manifest: WidgetManifest = {
+          module: entry(bundle, 'crypto-checkout').fileName,
+          wallet: entry(bundle, 'crypto-checkout-wallet').fileName,
+        };
+        this.emitFile({
+          type: 'asset',
+          fileName: 'crypto-checkout.js',
+          source: `export*from${JSON.stringify(`./${manifest.module}`)};\n`,
+        });
+        this.emitFile({
+          type: 'asset',
+          fileName: manifestFile,
+          source: `${JSON.stringify(manifest, null, 2)}\n`,
+        });
+        return;
+      }
+      const classic = Object.values(bundle).find((c): c is OutputChunk => c.type === 'chunk' && c.isEntry);
+      if (!classic) throw new Error('the classic build has no entry');
+      const manifest: WidgetManifest = { ...readManifest(distDir), classic: classic.fileName };
+      this.emitFile({
+        type: 'asset',
+        fileName: 'crypto-checkout.iife.js',
+        source: classicLoader(classic.fileName),
+      });
+      this.emitFile({
+        type: 'asset',
+        fileName: manifestFile,
+        source: `${JSON.stringify(manifest, null, 2)}\n`,
+      });
+    },
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? distDir;
+      for (const fileName of Object.keys(bundle)) {
+        if (fileName.endsWith('.js')) precompress(join(dir, fileName));
+      }
+    },
+  };
+}
