@@ -35,19 +35,11 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { connectShoppers } from '../bench/checkout/shoppers.ts';
 import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '../bench/checkout/target.ts';
 import { preparePostgres } from '../bench/postgres.ts';
+import { readInt } from '../bench/readInt.ts';
 import { fetchTemporal } from '../fetchTemporal.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const chainId = 97;
-
-function readInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
 
 const settings = {
   payments: readInt('CHAOS_PAYMENTS', 50, 1, 10_000),

@@ -26,6 +26,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import { english, generateMnemonic, generatePrivateKey } from 'viem/accounts';
 import { fetchTemporal } from '../../fetchTemporal.ts';
 import { defaultAdminUrl, preparePostgres, redactUrl } from '../postgres.ts';
+import { readInt } from '../readInt.ts';
 import { type BenchProduct, createBenchProduct, type PaymentTiming, payOnce } from './flow.ts';
 import { type BenchReceiver, startReceiver } from './receiver.ts';
 import { connectShoppers, type Shoppers } from './shoppers.ts';
@@ -35,15 +36,6 @@ import { breakDown, type Step } from './timeline.ts';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 type TargetName = 'pglite' | 'postgres';
 const allTargets: TargetName[] = ['pglite', 'postgres'];
-
-function readInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
 
 function readTargets(): TargetName[] {
   const raw = process.env.BENCH_CHECKOUT_TARGETS;

@@ -24,18 +24,10 @@ import {
 import pg from 'pg';
 import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '../checkout/target.ts';
 import { defaultAdminUrl, preparePostgres, redactUrl } from '../postgres.ts';
+import { readInt } from '../readInt.ts';
 import { openSessionStream, type SessionStream } from './sessionStream.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function readInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return value;
-}
 
 const settings = {
   streams: readInt('BENCH_STREAMS', 200, 1, 20_000),
