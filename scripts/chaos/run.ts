@@ -154,7 +154,7 @@ async function main(): Promise<number> {
     await start('worker-1', workerEnv),
     await start('worker-2', workerEnv),
   ];
-  cleanups.push(() => Promise.all(workers.map((w) => w?.stop())));
+  cleanups.push(() => Promise.all(workers.map((w) => w?.stop() ?? Promise.resolve())));
 
   const { url, merchant } = api.ready;
   const call = async (
@@ -512,7 +512,7 @@ try {
 } catch (error) {
   process.stderr.write(`chaos: ${(error as Error).stack ?? String(error)}\n`);
 } finally {
-  await killServiceProcesses();
+  killServiceProcesses();
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 }
 process.exit(code);

@@ -45,7 +45,11 @@ export async function handHashToCheckout(
   const timers: NodeJS.Timeout[] = [];
   const after = <T>(ms: number, value: () => Promise<T> | T) =>
     new Promise<T>((resolve, reject) => {
-      timers.push(setTimeout(() => Promise.resolve().then(value).then(resolve, reject), ms));
+      timers.push(
+        setTimeout(() => {
+          Promise.resolve().then(value).then(resolve, reject);
+        }, ms),
+      );
     });
   const update = client.connection
     .withAbortSignal(abort.signal, () =>
