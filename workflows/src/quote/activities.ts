@@ -38,7 +38,7 @@ import type { Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
 import { createTreasury, type TreasuryPayment } from '../onramp/treasury.ts';
 import { firstBlockAtOrAfter, scanDeposits } from './deposits.ts';
-import { createSandboxPayoutPartner, type PayoutPartner } from './payoutPartner.ts';
+import { createSandboxPayoutPartner, type PayoutPartner, payoutKey } from './payoutPartner.ts';
 import { createQuoteUpdate, quoteRefundSubject, recordQuoteRefund } from './refunds.ts';
 import {
   type OfframpStep,
@@ -240,7 +240,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
       );
       const row = await loadOfframp(db, offrampId);
       if (row.status !== 'sending_fiat') return { ...(await unchanged(db, row)), settleAfterMs: 0 };
-      const { settleAfterMs } = await partner.submit(row);
+      const { settleAfterMs } = await partner.submit(row, payoutKey(row));
       return { ...(step ?? (await unchanged(db, row))), settleAfterMs };
     },
 
@@ -300,7 +300,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
       const row = await loadOfframp(db, offrampId);
       // The payout goes to the partner again, now to the newly chosen payment detail.
       if (step?.status === 'sending_fiat' && row.status === 'sending_fiat') {
-        const { settleAfterMs } = await partner.submit(row);
+        const { settleAfterMs } = await partner.submit(row, payoutKey(row));
         return { ...step, settleAfterMs };
       }
       return { ...(step ?? (await unchanged(db, row))), settleAfterMs: 0 };

@@ -11,10 +11,18 @@ export type PayoutOutcome = { status: 'fiat_sent' } | { status: 'bounced' | 'fai
 
 /** A fiat payout partner. */
 export interface PayoutPartner {
-  /** Hands the payout over; returns how long to wait before asking for its outcome. */
-  submit(offramp: OfframpRow): Promise<{ settleAfterMs: number }>;
+  /**
+   * Hands the payout over; returns how long to wait before asking for its outcome. A retried activity
+   * calls it again with the same `key` ({@link payoutKey}): the partner must pay each key once.
+   */
+  submit(offramp: OfframpRow, key: string): Promise<{ settleAfterMs: number }>;
   /** The payout's outcome. */
   outcome(offramp: OfframpRow): Promise<PayoutOutcome>;
+}
+
+/** The idempotency key of an offramp's current payout attempt: one payment per attempt, however often submitted. */
+export function payoutKey(offramp: Pick<OfframpRow, 'id' | 'payout_attempts'>): string {
+  return `${offramp.id}:payout:${offramp.payout_attempts}`;
 }
 
 /** Cents of a destination amount that make the sandbox partner bounce or fail a payout. */
