@@ -8,7 +8,7 @@ import { erc20Abi } from '@checkout/chain';
 import { createOnrampActivities, startWebhookDelivery } from '@checkout/workflows';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOf, createUser, decideKyc, waitForKyc } from '../support/areaB.ts';
+import { authOf, createOnrampReadyUser } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
@@ -25,14 +25,7 @@ describe.skipIf(databaseUnavailable())('a retried onramp step', () => {
     [chain, receiver] = await Promise.all([startTestChain(), startWebhookReceiver()]);
     service = await startTestService({ env: { RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl } });
     merchant = await service.createMerchant();
-    const put = await service.request('PUT', '/webhook_endpoint', {
-      headers: authOf(merchant),
-      json: { webhook_endpoint: { url: receiver.url } },
-    });
-    expect(put.status, put.text).toBe(200);
-    userId = await createUser(service, merchant);
-    await decideKyc(service, merchant, userId, { status: 'approved' });
-    await waitForKyc(service, merchant, userId, (kyc) => kyc.usd.status === 'approved');
+    userId = await createOnrampReadyUser(service, merchant, receiver.url);
   });
   afterAll(async () => {
     await service?.stop();

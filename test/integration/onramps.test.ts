@@ -2,7 +2,7 @@
 import { erc20Abi } from '@checkout/chain';
 import { OnrampResponse } from '@checkout/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOf, createUser, decideKyc, expectError, waitForKyc } from '../support/areaB.ts';
+import { authOf, createOnrampReadyUser, createUser, expectError } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
@@ -24,14 +24,7 @@ describe.skipIf(databaseUnavailable())('onramps', () => {
     merchant = await service.createMerchant();
     other = await service.createMerchant();
     receiver = await startWebhookReceiver();
-    const put = await service.request('PUT', '/webhook_endpoint', {
-      headers: authOf(merchant),
-      json: { webhook_endpoint: { url: receiver.url } },
-    });
-    expect(put.status, put.text).toBe(200);
-    userId = await createUser(service, merchant);
-    await decideKyc(service, merchant, userId, { status: 'approved' });
-    await waitForKyc(service, merchant, userId, (kyc) => kyc.usd.status === 'approved');
+    userId = await createOnrampReadyUser(service, merchant, receiver.url);
   });
   afterAll(async () => {
     await service?.stop();

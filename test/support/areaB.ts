@@ -86,6 +86,26 @@ export async function createPayoutReadyUser(
   return { userId, detail };
 }
 
+/**
+ * A merchant set up for onramps: its account webhook endpoint at `webhookUrl`, and a user whose KYC is
+ * approved (through the sandbox). Returns the user's id.
+ */
+export async function createOnrampReadyUser(
+  service: TestService,
+  merchant: TestMerchant,
+  webhookUrl: string,
+): Promise<string> {
+  const put = await service.request('PUT', '/webhook_endpoint', {
+    headers: authOf(merchant),
+    json: { webhook_endpoint: { url: webhookUrl } },
+  });
+  expect(put.status, put.text).toBe(200);
+  const userId = await createUser(service, merchant);
+  await decideKyc(service, merchant, userId, { status: 'approved' });
+  await waitForKyc(service, merchant, userId, (kyc) => kyc.usd.status === 'approved');
+  return userId;
+}
+
 /** Creates a user and returns its id. */
 export async function createUser(
   service: TestService,
