@@ -1,0 +1,587 @@
+/**
+ * `npm run bench:scale`: what the service costs as open checkouts grow, on the deployment shape of
+ * production: PostgreSQL, two API processes and two worker processes of the real service against the
+ * Temporal dev server and the dev chain (97). Every JSON-RPC call the service makes goes through a
+ * counting proxy; database transactions are read from `pg_stat_database`.
+ *
+ * One run measures:
+ * - RPC calls/s and database transactions/s while idle and with 10, 1,000 and 5,000 open sessions
+ *   (sessions opened through the public API, as shoppers open them, and never paid);
+ * - payment-to-webhook latency (block mined → the merchant's endpoint receives the webhook) p50/p95 of
+ *   payments made with 10 and with 5,000 sessions open;
+ * - database transactions/s added by 1,000 open session event streams, and how fast a payment's
+ *   events reach its stream among them;
+ * - the resident memory of every process after each step;
+ * - a payment burst during which one worker process is SIGKILLed and restarted: each payment must be
+ *   resolved exactly once and delivered.
+ *
+ * It prints the figures with the aims and writes `.bench/scale-<timestamp>.json`; exits 1 when an aim
+ * is missed.
+ *
+ * Environment: BENCH_SCALE_SESSIONS ("10,1000,5000": the open-session steps; the last is the "many"
+ * step), BENCH_SCALE_WINDOW (s, 30: each measuring window), BENCH_SCALE_PAYMENTS (20: payments timed
+ * per latency step), BENCH_SCALE_STREAMS (1000), BENCH_SCALE_BURST (30), BENCH_POSTGRES_ADMIN_URL.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bootstrapDevChain, startDevChain } from '@checkout/chain';
+import { bundleWorkflows, startTemporalDevServer } from '@checkout/workflows';
+import { DefaultLogger } from '@temporalio/worker';
+import pg from 'pg';
+import { type Address, parseUnits } from 'viem';
+import { fetchTemporal } from '../../fetchTemporal.ts';
+import { connectShoppers, type Shoppers } from '../checkout/shoppers.ts';
+import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '../checkout/target.ts';
+import { defaultAdminUrl, preparePostgres } from '../postgres.ts';
+import { readInt } from '../readInt.ts';
+import { openSessionStream, type SessionStream } from '../streams/sessionStream.ts';
+import { startRpcCounter } from './rpcCounter.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const chainId = 97;
+
+const steps = (process.env.BENCH_SCALE_SESSIONS ?? '10,1000,5000')
+  .split(',')
+  .map((s) => Number.parseInt(s.trim(), 10))
+  .filter((n) => Number.isInteger(n) && n > 0 && n <= 50_000)
+  .sort((a, b) => a - b);
+const settings = {
+  steps,
+  windowSeconds: readInt('BENCH_SCALE_WINDOW', 30, 5, 3_600),
+  payments: readInt('BENCH_SCALE_PAYMENTS', 20, 2, 1_000),
+  streams: readInt('BENCH_SCALE_STREAMS', 1000, 0, 20_000),
+  burst: readInt('BENCH_SCALE_BURST', 30, 0, 1_000),
+  adminUrl: process.env.BENCH_POSTGRES_ADMIN_URL || defaultAdminUrl,
+};
+if (steps.length === 0) throw new Error('BENCH_SCALE_SESSIONS names no step');
+
+const cleanups: Array<() => Promise<unknown>> = [];
+const progress = (message: string) => process.stderr.write(`scale: ${message}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** A backend's statistics reach pg_stat_database within PostgreSQL's stats interval (about 10 s). */
+const statsSettleMs = 11_000;
+
+function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** Resident memory of a process in MB, from /proc (Linux). */
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+    return round(kb / 1024, 1);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The merchant's webhook endpoint: when each payment's first request arrived, and every request. */
+async function startReceiver() {
+  const firstArrival = new Map<string, number>();
+  const deliveries = new Map<string, Set<string>>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = performance.now();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+      if (req.headers['x-webhook-event'] !== 'resolved_payment.created') return;
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { expected_payment_id?: string };
+        const id = body.expected_payment_id;
+        if (!id) return;
+        if (!firstArrival.has(id)) firstArrival.set(id, at);
+        const ids = deliveries.get(id) ?? new Set<string>();
+        ids.add(String(req.headers['x-webhook-id'] ?? ''));
+        deliveries.set(id, ids);
+      } catch {
+        // not one of ours
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    firstArrival,
+    deliveries,
+    async waitFor(id: string, timeoutMs: number): Promise<number> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const at = firstArrival.get(id);
+        if (at !== undefined) return at;
+        if (Date.now() > deadline) throw new Error(`no webhook for ${id} within ${timeoutMs / 1000} s`);
+        await sleep(20);
+      }
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Runs `work` over `items` with at most `width` at once. */
+async function pool<T>(items: T[], width: number, work: (item: T, index: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await work(items[index]!, index);
+      }
+    }),
+  );
+}
+
+async function main(): Promise<number> {
+  const startedAt = new Date();
+  const workDir = mkdtempSync(join(tmpdir(), 'checkout-scale-'));
+  cleanups.push(async () => rmSync(workDir, { recursive: true, force: true }));
+
+  const postgres = await preparePostgres(undefined, settings.adminUrl);
+  if (!postgres.available) throw new Error(`PostgreSQL is needed: ${postgres.reason}`);
+  cleanups.push(() => postgres.drop());
+  const database = new URL(postgres.url).pathname.slice(1);
+
+  progress('starting Temporal, the dev chain, the RPC counter and the webhook receiver');
+  const { cli } = fetchTemporal();
+  const temporal = await startTemporalDevServer({ binary: cli, uiPort: false, logLevel: 'warn' });
+  cleanups.push(() => temporal.stop());
+  const chain = await startDevChain({ chainId });
+  cleanups.push(() => chain.stop());
+  const deployment = await bootstrapDevChain({ rpcUrl: chain.rpcUrl });
+  const rpc = await startRpcCounter(chain.rpcUrl);
+  cleanups.push(() => rpc.close());
+  const receiver = await startReceiver();
+  cleanups.push(() => receiver.close());
+  const shoppers: Shoppers = await connectShoppers(deployment, chain.rpcUrl, chainId);
+  const bundle = await bundleWorkflows(join(workDir, 'workflows.js'), new DefaultLogger('WARN'));
+
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['DEV_API_KEY', 'DEV_WALLET_ADDRESS', 'PUBLIC_BASE_URL', 'NODE_ENV']) delete env[key];
+  Object.assign(env, {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    // Warnings such as "no SMTP server" would fill the output: the figures are what this run is for.
+    LOG_LEVEL: 'error',
+    DATABASE_URL: postgres.url,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: `scale-${randomBytes(4).toString('hex')}`,
+    RPC_URL_BINANCE_SMART_CHAIN_TESTNET: rpc.url,
+    BENCH_WORKFLOW_BUNDLE: bundle.codePath,
+    BENCH_MAX_SECONDS: '7200',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
+    // The shortest claim delay the service allows in practice, so abandoned sessions are past it (and
+    // looking for their payment) while they are measured.
+    CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '5',
+  });
+  const start = (label: string, extra: Record<string, string>) =>
+    startServiceProcess({
+      label,
+      env: { ...env, DATA_DIR: join(workDir, label), ...extra },
+      cwd: root,
+      readyTimeoutMs: 180_000,
+    });
+  progress('starting two API processes and two worker processes');
+  const apis = [await start('api-1', { ROLE: 'api' }), await start('api-2', { ROLE: 'api' })];
+  cleanups.push(() => Promise.all(apis.map((a) => a.stop())));
+  const workers: ServiceProcess[] = [
+    await start('worker-1', { ROLE: 'worker' }),
+    await start('worker-2', { ROLE: 'worker' }),
+  ];
+  cleanups.push(() => Promise.all(workers.map((w) => w.stop())));
+  const processes = () => ({
+    'api-1': apis[0]!,
+    'api-2': apis[1]!,
+    'worker-1': workers[0]!,
+    'worker-2': workers[1]!,
+  });
+
+  const merchant = apis[0]!.ready.merchant;
+  let turn = 0;
+  const apiUrl = () => apis[turn++ % apis.length]!.ready.url;
+  const call = async (method: string, path: string, body: unknown, auth: 'wallet' | 'none') => {
+    for (let tries = 0; ; tries++) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (auth === 'wallet') {
+        headers.authorization = `Bearer ${merchant.key}`;
+        headers['x-address'] = merchant.address;
+      }
+      const res = await fetch(`${apiUrl()}${path}`, { method, headers, body: JSON.stringify(body) });
+      const text = await res.text();
+      if (res.status < 300) return JSON.parse(text);
+      if (res.status !== 503 || tries >= 20) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      await sleep(1_000);
+    }
+  };
+
+  const busd = deployment.tokens.BUSD;
+  const product = (
+    await call(
+      'POST',
+      '/api/v1/products',
+      {
+        product: {
+          name: 'Scale coffee',
+          email: 'merchant@example.com',
+          active: true,
+          send_webhook: true,
+          webhook_url: receiver.url,
+          send_email: false,
+          custom_fields: [],
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd.address },
+        },
+      },
+      'wallet',
+    )
+  ).product as { id: string; slug: string };
+
+  // Every opened session has its own amount: cents counting up from $7.00 (never a payment's amount).
+  let amountSeq = 0;
+  const nextIdleAmount = () => {
+    const cents = 700 + amountSeq++;
+    return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  };
+  const openSession = async (dollars: string, sender: string) => {
+    const expected = (
+      await call(
+        'POST',
+        `/api/v1/products/${product.id}/expected_payments`,
+        { dollar_amount: dollars, customer_email: 'shopper@example.com' },
+        'wallet',
+      )
+    ).expected_payment as { id: string };
+    const session = (
+      await call(
+        'POST',
+        `/api/v1/checkout/${product.slug}/sessions`,
+        {
+          expected_payment_id: expected.id,
+          email: 'shopper@example.com',
+          custom_fields: {},
+          sender_address: sender,
+          token_address: busd.address,
+        },
+        'none',
+      )
+    ).session as { id: string };
+    return { expectedPaymentId: expected.id, sessionId: session.id };
+  };
+  const idleSessions: string[] = [];
+  const openIdle = async (count: number) => {
+    const t0 = performance.now();
+    await pool(
+      Array.from({ length: count }, () => 0),
+      16,
+      async () => {
+        const opened = await openSession(nextIdleAmount(), `0x${randomBytes(20).toString('hex')}`);
+        idleSessions.push(opened.sessionId);
+      },
+    );
+    return round((performance.now() - t0) / 1000, 1);
+  };
+
+  // Payments: each on its own session, paid by a funded shopper, hash submitted as the element does.
+  // Amounts in a range no idle session uses ($2.00-$6.99), unique per payment.
+  let paymentSeq = 0;
+  const pay = async (lane: number) => {
+    const cents = 200 + (paymentSeq++ % 500);
+    const dollars = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+    const opened = await openSession(dollars, shoppers.address(lane));
+    const mined = await shoppers.transfer(
+      lane,
+      busd.address,
+      merchant.address as Address,
+      parseUnits(dollars, busd.decimals),
+    );
+    await fetch(`${apiUrl()}/api/v1/checkout/sessions/${opened.sessionId}/transactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx_hash: mined.hash }),
+    }).then((r) => r.text());
+    return { ...opened, mined };
+  };
+  const timePayments = async (count: number) => {
+    const latencies: number[] = [];
+    await pool(
+      Array.from({ length: count }, (_, i) => i),
+      Math.min(shoppers.count, 4),
+      async (i) => {
+        const paid = await pay(i % shoppers.count);
+        const at = await receiver.waitFor(paid.expectedPaymentId, 120_000);
+        latencies.push(at - paid.mined.minedAtMono);
+      },
+    );
+    return { count, p50Ms: round(quantile(latencies, 0.5), 0), p95Ms: round(quantile(latencies, 0.95), 0) };
+  };
+
+  const stats = new pg.Client({ connectionString: postgres.url });
+  stats.on('error', () => {});
+  await stats.connect();
+  cleanups.push(() => stats.end());
+  const transactions = async () => {
+    const { rows } = await stats.query<{ n: string }>(
+      'select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = $1',
+      [database],
+    );
+    return Number(rows[0]?.n ?? Number.NaN);
+  };
+  const memory = () =>
+    Object.fromEntries(Object.entries(processes()).map(([label, p]) => [label, rssMb(p.pid)]));
+  /** RPC calls/s (with the busiest methods) and database transactions/s over one window. */
+  const measure = async (label: string) => {
+    await sleep(statsSettleMs);
+    const rpc0 = rpc.counts();
+    const tx0 = await transactions();
+    const t0 = performance.now();
+    await sleep(settings.windowSeconds * 1000);
+    const rpc1 = rpc.counts();
+    const tx1 = await transactions();
+    const seconds = (performance.now() - t0) / 1000;
+    let calls = 0;
+    const methods: Record<string, number> = {};
+    for (const [method, n] of rpc1) {
+      const delta = n - (rpc0.get(method) ?? 0);
+      calls += delta;
+      if (delta > 0) methods[method] = round(delta / seconds);
+    }
+    // The first sample's own transaction falls inside the window.
+    const row = {
+      label,
+      rpcPerSecond: round(calls / seconds),
+      rpcMethods: methods,
+      dbTransactionsPerSecond: round((tx1 - tx0 - 1) / seconds),
+      memoryMb: memory(),
+    };
+    progress(`${label}: ${row.rpcPerSecond} RPC/s, ${row.dbTransactionsPerSecond} db tx/s`);
+    return row;
+  };
+
+  const windows: Awaited<ReturnType<typeof measure>>[] = [];
+  const latency: Record<string, Awaited<ReturnType<typeof timePayments>>> = {};
+  const opening: Record<string, number> = {};
+
+  progress('idle');
+  windows.push(await measure('idle'));
+  let streamsResult:
+    | {
+        streams: number;
+        withoutPerSecond: number;
+        withPerSecond: number;
+        addedPerSecond: number;
+        pushedP50Ms: number;
+        pushedP95Ms: number;
+        missed: number;
+      }
+    | undefined;
+  for (const [index, target] of steps.entries()) {
+    progress(`opening sessions up to ${target}`);
+    opening[String(target)] = await openIdle(target - idleSessions.length);
+    const window = await measure(`${target} open sessions`);
+    windows.push(window);
+    if (index === 0 || index === steps.length - 1) {
+      progress(`timing ${settings.payments} payments with ${target} sessions open`);
+      latency[String(target)] = await timePayments(settings.payments);
+    }
+    // The event streams, once enough sessions are open to watch.
+    if (!streamsResult && settings.streams > 0 && idleSessions.length >= settings.streams) {
+      progress(`opening ${settings.streams} session event streams`);
+      const streams: SessionStream[] = [];
+      const watched = idleSessions.slice(0, settings.streams - 10);
+      for (let i = 0; i < watched.length; i += 50) {
+        streams.push(
+          ...(await Promise.all(
+            watched.slice(i, i + 50).map((id, j) => openSessionStream(apis[(i + j) % 2]!.ready.url, id)),
+          )),
+        );
+      }
+      // Ten more, on sessions about to be paid: how fast their events are pushed among the rest.
+      const paidLater: Array<{ stream: SessionStream; lane: number; sessionId: string; dollars: string }> =
+        [];
+      for (let i = 0; i < 10; i++) {
+        const dollars = `6.${String(50 + i).padStart(2, '0')}`;
+        const opened = await openSession(dollars, shoppers.address(i % shoppers.count));
+        const stream = await openSessionStream(apis[i % 2]!.ready.url, opened.sessionId);
+        streams.push(stream);
+        paidLater.push({ stream, lane: i % shoppers.count, sessionId: opened.sessionId, dollars });
+      }
+      cleanups.push(async () => {
+        for (const s of streams) s.close();
+      });
+      await Promise.all(streams.map((s) => s.next(() => true, 60_000)));
+      const withStreams = await measure(`${target} open sessions + ${streams.length} streams`);
+      const pushed: number[] = [];
+      let missed = 0;
+      await pool(paidLater, Math.min(shoppers.count, 4), async (p) => {
+        const mined = await shoppers.transfer(
+          p.lane,
+          busd.address,
+          merchant.address as Address,
+          parseUnits(p.dollars, busd.decimals),
+        );
+        await fetch(`${apiUrl()}/api/v1/checkout/sessions/${p.sessionId}/transactions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ tx_hash: mined.hash }),
+        }).then((r) => r.text());
+        try {
+          const event = await p.stream.next((s) => s.status === 'resolved', 60_000);
+          pushed.push(event.at - mined.minedAtMono);
+        } catch {
+          missed += 1;
+        }
+      });
+      for (const s of streams) s.close();
+      streamsResult = {
+        streams: streams.length,
+        withoutPerSecond: window.dbTransactionsPerSecond,
+        withPerSecond: withStreams.dbTransactionsPerSecond,
+        addedPerSecond: round(withStreams.dbTransactionsPerSecond - window.dbTransactionsPerSecond),
+        pushedP50Ms: round(quantile(pushed, 0.5), 0),
+        pushedP95Ms: round(quantile(pushed, 0.95), 0),
+        missed,
+      };
+    }
+  }
+
+  // The burst: payments from every shopper while worker-1 is SIGKILLed and restarted.
+  let burst = { payments: 0, resolved: 0, lost: 0, doubled: 0, duplicatedDeliveries: 0, kills: 0 };
+  if (settings.burst > 0) {
+    progress(`payment burst of ${settings.burst} with a worker killed`);
+    const sent: string[] = [];
+    let killed = false;
+    await pool(
+      Array.from({ length: settings.burst }, (_, i) => i),
+      shoppers.count,
+      async (i) => {
+        const paid = await pay(i % shoppers.count);
+        sent.push(paid.expectedPaymentId);
+        if (!killed && sent.length >= Math.ceil(settings.burst / 4)) {
+          killed = true;
+          progress('SIGKILL worker-1');
+          await workers[0]!.kill();
+          await sleep(2_000);
+          workers[0] = await start('worker-1', { ROLE: 'worker' });
+          progress('worker-1 restarted');
+        }
+      },
+    );
+    await Promise.all(sent.map((id) => receiver.waitFor(id, 240_000).catch(() => undefined)));
+    // A quiet spell, so a late duplicate would still be counted.
+    await sleep(10_000);
+    const { rows } = await stats.query<{ expected_payment_id: string; n: string }>(
+      'select expected_payment_id, count(*)::text as n from resolved_payments where expected_payment_id = any($1::uuid[]) group by expected_payment_id',
+      [sent],
+    );
+    const resolvedCount = new Map(rows.map((r) => [r.expected_payment_id, Number(r.n)]));
+    burst = {
+      payments: sent.length,
+      resolved: sent.filter((id) => (resolvedCount.get(id) ?? 0) >= 1).length,
+      lost: sent.filter((id) => !resolvedCount.get(id) || !receiver.firstArrival.has(id)).length,
+      doubled: sent.filter((id) => (resolvedCount.get(id) ?? 0) > 1).length,
+      duplicatedDeliveries: sent.filter((id) => (receiver.deliveries.get(id)?.size ?? 0) > 1).length,
+      kills: killed ? 1 : 0,
+    };
+  }
+
+  const idle = windows[0]!;
+  const many = windows.find((w) => w.label === `${steps.at(-1)} open sessions`)!;
+  const few = latency[String(steps[0])];
+  const manyLatency = latency[String(steps.at(-1))];
+  const aims = [
+    {
+      aim: `RPC calls/s with ${steps.at(-1)} open sessions ≤ 2 × idle + 2`,
+      value: many.rpcPerSecond,
+      limit: round(2 * idle.rpcPerSecond + 2),
+      met: many.rpcPerSecond <= 2 * idle.rpcPerSecond + 2,
+    },
+    ...(streamsResult
+      ? [
+          {
+            aim: `database transactions/s added by ${streamsResult.streams} open streams ≤ 5`,
+            value: streamsResult.addedPerSecond,
+            limit: 5,
+            met: streamsResult.addedPerSecond <= 5 && streamsResult.missed === 0,
+          },
+        ]
+      : []),
+    ...(few && manyLatency
+      ? [
+          {
+            aim: `payment-to-webhook p95 with ${steps.at(-1)} open ≤ 2 × with ${steps[0]}`,
+            value: manyLatency.p95Ms,
+            limit: 2 * few.p95Ms,
+            met: manyLatency.p95Ms <= 2 * few.p95Ms,
+          },
+        ]
+      : []),
+    ...(settings.burst > 0
+      ? [
+          {
+            aim: 'no lost or doubled payment across the worker kill',
+            value: burst.lost + burst.doubled + burst.duplicatedDeliveries,
+            limit: 0,
+            met: burst.lost + burst.doubled + burst.duplicatedDeliveries === 0,
+          },
+        ]
+      : []),
+  ];
+
+  const report = {
+    startedAt: startedAt.toISOString(),
+    settings: { ...settings, adminUrl: undefined },
+    windows,
+    openingSeconds: opening,
+    latency,
+    streams: streamsResult,
+    burst,
+    aims,
+  };
+  mkdirSync(join(root, '.bench'), { recursive: true });
+  const file = join(root, '.bench', `scale-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out('| step | RPC calls/s | ratio to idle | db tx/s | RSS MB (api-1, api-2, worker-1, worker-2) |');
+  out('|---|---|---|---|---|');
+  for (const w of windows) {
+    const ratio = idle.rpcPerSecond > 0 ? String(round(w.rpcPerSecond / idle.rpcPerSecond)) : '–';
+    out(
+      `| ${w.label} | ${w.rpcPerSecond} | ${ratio} | ${w.dbTransactionsPerSecond} | ${Object.values(w.memoryMb).join(', ')} |`,
+    );
+  }
+  for (const [step, l] of Object.entries(latency))
+    out(`payment → webhook with ${step} open: p50 ${l.p50Ms} ms, p95 ${l.p95Ms} ms (${l.count} payments)`);
+  if (streamsResult)
+    out(
+      `${streamsResult.streams} streams: +${streamsResult.addedPerSecond} db tx/s; payment → pushed event p50 ${streamsResult.pushedP50Ms} ms, p95 ${streamsResult.pushedP95Ms} ms, missed ${streamsResult.missed}`,
+    );
+  if (settings.burst > 0) out(`burst: ${JSON.stringify(burst)}`);
+  for (const a of aims) out(`${a.met ? 'MET ' : 'MISS'} ${a.aim}: ${a.value} (limit ${a.limit})`);
+  out(`written to ${file}`);
+  return aims.every((a) => a.met) ? 0 : 1;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  process.stderr.write(`scale: ${(error as Error).stack ?? String(error)}\n`);
+} finally {
+  killServiceProcesses();
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+}
+process.exit(code);
