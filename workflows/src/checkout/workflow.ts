@@ -251,18 +251,18 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
         }
       }
       // What the delivery would otherwise look up and set itself, for finding it in the Temporal UI.
-      await startDeliveryChild(
-        delivery,
-        delivery.madeAttempt
+      // The memo also gives the delivery its summary in the Temporal UI.
+      await startDeliveryChild(delivery, {
+        ...(delivery.madeAttempt
           ? {
               typedSearchAttributes: [
                 { key: MerchantId, value: input.merchantId },
                 { key: ProductId, value: input.productId },
               ],
-              ...(recorded.webhookMemo ? { memo: { ...recorded.webhookMemo } } : {}),
             }
-          : {},
-      );
+          : {}),
+        ...(recorded.webhookMemo ? { memo: { ...recorded.webhookMemo } } : {}),
+      });
     }
     await (quick ? localMail : mail).sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
     return { status, resolvedPaymentId, webhookDeliveryId: recorded.webhookDeliveryId, late };

@@ -13,6 +13,17 @@ export interface DeliveryStartExtras {
   memo?: Record<string, unknown>;
 }
 
+/**
+ * The Temporal UI's summary of a delivery, from its memo when the starter knows it: `Webhook
+ * resolved_payment.created → shop.example` (the host only, as deliveries started by the API show it).
+ */
+function summaryOf(memo: Record<string, unknown> | undefined): { staticSummary?: string } {
+  const eventType = memo?.eventType;
+  const urlHost = memo?.urlHost;
+  if (typeof eventType !== 'string' || typeof urlHost !== 'string') return {};
+  return { staticSummary: `Webhook ${eventType} → ${urlHost || 'invalid URL'}` };
+}
+
 /** Starts the delivery's workflow unless it is running already; a null id does nothing. */
 export async function startDeliveryChild(
   input: WebhookDeliveryInput | string | null,
@@ -25,6 +36,7 @@ export async function startDeliveryChild(
       workflowId: webhookWorkflowId(args.deliveryId),
       args: [args],
       parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...summaryOf(extras.memo),
       ...extras,
     });
   } catch (error) {
