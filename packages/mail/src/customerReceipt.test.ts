@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { customerReceipt } from './customerReceipt.ts';
+import { receiptLanguageOf } from './receiptLanguage.ts';
 import { resolvedPaymentFixture } from './resolvedPaymentFixture.ts';
 
 const product = {
@@ -101,5 +102,50 @@ describe('customerReceipt', () => {
     });
     expect(subject).not.toMatch(/[\r\n]/);
     expect(text).toMatch(/^Product: +Mug Bcc: victim@example\.com$/m);
+  });
+
+  it("writes the receipt in the shopper's Spanish, keeping the merchant's text and the figures as they are", () => {
+    const payment = resolvedPaymentFixture({
+      payment: { received_token_amount: '98', amount_difference: '-2.0' },
+    });
+    const { subject, text } = customerReceipt({ payment, product, chainName: 'Ethereum', language: 'es' });
+    expect(subject).toBe('Tu recibo de Coffee beans — 100.00 USD');
+    expect(text.startsWith('Thanks for your order!\nWe ship within two days.\n\nRecibo\n------\n')).toBe(
+      true,
+    );
+    expect(text).toMatch(/^Producto: +Coffee beans$/m);
+    expect(text).toMatch(/^Impuestos incluidos \(20 %\): +16\.67 USD$/m);
+    expect(text).toMatch(/^Pagado: +98 USDC$/m);
+    expect(text).toMatch(/^Fecha: +2025-03-04 05:06:07 UTC$/m);
+    expect(text).toContain('enviaste un 2.0 % menos de lo debido (esperado 100 USDC, recibido 98 USDC)');
+    expect(text).not.toMatch(/^(Product|Paid|Date):/m);
+  });
+
+  it('writes a failed test payment in Portuguese, keeping the English test marker', () => {
+    const payment = resolvedPaymentFixture({
+      is_test: true,
+      payment: {
+        tx_success: false,
+        tx_failure: true,
+        received_token_amount: '0',
+        amount_difference: '-100.0',
+      },
+    });
+    const { subject, text } = customerReceipt({ payment, product, chainName: 'Polygon', language: 'pt' });
+    expect(subject).toBe('[TESTE] Pagamento não concluído: Coffee beans');
+    expect(text).toContain('TEST PAYMENT — do not fulfil');
+    expect(text).toContain('TRANSAÇÃO COM FALHA');
+    expect(text).toMatch(/^Enviado: +0 USDC$/m);
+    expect(text).toContain('inicie um novo pagamento');
+  });
+
+  it('reads the language from a BCP 47 tag, English for any other', () => {
+    expect(receiptLanguageOf('es-ES')).toBe('es');
+    expect(receiptLanguageOf('pt_BR')).toBe('pt');
+    expect(receiptLanguageOf('PT')).toBe('pt');
+    expect(receiptLanguageOf('fr-FR')).toBe('en');
+    expect(receiptLanguageOf('')).toBe('en');
+    expect(receiptLanguageOf(null)).toBe('en');
+    expect(receiptLanguageOf(undefined)).toBe('en');
   });
 });

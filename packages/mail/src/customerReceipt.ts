@@ -6,6 +6,7 @@ import { formatUsd } from './formatUsd.ts';
 import { includedTax } from './includedTax.ts';
 import { oneLine } from './oneLine.ts';
 import { paymentDeviation } from './paymentDeviation.ts';
+import { type ReceiptLanguage, receiptWords } from './receiptLanguage.ts';
 
 /** The product fields a receipt shows. */
 export interface ReceiptProduct {
@@ -24,6 +25,8 @@ export interface CustomerReceiptInput {
   chainName: string;
   /** Link to the transaction on a block explorer. */
   explorerTxUrl?: string;
+  /** The shopper's language (default English); the merchant's own `email_body` is shown as written. */
+  language?: ReceiptLanguage;
 }
 
 /** Subject and plain-text body of an e-mail. */
@@ -32,40 +35,37 @@ export interface MailContent {
   text: string;
 }
 
-/** Test payment marker, worded as the spec's rule for `is_test`. */
-export const testPaymentFlag = 'TEST PAYMENT — do not fulfil';
-
 /** Subject and text of the shopper's receipt: the merchant's `email_body`, then the receipt itself. */
 export function customerReceipt(input: CustomerReceiptInput): MailContent {
   const { payment: resolved, product, chainName } = input;
+  const words = receiptWords[input.language ?? 'en'];
   const { payment } = resolved;
   const name = oneLine(product.name);
   const usd = formatUsd(resolved.dollar_amount);
   const failed = payment.tx_failure;
-  const test = resolved.is_test ? '[TEST] ' : '';
-  const subject = failed ? `${test}Payment failed: ${name}` : `${test}Your receipt for ${name} — ${usd} USD`;
+  const test = resolved.is_test ? words.testSubject : '';
+  const subject = `${test}${failed ? words.failedSubject(name) : words.subject(name, usd)}`;
 
   const flags: string[] = [];
-  if (resolved.is_test) flags.push(`*** ${testPaymentFlag}. This was not a real purchase. ***`);
-  if (failed) {
-    flags.push(
-      '*** FAILED TRANSACTION: the blockchain transaction did not succeed, so no payment was made. ***',
-    );
-  }
+  if (resolved.is_test) flags.push(words.test);
+  if (failed) flags.push(words.failed);
 
   const fields = formatFields([
-    ['Product', name],
-    ['Amount', `${usd} USD`],
+    [words.product, name],
+    [words.amount, `${usd} USD`],
     [
-      `Tax included (${formatRate(product.tax_rate)} %)`,
+      words.taxIncluded(formatRate(product.tax_rate)),
       `${includedTax(resolved.dollar_amount, product.tax_rate)} USD`,
     ],
-    [failed ? 'Sent' : 'Paid', `${payment.received_token_amount} ${oneLine(payment.received_token.symbol)}`],
-    ['Chain', oneLine(chainName)],
-    ['Transaction', payment.tx_id],
-    ['Explorer', input.explorerTxUrl],
-    ['Payment id', resolved.id],
-    ['Date', formatTimestamp(payment.created_at)],
+    [
+      failed ? words.sent : words.paid,
+      `${payment.received_token_amount} ${oneLine(payment.received_token.symbol)}`,
+    ],
+    [words.chain, oneLine(chainName)],
+    [words.transaction, payment.tx_id],
+    [words.explorer, input.explorerTxUrl],
+    [words.paymentId, resolved.id],
+    [words.date, formatTimestamp(payment.created_at)],
   ]);
 
   const notes: string[] = [];
@@ -73,21 +73,13 @@ export function customerReceipt(input: CustomerReceiptInput): MailContent {
   const expected = `${payment.expected_token_amount} ${oneLine(payment.expected_token.symbol)}`;
   const received = `${payment.received_token_amount} ${oneLine(payment.received_token.symbol)}`;
   const percent = payment.amount_difference.replace(/^[+-]/, '');
-  if (deviation === 'under') {
-    notes.push(
-      `Note: you sent ${percent} % less than the amount due (expected ${expected}, received ${received}). ` +
-        'The merchant may ask you to send the difference before your order is fulfilled.',
-    );
-  } else if (deviation === 'over') {
-    notes.push(
-      `Note: you sent ${percent} % more than the amount due (expected ${expected}, received ${received}). ` +
-        'The merchant may arrange a partial refund.',
-    );
-  }
-  if (failed) notes.push('If you still want to buy, please start a new checkout.');
+  if (deviation === 'under') notes.push(words.under(percent, expected, received));
+  else if (deviation === 'over') notes.push(words.over(percent, expected, received));
+  if (failed) notes.push(words.startAgain);
 
   const body = product.email_body.trim();
-  const sections = [...(body ? [body] : []), ['Receipt', '-------', ...flags].join('\n'), fields, ...notes];
+  const heading = [words.heading, '-'.repeat(words.heading.length), ...flags].join('\n');
+  const sections = [...(body ? [body] : []), heading, fields, ...notes];
   return { subject, text: `${sections.join('\n\n')}\n` };
 }
 

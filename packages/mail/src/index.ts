@@ -10,5 +10,6 @@ export * from './oneLine.ts';
 export * from './paymentDeviation.ts';
 export * from './paymentMessageId.ts';
 export * from './readInbox.ts';
+export * from './receiptLanguage.ts';
 export * from './renderInboxPage.ts';
 export * from './startDevInbox.ts';

@@ -1,12 +1,12 @@
 /** The plain-text notification a merchant gets at the product's `email` for every resolved payment (spec §6.3). */
 import type { PaymentToken, ResolvedPayment } from '@checkout/core';
 import type { MailContent } from './customerReceipt.ts';
-import { testPaymentFlag } from './customerReceipt.ts';
 import { formatFields } from './formatFields.ts';
 import { formatTimestamp } from './formatTimestamp.ts';
 import { formatUsd } from './formatUsd.ts';
 import { oneLine } from './oneLine.ts';
 import { paymentDeviation } from './paymentDeviation.ts';
+import { testPaymentFlag } from './receiptLanguage.ts';
 
 /** Input of merchantNotification. */
 export interface MerchantNotificationInput {
