@@ -75,6 +75,7 @@ describe('<CryptoCheckout> for React', () => {
           expectedPayment,
           apiBase,
           theme: 'dark',
+          email: 'ada@example.com',
           className: 'shop-checkout',
         }),
       ),
@@ -87,6 +88,7 @@ describe('<CryptoCheckout> for React', () => {
     expect(el.getAttribute('api-base')).toBe(apiBase);
     expect(el.getAttribute('theme')).toBe('dark');
     expect(el.getAttribute('class')).toBe('shop-checkout');
+    expect(el.email).toBe('ada@example.com');
     expect(el.expectedPayment).toBe(expectedPayment);
     expect(el.apiBase).toBe(apiBase);
     expect(el.wagmiConfig).toBe(config);

@@ -16,6 +16,8 @@ export interface CryptoCheckoutProps {
   expectedPayment?: string;
   apiBase?: string;
   theme?: 'auto' | 'light' | 'dark';
+  /** The shopper's e-mail, pre-filled in the form (they can still change it). */
+  email?: string;
   className?: string;
   onSuccess?: (event: CustomEvent<CheckoutSuccessDetail>) => void;
   onFailure?: (event: CustomEvent<CheckoutFailureDetail>) => void;
@@ -51,6 +53,7 @@ export function CryptoCheckout(props: CryptoCheckoutProps): ReactElement {
     'expected-payment': props.expectedPayment,
     'api-base': props.apiBase,
     theme: props.theme,
+    email: props.email,
     class: props.className,
   });
 }
