@@ -1,5 +1,6 @@
 export * from './amount.ts';
 export * from './chains.ts';
+export * from './paymentRequest.ts';
 export * from './errors.ts';
 export * from './ramps.ts';
 export * from './schemas/checkout.ts';
