@@ -72,7 +72,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
 
     expect(await code.getAttribute('aria-label')).toBe(`QR code of the payment request ${session.payment_uri}`);
     expect(await code.locator('path').count()).toBe(1);
-    expect(await page.getByLabel('Payment request').inputValue()).toBe(session.payment_uri);
+    expect(await page.getByRole('textbox', { name: 'Payment request' }).inputValue()).toBe(session.payment_uri);
     expect(await page.getByRole('link', { name: 'Open in a wallet app' }).getAttribute('href')).toBe(
       session.payment_uri,
     );

@@ -113,7 +113,7 @@ export function paymentRequestPanel(input: PaymentRequestInput): HTMLElement {
   svg.append(shape);
 
   const uriId = 'payment-request-uri';
-  const request = el('textarea', { id: uriId, readonly: '', rows: '3', part: 'input' }, input.uri);
+  const request = el('textarea', { id: uriId, readonly: '', rows: '4', part: 'input' }, input.uri);
   const status = el('p', { class: 'muted', role: 'status' });
   const copy = el('button', { type: 'button' }, t.copy);
   copy.addEventListener('click', () => {

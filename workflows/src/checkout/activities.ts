@@ -221,6 +221,9 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
      * unclaimed for the claim delay, counted from its first sighting (kept in the database, so a restart
      * does not start the delay again), before a scan takes it: a shopper's widget submitting the hash
      * claims it first.
+     *
+     * A session holding a reserved amount (paid from another device, see `matching.ts`) also takes a transfer
+     * of exactly that amount from any sender, at once; no fallback of a payer ever takes such an amount.
      */
     async scanForPayment(input: {
       sessionId: string;
