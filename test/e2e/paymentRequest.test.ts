@@ -30,9 +30,13 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
     const { qr } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { qr: string };
     const product = await h.createProduct();
     const expected = await h.expectPayment(product.id, '5.00');
-    const { page, wallet } = await h.openPage(0, `/checkout/${product.slug}?expected_payment=${expected.id}`, {
-      wallet: { announce: false },
-    });
+    const { page, wallet } = await h.openPage(
+      0,
+      `/checkout/${product.slug}?expected_payment=${expected.id}`,
+      {
+        wallet: { announce: false },
+      },
+    );
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
 
@@ -61,18 +65,23 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
         }`,
       )
     ).body as { session: { payment_uri: string; expected_token_amount: string } };
-    const match = /^ethereum:(0x[0-9a-fA-F]{40})@97\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=(\d+)$/.exec(
-      session.payment_uri,
-    );
+    const match =
+      /^ethereum:(0x[0-9a-fA-F]{40})@97\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=(\d+)$/.exec(
+        session.payment_uri,
+      );
     expect(match).not.toBeNull();
     expect(match![1]).toBe(h.busd);
     expect(match![2]).toBe(h.merchant.address);
     const amount = BigInt(match![3]!);
     expect(amount > 5n * 10n ** 18n && amount < 5_001n * 10n ** 15n).toBe(true);
 
-    expect(await code.getAttribute('aria-label')).toBe(`QR code of the payment request ${session.payment_uri}`);
+    expect(await code.getAttribute('aria-label')).toBe(
+      `QR code of the payment request ${session.payment_uri}`,
+    );
     expect(await code.locator('path').count()).toBe(1);
-    expect(await page.getByRole('textbox', { name: 'Payment request' }).inputValue()).toBe(session.payment_uri);
+    expect(await page.getByRole('textbox', { name: 'Payment request' }).inputValue()).toBe(
+      session.payment_uri,
+    );
     expect(await page.getByRole('link', { name: 'Open in a wallet app' }).getAttribute('href')).toBe(
       session.payment_uri,
     );

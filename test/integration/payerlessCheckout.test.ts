@@ -115,7 +115,10 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
 
   it('resolves two open sessions of one price, each by its own exact amount from an unknown account', async () => {
     const product = await createProduct();
-    const [first, second] = [await expectPayment(product.id, '4.00'), await expectPayment(product.id, '4.00')];
+    const [first, second] = [
+      await expectPayment(product.id, '4.00'),
+      await expectPayment(product.id, '4.00'),
+    ];
     const [a, b] = await Promise.all([
       openPayerless(product.slug, { expected_payment_id: first.id }),
       openPayerless(product.slug, { expected_payment_id: second.id }),

@@ -323,8 +323,7 @@ export class CryptoCheckout extends LitElement {
         if (session.payment_uri && session.status === 'awaiting_payment' && !session.tx_hash)
           await this.showRequest(session);
         this.applySession(session);
-      }
-      else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
+      } else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
     } catch (error) {
       this.phase = 'load-error';
       this.failure = {

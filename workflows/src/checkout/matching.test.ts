@@ -26,9 +26,9 @@ describe('matchesPayerlessSession', () => {
   });
 
   it('takes nothing for a session without a reserved amount', () => {
-    expect(matchesPayerlessSession({ ...session, reserved: false }, { token: usdt, amount: 25_000137n })).toBe(
-      false,
-    );
+    expect(
+      matchesPayerlessSession({ ...session, reserved: false }, { token: usdt, amount: 25_000137n }),
+    ).toBe(false);
   });
 });
 

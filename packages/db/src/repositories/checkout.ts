@@ -267,7 +267,11 @@ export async function listPaymentAmountReservations(
     .where('receiving_address', '=', input.receivingAddress.toLowerCase())
     .where('reserved_until', '>', input.now ?? new Date())
     .execute();
-  return rows.map((r) => ({ tokenAddress: r.token_address, amount: BigInt(r.amount), sessionId: r.session_id }));
+  return rows.map((r) => ({
+    tokenAddress: r.token_address,
+    amount: BigInt(r.amount),
+    sessionId: r.session_id,
+  }));
 }
 
 /**
