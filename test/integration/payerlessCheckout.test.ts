@@ -3,11 +3,12 @@
  * of exactly that amount — from any account, with no hash submitted — resolves its own session.
  */
 import type { ResolvedPayment } from '@checkout/core';
+import { releasePaymentAmounts, reservePaymentAmount } from '@checkout/db';
 import { type Address, type Hash, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
-import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 interface Session {
@@ -92,7 +93,7 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
       const session = await getSession(id);
       if (statuses.includes(session.status)) return session;
       if (Date.now() > deadline) throw new Error(`session ${id} stayed ${session.status}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 250));
     }
   };
 
@@ -203,6 +204,68 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
     await new Promise((r) => setTimeout(r, 2_500));
     expect(await getSession(wallet.id)).toMatchObject({ status: 'awaiting_payment', tx_hash: null });
     expect(await claimed(wrong)).toEqual([]);
+  });
+
+  it('never lets a payer’s fallback take an amount another session holds', async () => {
+    const product = await createProduct({ send_webhook: false, open_amount: true });
+    const wallet = await openPayerless(product.slug, { dollar_amount: '1.20', sender_address: shopper(3) });
+    // A session paid from another device holds 1.200007 BUSD (its own scan is not running here).
+    const heldAmount = parseUnits('1.200007', 18);
+    const holder = crypto.randomUUID();
+    expect(
+      await reservePaymentAmount(service.deps.db.kysely, {
+        chainId: 97,
+        receivingAddress: merchant.address,
+        tokenAddress: busd,
+        sessionId: holder,
+        reservedUntil: new Date(Date.now() + 5 * 60_000),
+        candidates: [heldAmount],
+      }),
+    ).toBe(heldAmount);
+    // The wallet's own shopper (with no other open checkout) sends that amount: not exact for the wallet
+    // session, and not its to take.
+    const tx = await chain.transfer(3, busd, merchant.address as Address, heldAmount);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await getSession(wallet.id)).toMatchObject({ status: 'awaiting_payment', tx_hash: null });
+    expect(await claimed(tx)).toEqual([]);
+    // Once the amount is free again, the payer's fallback takes the transfer (an overpayment).
+    await releasePaymentAmounts(service.deps.db.kysely, holder);
+    const taken = await waitForSession(wallet.id, ['resolved']);
+    expect(taken.tx_hash).toBe(tx.toLowerCase());
+  });
+
+  it('gives sessions opened at once distinct amounts', async () => {
+    const product = await createProduct({ send_webhook: false, open_amount: true });
+    const sessions = await Promise.all(
+      Array.from({ length: 12 }, () => openPayerless(product.slug, { dollar_amount: '9.99' })),
+    );
+    expect(new Set(sessions.map((s) => s.id)).size).toBe(12);
+    expect(new Set(sessions.map((s) => s.expected_token_amount)).size).toBe(12);
+  });
+
+  it('reserves each amount once, takes over a lapsed one, and refuses when all are held', async () => {
+    const db = service.deps.db.kysely;
+    const key = { chainId: 97, receivingAddress: randomAddress(), tokenAddress: busd };
+    const minute = (n: number) => new Date(Date.now() + n * 60_000);
+    const reserve = (sessionId: string, reservedUntil = minute(5), now?: Date) =>
+      reservePaymentAmount(db, {
+        ...key,
+        sessionId,
+        reservedUntil,
+        candidates: [11n, 12n],
+        ...(now ? { now } : {}),
+      });
+    const [one, two, three] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    expect(await reserve(one, minute(1))).toBe(11n);
+    expect(await reserve(two)).toBe(12n);
+    expect(await reserve(crypto.randomUUID())).toBeNull();
+    // Two minutes on, 11 has lapsed: a third session takes it over, and nothing is left for a fourth.
+    expect(await reserve(three, minute(10), minute(2))).toBe(11n);
+    expect(await reserve(crypto.randomUUID(), minute(10), minute(2))).toBeNull();
+    // Asking again for a session that holds an amount gives it back the same one.
+    expect(await reserve(two)).toBe(12n);
+    await releasePaymentAmounts(db, two);
+    expect(await reserve(crypto.randomUUID())).toBe(12n);
   });
 
   it('opens a payer-less session in the product token only', async () => {
