@@ -42,6 +42,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
 
     await page.getByText('No wallet found in this browser.').waitFor();
     await h.expectAccessible(page, 'no wallet');
+    await page.screenshot({ path: `${artifacts}payment-request-no-wallet.png` });
     expect(requested.filter((p) => p.endsWith(qr))).toEqual([]);
 
     await h.fillShopper(page);
@@ -89,6 +90,12 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
     await page.getByRole('button', { name: 'Copy payment request' }).waitFor();
     await h.expectAccessible(page, 'payment request');
     await page.screenshot({ path: `${artifacts}payment-request.png` });
+    // Dark, at 320 px: still accessible, and nothing wider than the screen.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 320, height: 800 });
+    await h.expectAccessible(page, 'payment request, dark 320');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await page.screenshot({ path: `${artifacts}payment-request-dark-320.png`, fullPage: true });
 
     // Another account, which the page never connected, pays the exact amount.
     const tx = await h.chain.transfer(3, h.busd, h.merchant.address as Address, amount);
