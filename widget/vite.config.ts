@@ -48,15 +48,21 @@ const compactStyles: Plugin = {
   },
 };
 
-// Two builds into dist/: `vite build` makes the ES module (shell + lazy wallet entry and chunks);
-// `vite build --mode iife` adds the classic script, which imports the same wallet file on demand. Every
+// Two builds into dist/: `vite build` makes the ES module (shell + lazy wallet and QR entries and chunks);
+// `vite build --mode iife` adds the classic script, which imports the same wallet and QR files on demand. Every
 // script is content-hashed under chunks/; the public names are loaders (build/assets.ts).
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
-  // The classic script sits beside the wallet entry in chunks/, so it imports it by its hashed name.
-  const walletFile = iife ? readManifest(distDir).wallet.replace(/^chunks\//, '') : '';
+  // The classic script sits beside the wallet and QR entries in chunks/, so it imports them by hashed name.
+  const manifest = iife ? readManifest(distDir) : undefined;
+  const walletFile = manifest ? manifest.wallet.replace(/^chunks\//, '') : '';
+  const qrFile = manifest ? manifest.qr.replace(/^chunks\//, '') : '';
   return {
-    define: { __WIDGET_IIFE__: JSON.stringify(iife), __WIDGET_WALLET_FILE__: JSON.stringify(walletFile) },
+    define: {
+      __WIDGET_IIFE__: JSON.stringify(iife),
+      __WIDGET_WALLET_FILE__: JSON.stringify(walletFile),
+      __WIDGET_QR_FILE__: JSON.stringify(qrFile),
+    },
     plugins: [compactStyles, minifyEsOutput, widgetAssets(iife ? 'iife' : 'es', distDir)],
     build: {
       outDir: 'dist',
@@ -75,6 +81,7 @@ export default defineConfig(({ mode }) => {
             entry: {
               'crypto-checkout': 'src/index.ts',
               'crypto-checkout-wallet': 'src/wallet/wallet-flow.ts',
+              'crypto-checkout-qr': 'src/payment-request/payment-request.ts',
             },
             formats: ['es'],
             fileName: (_format, name) => `chunks/${name}-[hash].js`,

@@ -18,12 +18,14 @@ export interface WidgetManifest {
   module: string;
   /** The wallet module both entries import on demand. */
   wallet: string;
+  /** The payment request (QR code) module both entries import on demand. */
+  qr: string;
 }
 
 /** Name of the manifest in `dist/`. */
 const manifestFile = 'widget-manifest.json';
 
-/** Reads the manifest the ES build wrote (the classic build needs the wallet's hashed name). */
+/** Reads the manifest the ES build wrote (the classic build needs the wallet's and QR's hashed names). */
 export function readManifest(distDir: string): WidgetManifest {
   try {
     return JSON.parse(readFileSync(join(distDir, manifestFile), 'utf8')) as WidgetManifest;
@@ -79,6 +81,7 @@ export function widgetAssets(build: 'es' | 'iife', distDir: string): Plugin {
         const manifest: WidgetManifest = {
           module: entry(bundle, 'crypto-checkout').fileName,
           wallet: entry(bundle, 'crypto-checkout-wallet').fileName,
+          qr: entry(bundle, 'crypto-checkout-qr').fileName,
         };
         this.emitFile({
           type: 'asset',

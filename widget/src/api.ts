@@ -28,7 +28,8 @@ export interface SessionRequest {
   dollar_amount?: string;
   email: string;
   custom_fields: Record<string, string>;
-  sender_address: string;
+  /** Absent to pay from another device: the session then carries a payment request (`payment_uri`). */
+  sender_address?: string;
   token_address: string;
 }
 

@@ -28,13 +28,20 @@ export interface CheckoutSessionsTable {
   merchant_id: string;
   email: string;
   custom_fields: Json<Record<string, string>>;
-  sender_address: string;
+  /** The payer's wallet; null for a session opened without one (paid from another device). */
+  sender_address: string | null;
   payment_token_address: string;
   chain_id: number;
   expected_token: Json<StoredToken>;
   /** Base units, numeric(78,0). */
   expected_token_amount: string;
   receiving_address: string;
+  /**
+   * Base units added to the price to make a session's amount unique among the open sessions paying the
+   * same address and token (numeric(78,0)); null when the session has no reserved amount. While set, a
+   * transfer of exactly `expected_token_amount` pays the session whoever sends it.
+   */
+  amount_tail: string | null;
   status: 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired';
   tx_hash: string | null;
   confirmations: Generated<number>;
@@ -65,12 +72,28 @@ export interface CheckoutTransferSightingsTable {
   first_seen_at: Timestamp;
 }
 
+/**
+ * An amount reserved for one session: a transfer of exactly `amount` of the token into the address on the
+ * chain belongs to that session, whoever sends it, until `reserved_until` (the end of its scan window) or
+ * until the session resolves. Addresses are stored lowercase.
+ */
+export interface CheckoutPaymentAmountsTable {
+  chain_id: number;
+  receiving_address: string;
+  token_address: string;
+  /** Base units, numeric(78,0). */
+  amount: string;
+  session_id: string;
+  reserved_until: Timestamp;
+}
+
 /** The checkout tables, part of the Database. */
 export interface CheckoutTables {
   expected_payments: ExpectedPaymentsTable;
   checkout_sessions: CheckoutSessionsTable;
   checkout_transactions: CheckoutTransactionsTable;
   checkout_transfer_sightings: CheckoutTransferSightingsTable;
+  checkout_payment_amounts: CheckoutPaymentAmountsTable;
 }
 
 export type ExpectedPaymentRow = Selectable<ExpectedPaymentsTable>;

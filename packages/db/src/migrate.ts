@@ -12,6 +12,7 @@ import * as rampRefunds from './migrations/0008_ramp_refunds.ts';
 import * as effects from './migrations/0009_effects.ts';
 import * as kycStatusMessage from './migrations/0010_kyc_status_message.ts';
 import * as sessionChangesRateLimits from './migrations/0011_session_changes_rate_limits.ts';
+import * as payerlessSessions from './migrations/0012_payerless_sessions.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0009_effects': effects,
   '0010_kyc_status_message': kycStatusMessage,
   '0011_session_changes_rate_limits': sessionChangesRateLimits,
+  '0012_payerless_sessions': payerlessSessions,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -1,5 +1,11 @@
 /** Expected payments and checkout sessions as their wire shapes. */
-import { type CheckoutSession, type ExpectedPayment, formatUnits, normalizeDecimal } from '@checkout/core';
+import {
+  type CheckoutSession,
+  type ExpectedPayment,
+  formatUnits,
+  normalizeDecimal,
+  paymentUri,
+} from '@checkout/core';
 import type { CheckoutSessionRow, ExpectedPaymentRow } from '@checkout/db';
 
 /** The hosted checkout URL of an expected payment. */
@@ -35,6 +41,15 @@ export function presentSession(row: CheckoutSessionRow, dollarAmount: string): C
     payment_token_address: row.payment_token_address,
     receiving_address: row.receiving_address,
     sender_address: row.sender_address,
+    payment_uri:
+      row.amount_tail === null
+        ? null
+        : paymentUri({
+            tokenAddress: row.expected_token.address,
+            chainId: row.chain_id,
+            to: row.receiving_address,
+            amount: BigInt(row.expected_token_amount),
+          }),
     tx_hash: row.tx_hash,
     confirmations: row.confirmations,
     required_confirmations: row.required_confirmations,

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ApiError,
+  amountCandidates,
   CheckoutSessionCreateBody,
   CheckoutTransactionBody,
   type CheckoutView,
@@ -32,7 +33,10 @@ import {
   markSessionHashPending,
   markTransactionHandedOver,
   type ProductWithAddress,
+  releasePaymentAmounts,
   releaseTransaction,
+  reservePaymentAmount,
+  setSessionReservedAmount,
   upsertSession,
 } from '@checkout/db';
 import {
@@ -185,6 +189,37 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     return product;
   };
 
+  /** Until when a session's workflow scans the chain for its payment (its reserved amount is held as long). */
+  const scanWindowEnd = (expiresAt: Date | null, createdAt: Date) =>
+    (expiresAt?.getTime() ?? createdAt.getTime() + deps.config.checkout.sessionTtlMinutes * 60_000) +
+    deps.config.checkout.graceMinutes * 60_000;
+
+  /** Reserves a unique amount of the product's token for a session paid from another device. */
+  const reserveAmount = async (
+    trx: Parameters<typeof reservePaymentAmount>[0],
+    product: ProductWithAddress,
+    sessionId: string,
+    reservedUntil: Date,
+    price: bigint,
+  ) => {
+    const candidates = amountCandidates(price, product.token_decimals);
+    const amount = await reservePaymentAmount(trx, {
+      chainId: product.chain_id,
+      receivingAddress: product.address,
+      tokenAddress: product.token_address,
+      sessionId,
+      reservedUntil,
+      candidates: candidates.map((c) => c.amount),
+    });
+    if (amount === null) {
+      throw new ApiError(
+        'service_unavailable',
+        'Every amount for paying this price from another device is taken by an open checkout; pay from a browser wallet or retry later',
+      );
+    }
+    return { amount, tail: amount - price };
+  };
+
   const sessionView = async (row: CheckoutSessionRow) => {
     const expected = await findExpectedPayment(deps.db.kysely, row.expected_payment_id);
     return presentSession(row, expected?.dollar_amount ?? '0');
@@ -218,7 +253,14 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     const errors: Array<{ path: string; message: string }> = [];
     const payToken = deps.tokens.findPaymentToken(product.chain_id, body.token_address);
     const isProductToken = body.token_address.toLowerCase() === product.token_address.toLowerCase();
-    if (!isProductToken && !(product.swappable && payToken)) {
+    // Without a payer the shopper pays from another device: a plain transfer of the product's token.
+    const payerless = body.sender_address == null;
+    if (payerless && !isProductToken) {
+      errors.push({
+        path: 'token_address',
+        message: `must be the product's token ${product.token_address} when no sender_address is given`,
+      });
+    } else if (!isProductToken && !(product.swappable && payToken)) {
       errors.push({
         path: 'token_address',
         message: product.swappable
@@ -279,34 +321,51 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
       const expiresAt = product.expires_in_minutes
         ? new Date(now + product.expires_in_minutes * 60_000)
         : null;
+      const price = parseUnits(normalizeDecimal(expected.dollar_amount), product.token_decimals);
+      const sessionId = randomUUID();
+      // A session without a payer gets an amount no other open session paying this address and token
+      // has (its price plus a tail), reserved until its scan window ends: a transfer of exactly that
+      // amount pays it, whoever sends it.
+      let reserved: { amount: bigint; tail: bigint } | null = null;
+      if (payerless) {
+        const current = await findSessionByExpectedPayment(trx, expected.id);
+        const reservable =
+          !current ||
+          (current.amount_tail === null && current.status === 'awaiting_payment' && !current.tx_hash);
+        if (reservable) {
+          const holder = current?.id ?? sessionId;
+          const windowEnd = scanWindowEnd(
+            current ? current.expires_at : expiresAt,
+            current ? current.created_at : new Date(now),
+          );
+          reserved = await reserveAmount(trx, product, holder, new Date(windowEnd), price);
+          if (current) await setSessionReservedAmount(trx, { sessionId: current.id, ...reserved });
+        }
+      }
       const opened = await upsertSession(trx, {
-        id: randomUUID(),
+        id: sessionId,
         expected_payment_id: expected.id,
         product_id: product.id,
         merchant_id: product.merchant_id,
         email: body.email,
         custom_fields: body.custom_fields,
-        sender_address: body.sender_address,
+        sender_address: body.sender_address ?? null,
         payment_token_address: payToken?.address ?? product.token_address,
         chain_id: product.chain_id,
         expected_token: expectedToken,
-        expected_token_amount: parseUnits(
-          normalizeDecimal(expected.dollar_amount),
-          product.token_decimals,
-        ).toString(),
+        expected_token_amount: (reserved?.amount ?? price).toString(),
+        amount_tail: reserved?.tail.toString() ?? null,
         receiving_address: product.address,
         required_confirmations: chain.confirmations,
         // The first block mined after the session opened: a scan never claims a transfer from before it.
         start_block: (latest + 1n).toString(),
         expires_at: expiresAt,
       });
+      // Another request opened the session first: the amount reserved for this one goes back.
+      if (!opened.created && reserved) await releasePaymentAmounts(trx, sessionId);
       return { expected, ...opened };
     });
     if (created || session.status === 'awaiting_payment') {
-      const scanWindowEnd =
-        (session.expires_at?.getTime() ??
-          session.created_at.getTime() + deps.config.checkout.sessionTtlMinutes * 60_000) +
-        deps.config.checkout.graceMinutes * 60_000;
       const input: CheckoutSessionInput = {
         sessionId: session.id,
         expectedPaymentId: expected.id,
@@ -314,8 +373,12 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
         merchantId: product.merchant_id,
         chainId: product.chain_id,
         expiresAt: session.expires_at?.getTime() ?? null,
-        scanUntil: scanWindowEnd,
-        scanStartAt: session.created_at.getTime() + deps.config.checkout.scanClaimDelayMs,
+        scanUntil: scanWindowEnd(session.expires_at, session.created_at),
+        // A session with a reserved amount is paid from another device, which sends no hash: its scan
+        // starts at once (and takes its exact amount without the claim delay).
+        ...(session.amount_tail === null
+          ? { scanStartAt: session.created_at.getTime() + deps.config.checkout.scanClaimDelayMs }
+          : {}),
       };
       await startWithinBound(temporal.client, () =>
         temporal.client.workflow.start('checkoutSession', {

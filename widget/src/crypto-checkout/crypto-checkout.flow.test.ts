@@ -74,6 +74,7 @@ function recordingServer(view: CheckoutView) {
         payment_token_address: body.token_address ?? busd.address,
         receiving_address: view.receiving_address,
         sender_address: body.sender_address ?? payer,
+        payment_uri: null,
         tx_hash: null,
         confirmations: 0,
         required_confirmations: 1,

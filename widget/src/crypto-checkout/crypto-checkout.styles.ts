@@ -207,7 +207,8 @@ export const styles = css`
     outline: 3px solid var(--cc-focus);
     outline-offset: 2px;
   }
-  [part='wallet-button'] {
+  [part='wallet-button'],
+  [part='other-device'] {
     width: 100%;
     display: flex;
     align-items: center;
@@ -218,7 +219,8 @@ export const styles = css`
     width: 1.5rem;
     height: 1.5rem;
   }
-  [part='pay-button'] {
+  [part='pay-button'],
+  [part='message'] + [part='other-device'] {
     background: var(--cc-accent);
     color: var(--cc-accent-foreground);
     border-color: var(--cc-accent);

@@ -52,6 +52,7 @@ const session = (patch: Partial<CheckoutSession>): CheckoutSession => ({
   payment_token_address: view.token.address,
   receiving_address: view.receiving_address,
   sender_address: view.receiving_address,
+  payment_uri: null,
   tx_hash: null,
   confirmations: 0,
   required_confirmations: 1,

@@ -23,7 +23,7 @@ import { CountdownController } from '../controllers/countdown.ts';
 import { SessionStreamController } from '../controllers/session-stream.ts';
 import { type DiscoveredWallet, WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
 import { type Localized, type Messages, pickLocale } from '../i18n.ts';
-import { loadWalletModule } from '../load-wallet.ts';
+import { loadPaymentRequestModule, loadWalletModule, type PaymentRequestModule } from '../load-wallet.ts';
 import type { PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
 import { styles } from './crypto-checkout.styles.ts';
 
@@ -35,6 +35,7 @@ export type CheckoutPhase =
   | 'connecting'
   | 'review'
   | 'wallet'
+  | 'qr'
   | 'submitted'
   | 'confirming'
   | 'paid'
@@ -66,6 +67,7 @@ const stepOfPhase: Record<CheckoutPhase, number> = {
   connecting: 0,
   review: 1,
   wallet: 2,
+  qr: 2,
   submitted: 3,
   confirming: 4,
   paid: 5,
@@ -108,6 +110,8 @@ const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
  * @csspart input - Every text input.
  * @csspart wallet-list - The list of wallets.
  * @csspart wallet-button - One wallet's pay button.
+ * @csspart other-device - "Pay from another device": a QR code and payment request instead of a wallet here.
+ * @csspart payment-request - The QR code, exact amount, address and copyable EIP-681 request.
  * @csspart token-choice - The stablecoins of the wallet to pay with, each with its balance and quote.
  * @csspart pay-button - The final pay button (and "Start again" after an expiry).
  * @csspart timer - The countdown to expiry.
@@ -180,6 +184,9 @@ export class CryptoCheckout extends LitElement {
   private readonly followLanguage = () => this.watchLanguage();
   private flow: WalletFlow | undefined;
   private walletModule: WalletModule | undefined;
+  /** The payment request module (QR code), once loaded, and the panel it made for one URI and language. */
+  private requestModule: typeof PaymentRequestModule | undefined;
+  private requestPanel: { key: string; node: HTMLElement } | undefined;
   private outcomeSent = false;
   private api = new CheckoutApi('');
   /** What the session was opened with, to open it again for another token. */
@@ -310,8 +317,13 @@ export class CryptoCheckout extends LitElement {
       this.fields = Object.fromEntries(view.custom_fields.map((f) => [f, this.fields[f] ?? '']));
       this.phase = 'connect';
       const existing = view.expected_payment?.session_id;
-      if (existing) this.applySession(await this.api.session(existing));
-      else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
+      if (existing) {
+        const session = await this.api.session(existing);
+        // A payment request still awaited is shown again, with the same amount.
+        if (session.payment_uri && session.status === 'awaiting_payment' && !session.tx_hash)
+          await this.showRequest(session);
+        this.applySession(session);
+      } else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
     } catch (error) {
       this.phase = 'load-error';
       this.failure = {
@@ -380,7 +392,8 @@ export class CryptoCheckout extends LitElement {
     const view = this.view;
     this.engaged = true;
     if (!view || this.busy || !this.validate()) return;
-    const amount = this.tokenAmount;
+    // A session with a payment request keeps its exact amount, whichever way it is paid.
+    const amount = this.session?.payment_uri ? this.session.expected_token_amount : this.tokenAmount;
     const dollars = this.dollarAmount;
     if (!amount || !dollars) return;
     this.busy = true;
@@ -393,22 +406,7 @@ export class CryptoCheckout extends LitElement {
       const options = await this.flow.options(amount);
       const plan = options.find((o) => o.covers);
       if (!plan) throw new Error('no way to pay');
-      // The same attempt of an open amount keeps its expected payment: the service updates its session.
-      const expectedPaymentId =
-        view.expected_payment?.id ??
-        (this.attempt?.dollarAmount === dollars ? this.attempt.expectedPaymentId : undefined);
-      const body: SessionRequest = {
-        ...(expectedPaymentId ? { expected_payment_id: expectedPaymentId } : { dollar_amount: dollars }),
-        email: this.emailValue.trim(),
-        custom_fields: Object.fromEntries(view.custom_fields.map((f) => [f, this.fields[f]?.trim() ?? ''])),
-        sender_address: this.flow.address,
-        token_address: plan.payToken.address,
-      };
-      const session = await this.api.openSession(view.slug, body);
-      const { dollar_amount: _opened, ...payer } = body;
-      this.sessionBody = { ...payer, expected_payment_id: session.expected_payment_id };
-      if (!view.expected_payment)
-        this.attempt = { dollarAmount: dollars, expectedPaymentId: session.expected_payment_id };
+      const session = await this.openSession(view, dollars, plan.payToken.address, this.flow.address);
       this.options = options;
       this.plan = plan;
       this.phase = 'review';
@@ -419,6 +417,62 @@ export class CryptoCheckout extends LitElement {
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * Opens (or updates) the session with the form's details, for `sender` or — without one — for paying
+   * from another device. The same attempt of an open amount keeps its expected payment.
+   */
+  private async openSession(
+    view: CheckoutView,
+    dollars: string,
+    token: string,
+    sender?: string,
+  ): Promise<CheckoutSession> {
+    const expectedPaymentId =
+      view.expected_payment?.id ??
+      (this.attempt?.dollarAmount === dollars ? this.attempt.expectedPaymentId : undefined);
+    const body: SessionRequest = {
+      ...(expectedPaymentId ? { expected_payment_id: expectedPaymentId } : { dollar_amount: dollars }),
+      email: this.emailValue.trim(),
+      custom_fields: Object.fromEntries(view.custom_fields.map((f) => [f, this.fields[f]?.trim() ?? ''])),
+      ...(sender ? { sender_address: sender } : {}),
+      token_address: token,
+    };
+    const session = await this.api.openSession(view.slug, body);
+    const { dollar_amount: _opened, ...payer } = body;
+    this.sessionBody = { ...payer, expected_payment_id: session.expected_payment_id };
+    if (!view.expected_payment)
+      this.attempt = { dollarAmount: dollars, expectedPaymentId: session.expected_payment_id };
+    return session;
+  }
+
+  /** Pay from another device: a session without a payer, shown as a QR code and payment request. */
+  private async payElsewhere(): Promise<void> {
+    const view = this.view;
+    this.engaged = true;
+    const dollars = this.dollarAmount;
+    if (!view || !dollars || this.busy || !this.validate()) return;
+    this.busy = true;
+    this.failure = undefined;
+    try {
+      const session = await this.openSession(view, dollars, view.token.address);
+      await this.showRequest(session);
+      this.applySession(session);
+      this.focusNext = '[part="payment-request"] button';
+    } catch (error) {
+      this.showError(error, () => void this.payElsewhere());
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Loads the QR module and shows the session's payment request, following the session for its payment. */
+  private async showRequest(session: CheckoutSession): Promise<void> {
+    this.requestModule ??= await loadPaymentRequestModule();
+    this.session = session;
+    this.phase = 'qr';
+    this.stream.follow(this.api, session.id);
   }
 
   /** The shopper picked another stablecoin to pay with. */
@@ -775,19 +829,14 @@ export class CryptoCheckout extends LitElement {
     switch (this.phase) {
       case 'connect': {
         if (!view.expected_payment && !view.open_amount) return html`<p part="message">${t.noAmount}</p>`;
-        const wallets = this.wallets.available;
-        if (wallets.length === 0) return html`<p part="message">${t.noWallet}</p>`;
-        return html`<ul part="wallet-list">
-          ${wallets.map(
-            (w) => html`<li>
-              <button part="wallet-button" type="button" ?disabled=${this.busy || this.isExpired} @click=${() => void this.choose(w)}>
-                ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}
-                <span>${t.payWith(w.name || t.browserWallet)}</span>
-              </button>
-            </li>`,
-          )}
-        </ul>`;
+        const other = html`<button part="other-device" type="button" ?disabled=${this.busy || this.isExpired} @click=${() => void this.payElsewhere()}>
+          ${t.otherDevice}
+        </button>`;
+        if (this.wallets.available.length === 0) return html`<p part="message">${t.noWallet}</p>${other}`;
+        return html`${this.renderWallets()}${other}`;
       }
+      case 'qr':
+        return html`${this.renderRequest(view)}${this.renderWallets()}`;
       case 'connecting':
         return html`<p part="message" role="status">${t.connecting}</p>`;
       case 'review':
@@ -854,6 +903,43 @@ export class CryptoCheckout extends LitElement {
       default:
         return nothing;
     }
+  }
+
+  /** The browser's wallets, one pay button each. */
+  private renderWallets(): TemplateResult | typeof nothing {
+    const wallets = this.wallets.available;
+    const t = this.t;
+    if (wallets.length === 0) return nothing;
+    return html`<ul part="wallet-list">
+      ${wallets.map(
+        (w) => html`<li>
+          <button part="wallet-button" type="button" ?disabled=${this.busy || this.isExpired} @click=${() => void this.choose(w)}>
+            ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}
+            <span>${t.payWith(w.name || t.browserWallet)}</span>
+          </button>
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  /** The session's payment request (QR code), made by the lazy module once per URI and language. */
+  private renderRequest(view: CheckoutView): HTMLElement | typeof nothing {
+    const uri = this.session?.payment_uri;
+    const module = this.requestModule;
+    if (!uri || !module) return nothing;
+    const { locale } = this.localized;
+    const key = `${locale} ${uri}`;
+    if (this.requestPanel?.key !== key) {
+      const node = module.paymentRequestPanel({
+        uri,
+        amount: formatToken(this.session!.expected_token_amount, view.token.symbol, locale),
+        receivingAddress: this.session!.receiving_address,
+        chainName: chainName(view),
+        locale,
+      });
+      this.requestPanel = { key, node };
+    }
+    return this.requestPanel.node;
   }
 
   /** The stablecoins the wallet can pay with, when there is a choice; those it cannot are shown disabled. */

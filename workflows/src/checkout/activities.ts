@@ -10,6 +10,7 @@ import {
   findProductById,
   findSession,
   listOtherOpenSessionsOfPayer,
+  listPaymentAmountReservations,
   presentResolvedPayment,
   recordResolvedPayment,
   type SecretBox,
@@ -22,6 +23,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getAddress, type Hash } from 'viem';
 import { performOnce } from '../effects.ts';
 import { webhookMemo } from '../webhookDelivery/shared.ts';
+import { matchesPayerlessSession, mayTakeAsFallback, type PayerlessTerms } from './matching.ts';
 import type { CheckoutWorkflowStatus, RecordedResolution, TransactionFacts } from './shared.ts';
 
 /** The event a Resolved Payment is delivered as. */
@@ -219,6 +221,9 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
      * unclaimed for the claim delay, counted from its first sighting (kept in the database, so a restart
      * does not start the delay again), before a scan takes it: a shopper's widget submitting the hash
      * claims it first.
+     *
+     * A session holding a reserved amount (paid from another device, see `matching.ts`) also takes a transfer
+     * of exactly that amount from any sender, at once; no fallback of a payer ever takes such an amount.
      */
     async scanForPayment(input: {
       sessionId: string;
@@ -246,6 +251,13 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       for (let polls = 0; Date.now() < input.until && polls < 10_000_000; polls++) {
         // Re-read each round: the shopper may change wallet or token while the session is open.
         const session = await sessionOf(input.sessionId);
+        // A session with a reserved amount (paid from another device) takes that exact amount from anyone.
+        const terms: PayerlessTerms = {
+          tokenAddress: session.expected_token.address,
+          amount: BigInt(session.expected_token_amount),
+          reserved: session.amount_tail !== null,
+        };
+        const payer = session.sender_address?.toLowerCase() ?? null;
         const latest = await chain.client.getBlockNumber({ cacheTime: 0 });
         if (latest >= fromBlock) {
           const tokens = [
@@ -259,12 +271,21 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
               client: chain.client,
               token,
               to: getAddress(session.receiving_address),
-              from: getAddress(session.sender_address),
+              ...(terms.reserved || payer === null ? {} : { from: getAddress(payer) }),
               fromBlock,
               toBlock: latest,
               skip: ({ txHash }) => passedOver.has(txHash.toLowerCase()),
             });
-            for (const transfer of transfers) found.push({ ...transfer, token });
+            for (const transfer of transfers) {
+              // From anyone: only the reserved amount, or (a known payer's) a transfer of the payer.
+              if (
+                terms.reserved &&
+                !matchesPayerlessSession(terms, { token, amount: transfer.amount }) &&
+                transfer.from.toLowerCase() !== payer
+              )
+                continue;
+              found.push({ ...transfer, token });
+            }
           }
           found.sort((x, y) =>
             x.blockNumber === y.blockNumber
@@ -275,26 +296,35 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
           );
           const expected = BigInt(session.expected_token_amount);
           const decimals = session.expected_token.decimal_count;
-          const exact = found.filter((t) => pays(t.token, t.amount, expected, decimals));
+          const exact = found.filter((t) =>
+            terms.reserved ? matchesPayerlessSession(terms, t) : pays(t.token, t.amount, expected, decimals),
+          );
           let candidates = exact;
-          if (candidates.length === 0 && found.length > 0) {
+          if (candidates.length === 0 && found.length > 0 && payer !== null) {
             // No exact payment: the earliest transfer, unless it is exactly what another checkout awaits.
             const others = await listOtherOpenSessionsOfPayer(db, {
               chainId: input.chainId,
               receivingAddress: session.receiving_address,
-              senderAddress: session.sender_address,
+              senderAddress: payer,
               exceptSessionId: session.id,
+            });
+            // Nor one that is exactly the amount a session paid from another device holds.
+            const held = await listPaymentAmountReservations(db, {
+              chainId: input.chainId,
+              receivingAddress: session.receiving_address,
             });
             candidates = found.filter(
               (t) =>
                 !others.some((o) =>
                   pays(t.token, t.amount, BigInt(o.expected_token_amount), o.expected_token.decimal_count),
-                ),
+                ) && mayTakeAsFallback(session.id, t, held),
             );
           }
           for (const transfer of candidates) {
+            // A reserved amount is this session's alone: no widget hash to wait for, so no claim delay.
+            const delay = terms.reserved && exact.includes(transfer) ? 0 : deps.checkout.scanClaimDelayMs;
             const firstSeen = await sightTransfer(db, { chainId: input.chainId, txHash: transfer.txHash });
-            if (Date.now() - firstSeen.getTime() < deps.checkout.scanClaimDelayMs) break;
+            if (Date.now() - firstSeen.getTime() < delay) break;
             const claim = await claimTransaction(db, {
               chainId: input.chainId,
               txHash: transfer.txHash,

@@ -113,7 +113,8 @@ export const CheckoutSessionCreateBody = z
     dollar_amount: DollarAmount.optional(),
     email: z.email().max(254),
     custom_fields: z.record(z.string(), z.string().max(500)).default({}),
-    sender_address: EvmAddress,
+    /** The payer's wallet; absent or null to pay from another device (the session gets a unique amount). */
+    sender_address: EvmAddress.nullable().optional(),
     token_address: EvmAddress,
   })
   .strict()
@@ -157,7 +158,12 @@ export const CheckoutSession = z
     expected_token_amount: z.string(),
     payment_token_address: z.string(),
     receiving_address: z.string(),
-    sender_address: z.string(),
+    sender_address: z.string().nullable(),
+    /**
+     * For a session with a reserved amount (opened without a payer): the EIP-681 URI of the transfer that
+     * pays it, for a QR code; null otherwise.
+     */
+    payment_uri: z.string().nullable(),
     tx_hash: z.string().nullable(),
     confirmations: z.number().int(),
     required_confirmations: z.number().int(),

@@ -117,9 +117,15 @@ export type NewCheckoutSession = Omit<
   | 'error'
   | 'custom_fields'
   | 'expected_token'
+  | 'amount_tail'
   | 'created_at'
   | 'updated_at'
-> & { custom_fields: Record<string, string>; expected_token: CheckoutSessionRow['expected_token'] };
+> & {
+  custom_fields: Record<string, string>;
+  expected_token: CheckoutSessionRow['expected_token'];
+  /** Set for a session with a reserved amount (see {@link reservePaymentAmount}). */
+  amount_tail?: string | null;
+};
 
 /**
  * Opens the session of an expected payment, or — while it still awaits payment — updates the payer's
@@ -136,6 +142,7 @@ export async function upsertSession(
       ...session,
       custom_fields: JSON.stringify(session.custom_fields),
       expected_token: JSON.stringify(session.expected_token),
+      amount_tail: session.amount_tail ?? null,
       status: 'awaiting_payment',
       tx_hash: null,
       resolved_payment_id: null,
@@ -149,13 +156,14 @@ export async function upsertSession(
   if (inserted) return { session: inserted, created: true };
   const existing = await db
     .updateTable('checkout_sessions')
-    .set({
+    .set((eb) => ({
       email: session.email,
       custom_fields: JSON.stringify(session.custom_fields),
-      sender_address: session.sender_address,
+      // Re-opened without a payer (the shopper turned to another device): the known payer stays.
+      sender_address: session.sender_address ?? eb.ref('sender_address'),
       payment_token_address: session.payment_token_address,
       updated_at: now,
-    })
+    }))
     .where('expected_payment_id', '=', session.expected_payment_id)
     .where('status', '=', 'awaiting_payment')
     .where('tx_hash', 'is', null)
@@ -165,6 +173,129 @@ export async function upsertSession(
   const current = await findSessionByExpectedPayment(db, session.expected_payment_id);
   if (!current) throw new Error('checkout session vanished');
   return { session: current, created: false };
+}
+
+/** Where a reserved amount is paid: chain, receiving address and token. */
+export interface PaymentAmountKey {
+  chainId: number;
+  receivingAddress: string;
+  tokenAddress: string;
+}
+
+/**
+ * Reserves for `sessionId` the first of `candidates` (base units) that no other session holds at `now`:
+ * one insert per try, which takes over a reservation whose time has passed and otherwise leaves the row
+ * alone, so two concurrent sessions never get the same amount (the second waits on the first's row and
+ * then moves on). Returns the amount reserved, or null when every candidate is held.
+ */
+export async function reservePaymentAmount(
+  db: Kysely<Database>,
+  input: PaymentAmountKey & {
+    sessionId: string;
+    reservedUntil: Date;
+    candidates: readonly bigint[];
+    now?: Date;
+  },
+): Promise<bigint | null> {
+  if (input.candidates.length === 0) return null;
+  const now = input.now ?? new Date();
+  const key = {
+    chain_id: input.chainId,
+    receiving_address: input.receivingAddress.toLowerCase(),
+    token_address: input.tokenAddress.toLowerCase(),
+  };
+  const held = await db
+    .selectFrom('checkout_payment_amounts')
+    .select('amount')
+    .where('chain_id', '=', key.chain_id)
+    .where('receiving_address', '=', key.receiving_address)
+    .where('token_address', '=', key.token_address)
+    .where('amount', '=', sql<string>`any(${sql.val(input.candidates.map(String))}::numeric[])`)
+    .where('reserved_until', '>', now)
+    .where('session_id', '!=', input.sessionId)
+    .execute();
+  const taken = new Set(held.map((r) => BigInt(r.amount)));
+  for (const amount of input.candidates) {
+    if (taken.has(amount)) continue;
+    const row = await db
+      .insertInto('checkout_payment_amounts')
+      .values({
+        ...key,
+        amount: amount.toString(),
+        session_id: input.sessionId,
+        reserved_until: input.reservedUntil,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['chain_id', 'receiving_address', 'token_address', 'amount'])
+          .doUpdateSet({ session_id: input.sessionId, reserved_until: input.reservedUntil })
+          .where((eb) =>
+            eb.or([
+              eb('checkout_payment_amounts.reserved_until', '<=', now),
+              eb('checkout_payment_amounts.session_id', '=', input.sessionId),
+            ]),
+          ),
+      )
+      .returning('amount')
+      .executeTakeFirst();
+    if (row) return amount;
+  }
+  return null;
+}
+
+/** Gives up every amount a session holds (it resolved, or another session was opened in its place). */
+export async function releasePaymentAmounts(db: Kysely<Database>, sessionId: string): Promise<void> {
+  await db.deleteFrom('checkout_payment_amounts').where('session_id', '=', sessionId).execute();
+}
+
+/** An amount some session holds. */
+export interface PaymentAmountReservation {
+  tokenAddress: string;
+  amount: bigint;
+  sessionId: string;
+}
+
+/** The amounts held at `now` for payments into `receivingAddress` on the chain (any token). */
+export async function listPaymentAmountReservations(
+  db: Kysely<Database>,
+  input: { chainId: number; receivingAddress: string; now?: Date },
+): Promise<PaymentAmountReservation[]> {
+  const rows = await db
+    .selectFrom('checkout_payment_amounts')
+    .select(['token_address', 'amount', 'session_id'])
+    .where('chain_id', '=', input.chainId)
+    .where('receiving_address', '=', input.receivingAddress.toLowerCase())
+    .where('reserved_until', '>', input.now ?? new Date())
+    .execute();
+  return rows.map((r) => ({
+    tokenAddress: r.token_address,
+    amount: BigInt(r.amount),
+    sessionId: r.session_id,
+  }));
+}
+
+/**
+ * Gives a session still awaiting its first transaction a reserved amount (and its tail): for a session
+ * opened with a payer that the shopper now pays from another device. False when the session already
+ * has one, or has moved on.
+ */
+export async function setSessionReservedAmount(
+  db: Kysely<Database>,
+  input: { sessionId: string; amount: bigint; tail: bigint },
+): Promise<boolean> {
+  const moved = await db
+    .updateTable('checkout_sessions')
+    .set({
+      expected_token_amount: input.amount.toString(),
+      amount_tail: input.tail.toString(),
+      updated_at: new Date(),
+    })
+    .where('id', '=', input.sessionId)
+    .where('status', '=', 'awaiting_payment')
+    .where('tx_hash', 'is', null)
+    .where('amount_tail', 'is', null)
+    .executeTakeFirst();
+  return (moved.numUpdatedRows ?? 0n) > 0n;
 }
 
 /** Result of claiming a transaction hash for a session. */
@@ -436,6 +567,8 @@ export async function recordResolvedPayment(
       })
       .where('id', '=', payment.expected_payment_id)
       .execute();
+    // The session is closed: its reserved amount is free for another.
+    await trx.deleteFrom('checkout_payment_amounts').where('session_id', '=', input.sessionId).execute();
     if (onRecorded) await onRecorded(trx, resolvedPaymentId, Boolean(inserted));
     return { resolvedPaymentId, created: Boolean(inserted) };
   });

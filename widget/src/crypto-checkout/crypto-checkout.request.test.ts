@@ -1,0 +1,217 @@
+// @vitest-environment happy-dom
+/** The element's payment from another device: a session without a payer, its QR code, and its events. */
+import type { CheckoutSession, CheckoutView } from '@checkout/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import './crypto-checkout.ts';
+import type { PaymentPlan, WalletModule } from '../wallet/types.ts';
+import type { CryptoCheckout } from './crypto-checkout.ts';
+
+const busd = {
+  symbol: 'BUSD',
+  address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  name: 'BUSD Token',
+  decimal_count: 18,
+  blockchain: 'binance-smart-chain',
+  network: 'testnet',
+  chain_id: 97,
+};
+const receiving = '0xE242783c186CcBe3a0021DAf39D7e424A2E28DbF';
+const uri = `ethereum:${busd.address}@97/transfer?address=${receiving}&uint256=12500137000000000000`;
+const view: CheckoutView = {
+  slug: 'tea',
+  name: 'Tea',
+  active: true,
+  is_test: true,
+  token: busd,
+  payment_tokens: [busd],
+  custom_fields: [],
+  open_amount: false,
+  swappable: false,
+  tax_rate: 0,
+  expires_in_minutes: 30,
+  receiving_address: receiving,
+  chain_id: 97,
+  blockchain: 'binance-smart-chain',
+  network: 'testnet',
+  router_address: null,
+  rpc_url: 'http://127.0.0.1:8545',
+  required_confirmations: 1,
+  success_url: '',
+  failure_url: '',
+  expected_payment: {
+    id: '00000000-0000-4000-8000-000000000001',
+    dollar_amount: '12.50',
+    expected_token_amount: '12.5',
+    status: 'open',
+    session_id: null,
+  },
+};
+const session: CheckoutSession = {
+  id: '10000000-0000-4000-8000-000000000001',
+  expected_payment_id: view.expected_payment!.id,
+  status: 'awaiting_payment',
+  dollar_amount: '12.50',
+  expected_token: busd,
+  expected_token_amount: '12.500137',
+  payment_token_address: busd.address,
+  receiving_address: receiving,
+  sender_address: null,
+  payment_uri: uri,
+  tx_hash: null,
+  confirmations: 0,
+  required_confirmations: 1,
+  resolved_payment_id: null,
+  late: false,
+  error: null,
+  expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+};
+
+/** An EventSource the test feeds: every `session` event it sends reaches the element. */
+class FakeEventSource {
+  static opened: FakeEventSource[] = [];
+  readonly url: string;
+  onerror: (() => void) | null = null;
+  private readonly listeners: Array<(event: MessageEvent<string>) => void> = [];
+  constructor(url: string) {
+    this.url = url;
+    FakeEventSource.opened.push(this);
+  }
+  addEventListener(_type: 'session', listener: (event: MessageEvent<string>) => void): void {
+    this.listeners.push(listener);
+  }
+  close(): void {}
+  send(next: CheckoutSession): void {
+    for (const listener of this.listeners) listener({ data: JSON.stringify(next) } as MessageEvent<string>);
+  }
+}
+
+const root = (el: CryptoCheckout) => el.shadowRoot!;
+const text = (el: CryptoCheckout) => root(el).textContent?.replace(/\s+/g, ' ') ?? '';
+
+async function settle(el: CryptoCheckout, until: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !until(); i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    await el.updateComplete;
+  }
+}
+
+describe('<crypto-checkout> paying from another device', () => {
+  let posts: Array<Record<string, unknown>>;
+  beforeEach(() => {
+    document.documentElement.lang = 'en';
+    posts = [];
+    FakeEventSource.opened = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string | URL, init?: RequestInit) => {
+        const url = new URL(String(input));
+        const json = (body: unknown) =>
+          new Response(JSON.stringify(body), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
+        if (init?.method === 'POST' && url.pathname === '/api/v1/checkout/tea/sessions') {
+          const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+          posts.push(body);
+          return json({ session: { ...session, sender_address: body.sender_address ?? null } });
+        }
+        return json({ checkout: view });
+      }),
+    );
+  });
+  afterEach(() => {
+    document.body.replaceChildren();
+    vi.unstubAllGlobals();
+  });
+
+  const mount = async (module?: WalletModule) => {
+    if (module) vi.stubGlobal('ethereum', { request: vi.fn() });
+    const el = document.createElement('crypto-checkout');
+    el.setAttribute('slug', 'tea');
+    el.setAttribute('expected-payment', view.expected_payment!.id);
+    el.setAttribute('api-base', 'http://shop.test');
+    if (module) (el as unknown as { loadWallet(): Promise<WalletModule> }).loadWallet = async () => module;
+    document.body.append(el);
+    await settle(el, () => !!root(el).querySelector('[part="other-device"]'));
+    return el;
+  };
+
+  it('opens a session without a payer, shows its request, and follows its events to paid', async () => {
+    const el = await mount();
+    expect(text(el)).toContain('No wallet found in this browser.');
+    const email = root(el).querySelector<HTMLInputElement>('#email')!;
+    email.value = 'shopper@example.com';
+    email.dispatchEvent(new Event('input'));
+    root(el).querySelector<HTMLButtonElement>('[part="other-device"]')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="payment-request"] svg'));
+
+    expect(posts).toEqual([
+      {
+        expected_payment_id: view.expected_payment!.id,
+        email: 'shopper@example.com',
+        custom_fields: {},
+        token_address: busd.address,
+      },
+    ]);
+    const panel = root(el).querySelector('[part="payment-request"]')!;
+    expect(panel.querySelector('svg')!.getAttribute('aria-label')).toBe(
+      `QR code of the payment request ${uri}`,
+    );
+    expect(panel.querySelector('textarea')!.value).toBe(uri);
+    expect(text(el)).toContain('Send exactly 12.500137 BUSD on');
+    expect(root(el).activeElement?.textContent).toBe('Copy payment request');
+
+    // The session's events drive the same screens as a wallet payment.
+    const [stream] = FakeEventSource.opened;
+    expect(stream!.url).toBe(`http://shop.test/api/v1/checkout/sessions/${session.id}/events`);
+    stream!.send({ ...session, status: 'confirming', tx_hash: `0x${'ab'.repeat(32)}`, confirmations: 0 });
+    await settle(el, () => text(el).includes('Payment sent'));
+    expect(root(el).querySelector('[part="payment-request"]')).toBeNull();
+    const paid = new Promise<CustomEvent>((resolve) =>
+      el.addEventListener('checkout-success', (e) => {
+        e.preventDefault();
+        resolve(e);
+      }),
+    );
+    stream!.send({
+      ...session,
+      status: 'resolved',
+      tx_hash: `0x${'ab'.repeat(32)}`,
+      resolved_payment_id: '20000000-0000-4000-8000-000000000001',
+    });
+    expect((await paid).detail).toMatchObject({ txHash: `0x${'ab'.repeat(32)}`, sessionId: session.id });
+    await settle(el, () => text(el).includes('Payment received'));
+  });
+
+  it('asks a wallet picked afterwards for the request’s exact amount', async () => {
+    const asked: string[] = [];
+    const module: WalletModule = {
+      startWalletFlow: vi.fn(async () => ({
+        address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        async options(amount: string): Promise<PaymentPlan[]> {
+          asked.push(amount);
+          return [
+            { kind: 'direct', payToken: busd, amount, needsApproval: false, balance: '100', covers: true },
+          ];
+        },
+        pay: async () => `0x${'cd'.repeat(32)}`,
+      })),
+      classifyWalletError: () => 'unknown',
+    };
+    const el = await mount(module);
+    const email = root(el).querySelector<HTMLInputElement>('#email')!;
+    email.value = 'shopper@example.com';
+    email.dispatchEvent(new Event('input'));
+    root(el).querySelector<HTMLButtonElement>('[part="other-device"]')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="payment-request"] svg'));
+    // The wallets stay on offer beside the request.
+    root(el).querySelector<HTMLButtonElement>('[part="wallet-button"]')!.click();
+    await settle(el, () => text(el).includes('Pay now'));
+    expect(asked).toEqual(['12.500137']);
+    expect(posts[1]).toMatchObject({ sender_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+    expect(text(el)).toContain('You send 12.500137 BUSD.');
+  });
+});
