@@ -291,6 +291,47 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     });
   });
 
+  it("writes the shopper's receipt in the language the checkout was opened in, the merchant's in English", async () => {
+    const product = await createProduct({ send_webhook: false, email: 'comerciante@example.com' });
+    const view = await service.request('GET', `/api/v1/checkout/${product.slug}`);
+    expect(view.body.checkout.sends_receipt).toBe(true);
+    const expected = await expectPayment(product.id, '7.00');
+    const session = await openSession(product.slug, {
+      expected_payment_id: expected.id,
+      sender_address: shopper(3),
+      token_address: busd,
+      email: 'compradora@example.com',
+      locale: 'es-ES',
+    });
+    const tx = await chain.transfer(3, busd, merchant.address as Address, parseUnits('7', 18));
+    expect((await submit(session.id, tx)).status).toBe(200);
+    await waitForSession(session.id, ['resolved']);
+    const receipt = await inbox.waitFor((m) => m.to.includes('compradora@example.com'), {
+      timeoutMs: 20_000,
+    });
+    expect(receipt.subject).toContain('[PRUEBA] Tu recibo de Espresso beans — 7.00 USD');
+    expect(receipt.text).toContain('Recibo');
+    expect(receipt.text).not.toContain('Receipt');
+    const notice = await inbox.waitFor((m) => m.to.includes('comerciante@example.com'), {
+      timeoutMs: 20_000,
+    });
+    expect(notice.text).not.toContain('Recibo');
+
+    // A language the receipts are not written in reads English; a malformed tag is refused by name.
+    const bad = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      json: {
+        email: 'x@example.com',
+        custom_fields: { full_name: 'A' },
+        dollar_amount: '1.00',
+        sender_address: shopper(3),
+        token_address: busd,
+        locale: 'not a tag!',
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain('locale');
+  });
+
   it('takes a USDT-style token without a bool return', async () => {
     const product = await createProduct({ send_webhook: false, send_email: false });
     const expected = await expectPayment(product.id, '5.00');

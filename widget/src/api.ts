@@ -31,6 +31,8 @@ export interface SessionRequest {
   /** Absent to pay from another device: the session then carries a payment request (`payment_uri`). */
   sender_address?: string;
   token_address: string;
+  /** The shopper's language tag (`es-ES`): the receipt is written in it. */
+  locale?: string;
 }
 
 /** Calls of the public checkout API relative to one base URL. */

@@ -44,6 +44,8 @@ const en = {
   submitted: 'Payment sent. Waiting for the network…',
   confirming: (n: number, of: number) => `Confirming: ${n} of ${of} confirmations`,
   paid: 'Payment received. Thank you!',
+  receiptSent: (email: string) =>
+    email ? `A receipt is on its way to ${email}.` : 'A receipt is on its way by e-mail.',
   failed: 'The payment failed.',
   failedReverted:
     'The transaction was reverted on the network, so no tokens were transferred; only the network fee was spent.',
@@ -127,6 +129,8 @@ const es = (): Messages => ({
   submitted: 'Pago enviado. Esperando a la red…',
   confirming: (n, of) => `Confirmando: ${n} de ${of} confirmaciones`,
   paid: 'Pago recibido. ¡Gracias!',
+  receiptSent: (email: string) =>
+    email ? `Te enviamos un recibo a ${email}.` : 'Te enviamos un recibo por correo electrónico.',
   failed: 'El pago falló.',
   failedReverted:
     'La red revirtió la transacción, así que no se transfirió ningún token; solo se cobró la comisión de red.',
@@ -206,6 +210,8 @@ const pt = (): Messages => ({
   submitted: 'Pagamento enviado. Aguardando a rede…',
   confirming: (n, of) => `Confirmando: ${n} de ${of} confirmações`,
   paid: 'Pagamento recebido. Obrigado!',
+  receiptSent: (email: string) =>
+    email ? `Enviamos um recibo para ${email}.` : 'Enviamos um recibo por e-mail.',
   failed: 'O pagamento falhou.',
   failedReverted:
     'A rede reverteu a transação, então nenhum token foi transferido; só a taxa de rede foi cobrada.',

@@ -42,6 +42,8 @@ export interface CheckoutSessionsTable {
    * transfer of exactly `expected_token_amount` pays the session whoever sends it.
    */
   amount_tail: string | null;
+  /** The shopper's language as the element reported it (BCP 47, e.g. `pt-BR`); their receipt is written in it. */
+  locale: string | null;
   status: 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired';
   tx_hash: string | null;
   confirmations: Generated<number>;

@@ -13,6 +13,7 @@ import * as effects from './migrations/0009_effects.ts';
 import * as kycStatusMessage from './migrations/0010_kyc_status_message.ts';
 import * as sessionChangesRateLimits from './migrations/0011_session_changes_rate_limits.ts';
 import * as payerlessSessions from './migrations/0012_payerless_sessions.ts';
+import * as sessionLocale from './migrations/0013_session_locale.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0010_kyc_status_message': kycStatusMessage,
   '0011_session_changes_rate_limits': sessionChangesRateLimits,
   '0012_payerless_sessions': payerlessSessions,
+  '0013_session_locale': sessionLocale,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

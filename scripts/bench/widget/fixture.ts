@@ -28,6 +28,7 @@ export const checkoutViewBody: { checkout: CheckoutView } = {
     name: 'Demo subscription',
     active: true,
     is_test: false,
+    sends_receipt: false,
     token: usdc,
     payment_tokens: [usdc, dai],
     custom_fields: ['full_name', 'company'],

@@ -27,6 +27,7 @@ const openView: CheckoutView = {
   name: 'Tip jar',
   active: true,
   is_test: true,
+  sends_receipt: false,
   token: busd,
   payment_tokens: [busd, usdc],
   custom_fields: [],
@@ -281,6 +282,8 @@ describe('<crypto-checkout> wallet steps', () => {
     await settle(el, () => paid.length > 0);
     expect(paid[0]?.payToken.symbol).toBe('USDC');
     expect(server.posts.map((p) => p.token_address)).toEqual([busd.address, usdc.address]);
+    // The shopper's language goes with the session, for the receipt.
+    expect(server.posts[0]).toMatchObject({ locale: 'en' });
     expect(server.posts[1]).toMatchObject({ expected_payment_id: [...server.sessions.keys()][0] });
     expect(server.sessions.size).toBe(1);
   });

@@ -22,6 +22,7 @@ const view: CheckoutView = {
   name: 'Tea',
   active: true,
   is_test: true,
+  sends_receipt: false,
   token: busd,
   payment_tokens: [busd],
   custom_fields: [],
@@ -154,6 +155,7 @@ describe('<crypto-checkout> paying from another device', () => {
         email: 'shopper@example.com',
         custom_fields: {},
         token_address: busd.address,
+        locale: 'en',
       },
     ]);
     const panel = root(el).querySelector('[part="payment-request"]')!;

@@ -9,6 +9,7 @@ const view: CheckoutView = {
   name: 'Espresso beans',
   active: true,
   is_test: true,
+  sends_receipt: false,
   token: {
     symbol: 'BUSD',
     address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
@@ -238,8 +239,44 @@ describe('<crypto-checkout>', () => {
     });
     await el.updateComplete;
     expect(text(el)).toContain('Payment received. Thank you!');
+    // This merchant sends no receipts, so none is mentioned.
+    expect(el.shadowRoot!.querySelector('[part="receipt"]')).toBeNull();
     expect(detail).toEqual({ resolvedPaymentId: 'rp_1', txHash: paid.tx_hash, sessionId: paid.id });
     expect(el.shadowRoot!.querySelector('[aria-current="step"]')?.textContent).toContain('Done');
+  });
+
+  it('mentions the receipt on the paid screen, in the page language, when the merchant sends one', async () => {
+    document.documentElement.lang = 'es-ES';
+    const paid = session({
+      status: 'resolved',
+      tx_hash: `0x${'ab'.repeat(32)}`,
+      resolved_payment_id: 'rp_2',
+    });
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({
+        [`/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`]: {
+          checkout: {
+            ...view,
+            sends_receipt: true,
+            expected_payment: { ...view.expected_payment!, session_id: paid.id },
+          },
+        },
+        [`/api/v1/checkout/sessions/${paid.id}`]: { session: paid },
+      }),
+    );
+    document.addEventListener('checkout-success', (e) => e.preventDefault(), { once: true });
+    const el = await mount({
+      slug: 'espresso',
+      'expected-payment': view.expected_payment!.id,
+      'api-base': 'http://shop.test',
+    });
+    await el.updateComplete;
+    expect(text(el)).toContain('Pago recibido. ¡Gracias!');
+    // Resumed after a reload, the element no longer knows the address the receipt goes to.
+    expect(el.shadowRoot!.querySelector('[part="receipt"]')?.textContent).toBe(
+      'Te enviamos un recibo por correo electrónico.',
+    );
   });
 
   it('follows the page language and its own lang as they change, and stops when disconnected', async () => {

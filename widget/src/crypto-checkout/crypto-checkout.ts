@@ -438,6 +438,8 @@ export class CryptoCheckout extends LitElement {
       custom_fields: Object.fromEntries(view.custom_fields.map((f) => [f, this.fields[f]?.trim() ?? ''])),
       ...(sender ? { sender_address: sender } : {}),
       token_address: token,
+      // The shopper's language, for the receipt the merchant may send.
+      locale: this.localized.locale,
     };
     const session = await this.api.openSession(view.slug, body);
     const { dollar_amount: _opened, ...payer } = body;
@@ -878,8 +880,15 @@ export class CryptoCheckout extends LitElement {
             : t.submitted;
         return html`<p part="message" role="status">${text}</p>${this.renderHash()}`;
       }
-      case 'paid':
-        return html`<p part="message" class="success" role="status">${t.paid}</p>${this.renderHash()}`;
+      case 'paid': {
+        // The receipt goes to the e-mail the session was opened with, when the merchant sends receipts;
+        // a session resumed after a reload no longer knows the address, so it is not named then.
+        return html`<p part="message" class="success" role="status">${t.paid}</p>${
+          view.sends_receipt
+            ? html`<p part="receipt">${t.receiptSent(this.sessionBody?.email ?? '')}</p>`
+            : nothing
+        }${this.renderHash()}`;
+      }
       case 'failed':
         return html`<div part="message" class="failure" role="alert">
             <p><strong>${t.failed}</strong></p>

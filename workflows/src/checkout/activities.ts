@@ -9,6 +9,7 @@ import {
   type Db,
   findProductById,
   findSession,
+  findSessionByExpectedPayment,
   listOtherOpenSessionsOfPayer,
   listPaymentAmountReservations,
   presentResolvedPayment,
@@ -18,7 +19,13 @@ import {
   sightTransfer,
   updateSession,
 } from '@checkout/db';
-import { customerReceipt, type Mailer, merchantNotification, type OutgoingMail } from '@checkout/mail';
+import {
+  customerReceipt,
+  type Mailer,
+  merchantNotification,
+  type OutgoingMail,
+  receiptLanguageOf,
+} from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getAddress, type Hash } from 'viem';
 import { performOnce } from '../effects.ts';
@@ -469,10 +476,12 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       };
       let sent = 0;
       if (product.send_email && row.user_email) {
+        const session = await findSessionByExpectedPayment(db, row.expected_payment_id);
         const mail = customerReceipt({
           payment,
           product: { name: product.name, email_body: product.email_body, tax_rate: product.tax_rate },
           chainName,
+          language: receiptLanguageOf(session?.locale),
         });
         sent += await sendOnce('customer_receipt', {
           to: row.user_email,

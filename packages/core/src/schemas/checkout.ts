@@ -80,6 +80,8 @@ export const CheckoutView = z
     custom_fields: z.array(z.enum(customFieldNames)),
     open_amount: z.boolean(),
     swappable: z.boolean(),
+    /** Whether the merchant sends the shopper a receipt by e-mail (the product's `send_email`). */
+    sends_receipt: z.boolean(),
     tax_rate: z.number(),
     expires_in_minutes: z.number().int().nullable(),
     receiving_address: z.string(),
@@ -116,6 +118,12 @@ export const CheckoutSessionCreateBody = z
     /** The payer's wallet; absent or null to pay from another device (the session gets a unique amount). */
     sender_address: EvmAddress.nullable().optional(),
     token_address: EvmAddress,
+    /** The shopper's language (BCP 47, e.g. `es-ES`): their receipt is written in it (en, es or pt). */
+    locale: z
+      .string()
+      .max(35)
+      .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en, es-ES or pt-BR')
+      .optional(),
   })
   .strict()
   .superRefine((b, ctx) => {

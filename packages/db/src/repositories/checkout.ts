@@ -118,6 +118,7 @@ export type NewCheckoutSession = Omit<
   | 'custom_fields'
   | 'expected_token'
   | 'amount_tail'
+  | 'locale'
   | 'created_at'
   | 'updated_at'
 > & {
@@ -125,6 +126,8 @@ export type NewCheckoutSession = Omit<
   expected_token: CheckoutSessionRow['expected_token'];
   /** Set for a session with a reserved amount (see {@link reservePaymentAmount}). */
   amount_tail?: string | null;
+  /** The shopper's language tag, when the element sent it. */
+  locale?: string | null;
 };
 
 /**
@@ -143,6 +146,7 @@ export async function upsertSession(
       custom_fields: JSON.stringify(session.custom_fields),
       expected_token: JSON.stringify(session.expected_token),
       amount_tail: session.amount_tail ?? null,
+      locale: session.locale ?? null,
       status: 'awaiting_payment',
       tx_hash: null,
       resolved_payment_id: null,
@@ -162,6 +166,7 @@ export async function upsertSession(
       // Re-opened without a payer (the shopper turned to another device): the known payer stays.
       sender_address: session.sender_address ?? eb.ref('sender_address'),
       payment_token_address: session.payment_token_address,
+      locale: session.locale ?? eb.ref('locale'),
       updated_at: now,
     }))
     .where('expected_payment_id', '=', session.expected_payment_id)
