@@ -1,19 +1,30 @@
 /**
  * `npm start`: the whole system on embedded defaults. Starts the Temporal dev server (state and
- * Web UI) unless TEMPORAL_ADDRESS is set, a local EVM chain with test tokens and swap pools as the
- * BNB Smart Chain test network unless its RPC URL is set, and a local SMTP inbox unless SMTP_URL is
- * set; then the service (API and worker, or the one ROLE names) in this process. Prints every URL and a
+ * Web UI) unless TEMPORAL_ADDRESS is set, a local EVM chain with test tokens and swap pools for each test
+ * network (BNB Smart Chain testnet 97, Ethereum Sepolia 11155111, Polygon Amoy 80002) whose RPC URL is not
+ * set, and a local SMTP inbox unless SMTP_URL is set; then the service (API and worker, or the one ROLE names) in this process. Prints every URL and a
  * ready API key. Ctrl-C stops the service first (the worker drains), then every child.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootstrapDevChain, type DevChain, type DevDeployment, startDevChain } from '@checkout/chain';
+import { bootstrapDevChain, type DevDeployment, startDevChain } from '@checkout/chain';
+import { testNetworks } from '@checkout/core';
 import { type DevInbox, startDevInbox } from '@checkout/mail';
 import { loadConfig, startService } from '@checkout/server';
 import { startTemporalDevServer, type TemporalDevServer } from '@checkout/workflows';
 import { fetchTemporal } from './fetchTemporal.ts';
+
+/** The test networks `npm start` runs a local chain for, with the settings that point the service at one. */
+const devNetworks = testNetworks.map((n) => {
+  const key = n.blockchain === 'binance-smart-chain' ? 'BINANCE_SMART_CHAIN' : n.blockchain.toUpperCase();
+  return {
+    ...n,
+    rpcEnv: `RPC_URL_${key}_TESTNET`,
+    chainIdEnv: n.blockchain === 'binance-smart-chain' ? 'TESTNET_CHAIN_ID' : `CHAIN_ID_${key}_TESTNET`,
+  };
+});
 
 async function main(): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
@@ -56,20 +67,26 @@ async function main(): Promise<void> {
       });
     }
     const dataDir = resolve(process.env.DATA_DIR || '.data');
-    let devChain: DevChain | undefined;
-    let deployment: DevDeployment | undefined;
-    if (!process.env.RPC_URL_BINANCE_SMART_CHAIN_TESTNET) {
-      devChain = await startDevChain({
-        chainId: 97,
-        port: Number(process.env.DEV_CHAIN_PORT || 8545),
-        detached: true,
-      });
-      stops.push(() => devChain!.stop());
-      deployment = await bootstrapDevChain({ rpcUrl: devChain.rpcUrl });
-      process.env.RPC_URL_BINANCE_SMART_CHAIN_TESTNET = devChain.rpcUrl;
-      // Shoppers' browsers read the dev chain directly, and wallets that add it get this URL.
-      process.env.PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET ??= devChain.rpcUrl;
-    }
+    // One local chain per test network without an RPC URL of its own, started side by side.
+    const basePort = Number(process.env.DEV_CHAIN_PORT || 8545);
+    const devChains = (
+      await Promise.all(
+        devNetworks.map(async (network, offset) => {
+          if (process.env[network.rpcEnv]) return [];
+          const chain = await startDevChain({
+            chainId: Number(process.env[network.chainIdEnv] || network.chainId),
+            port: basePort === 0 ? 0 : basePort + offset,
+            detached: true,
+          });
+          stops.push(() => chain.stop());
+          const deployment = await bootstrapDevChain({ rpcUrl: chain.rpcUrl });
+          process.env[network.rpcEnv] = chain.rpcUrl;
+          // Shoppers' browsers read the dev chain directly, and wallets that add it get this URL.
+          process.env[`PUBLIC_${network.rpcEnv}`] ??= chain.rpcUrl;
+          return [{ network, chain, deployment }];
+        }),
+      )
+    ).flat();
     let inbox: DevInbox | undefined;
     if (!process.env.SMTP_URL) {
       inbox = await startDevInbox({
@@ -106,11 +123,18 @@ async function main(): Promise<void> {
       `  Temporal UI   ${temporal?.uiUrl ?? `(external Temporal at ${config.temporal.address})`}`,
       `  Database      ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
     ];
-    if (devChain && deployment) {
+    for (const { network, chain } of devChains) {
       lines.push(
-        `  Dev chain     ${devChain.rpcUrl}   (chain id ${devChain.chainId}, as binance-smart-chain testnet)`,
+        `  Dev chain     ${chain.rpcUrl}   (chain id ${chain.chainId}, as ${network.blockchain} testnet: ${network.name})`,
+      );
+    }
+    // The bootstrap deploys the same contracts at the same addresses on every chain.
+    const deployment: DevDeployment | undefined = devChains[0]?.deployment;
+    if (deployment) {
+      lines.push(
         `  Test tokens   BUSD ${deployment.tokens.BUSD.address}   USDC ${deployment.tokens.USDC.address}`,
         `                DAI ${deployment.tokens.DAI.address}   USDT ${deployment.tokens.USDT.address}`,
+        `                (on every dev chain; products take the test BUSD, shoppers pay with any of them)`,
         `  Router        ${deployment.router}`,
         `  Shopper       ${deployment.shoppers[0]!.address}   key ${deployment.shoppers[0]!.privateKey}`,
       );

@@ -162,3 +162,60 @@ describe('Temporal connection', () => {
     );
   });
 });
+
+describe('test networks', () => {
+  it("knows BNB Smart Chain's always, and Ethereum's and Polygon's only when their RPC URL is set", () => {
+    expect(loadConfig(base()).testnets.map((t) => [t.blockchain, t.chainId])).toEqual([
+      ['binance-smart-chain', 97],
+    ]);
+    const all = loadConfig({
+      ...base(),
+      RPC_URL_BINANCE_SMART_CHAIN_TESTNET: 'http://127.0.0.1:8545',
+      RPC_URL_ETHEREUM_TESTNET: 'http://127.0.0.1:8546',
+      RPC_URL_POLYGON_TESTNET: 'http://127.0.0.1:8547',
+      CONFIRMATIONS_POLYGON_TESTNET: '3',
+    });
+    expect(all.testnets.map((t) => [t.blockchain, t.chainId])).toEqual([
+      ['binance-smart-chain', 97],
+      ['ethereum', 11155111],
+      ['polygon', 80002],
+    ]);
+    // Each defaults to BNB Smart Chain's test contracts: the dev chain deploys them at the same addresses.
+    expect(all.testnets[1]).toMatchObject({
+      testTokenAddress: all.testnet.testTokenAddress,
+      router: all.testnet.router,
+      swapTokens: all.testnet.swapTokens,
+    });
+    expect(
+      all.chains.filter((c) => ![1, 56, 137].includes(c.chainId)).map((c) => [c.name, c.confirmations]),
+    ).toEqual([
+      ['BNB Smart Chain Testnet', 1],
+      ['Ethereum Sepolia', 1],
+      ['Polygon Amoy', 3],
+    ]);
+  });
+
+  it('takes contracts of their own, and refuses one chain id for two chains', () => {
+    const own = loadConfig({
+      ...base(),
+      RPC_URL_POLYGON_TESTNET: 'http://127.0.0.1:8547',
+      TEST_TOKEN_ADDRESS_POLYGON_TESTNET: '0x41e94eb019c0762f9bfcf9fb1e58725bfb0e7582',
+      SWAP_TOKENS_POLYGON_TESTNET: 'USDC:0x41e94eb019c0762f9bfcf9fb1e58725bfb0e7582:6',
+    });
+    expect(own.testnets[1]).toMatchObject({
+      testTokenAddress: '0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582',
+      swapTokens: [{ symbol: 'USDC', decimals: 6 }],
+    });
+    expect(() =>
+      loadConfig({
+        ...base(),
+        RPC_URL_ETHEREUM_TESTNET: 'http://127.0.0.1:8546',
+        CHAIN_ID_ETHEREUM_TESTNET: '97',
+      }),
+    ).toThrow(/chain id 97 is given to two chains/);
+    expect(() =>
+      loadConfig({ ...base(), RPC_URL_POLYGON_TESTNET: 'http://x', SWAP_TOKENS_POLYGON_TESTNET: 'FOO:1:2' }),
+    ).toThrow(/SWAP_TOKENS_POLYGON_TESTNET: "FOO:1:2"/);
+    expect(() => loadConfig({ ...base(), RPC_URL_POLYGON_TESTNET: 'http://x' })).not.toThrow(ConfigError);
+  });
+});

@@ -91,6 +91,21 @@ const ConfigSchema = z.object({
   CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: z.coerce.number().int().min(1).max(1000).default(1),
   TESTNET_ROUTER_ADDRESS: optional(EvmAddress),
   TESTNET_SWAP_TOKENS: optional(z.string()),
+  // The test networks of Ethereum (Sepolia) and Polygon (Amoy): run only when their RPC URL is set.
+  RPC_URL_ETHEREUM_TESTNET: optional(z.url()),
+  RPC_URL_POLYGON_TESTNET: optional(z.url()),
+  PUBLIC_RPC_URL_ETHEREUM_TESTNET: optional(z.url()),
+  PUBLIC_RPC_URL_POLYGON_TESTNET: optional(z.url()),
+  CONFIRMATIONS_ETHEREUM_TESTNET: z.coerce.number().int().min(1).max(1000).default(1),
+  CONFIRMATIONS_POLYGON_TESTNET: z.coerce.number().int().min(1).max(1000).default(1),
+  CHAIN_ID_ETHEREUM_TESTNET: z.coerce.number().int().positive().default(11155111),
+  CHAIN_ID_POLYGON_TESTNET: z.coerce.number().int().positive().default(80002),
+  TEST_TOKEN_ADDRESS_ETHEREUM_TESTNET: optional(EvmAddress),
+  TEST_TOKEN_ADDRESS_POLYGON_TESTNET: optional(EvmAddress),
+  ROUTER_ADDRESS_ETHEREUM_TESTNET: optional(EvmAddress),
+  ROUTER_ADDRESS_POLYGON_TESTNET: optional(EvmAddress),
+  SWAP_TOKENS_ETHEREUM_TESTNET: optional(z.string()),
+  SWAP_TOKENS_POLYGON_TESTNET: optional(z.string()),
   CHECKOUT_SESSION_TTL_MINUTES: z.coerce.number().int().min(5).max(525_600).default(1440),
   CHECKOUT_GRACE_MINUTES: z.coerce.number().int().min(0).max(43_200).default(60),
   CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(10_000).default(2000),
@@ -144,7 +159,10 @@ export interface Config {
     shutdownGraceMs: number;
   };
   secretKey: Buffer;
+  /** BNB Smart Chain's test network, where the spec's designated test BUSD lives (always known). */
   testnet: TestnetConfig;
+  /** Every test network the service knows: BNB Smart Chain's, and Ethereum's and Polygon's when configured. */
+  testnets: TestnetConfig[];
   dev: { apiKey: string; walletAddress: string } | undefined;
   logLevel: string;
   bodyLimitBytes: number;
@@ -225,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (production && !c[name])
       throw new ConfigError(`invalid configuration:\n  ${name}: is required in production`);
   }
+  const testnets = testnetsOf(c);
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -243,13 +262,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shutdownGraceMs: Math.round(c.TEMPORAL_SHUTDOWN_GRACE_SECONDS * 1000),
     },
     secretKey: c.SECRET_KEY ? Buffer.from(c.SECRET_KEY, 'hex') : localSecretKey(dataDir),
-    testnet: {
-      chainId: c.TESTNET_CHAIN_ID,
-      testTokenAddress: c.TEST_TOKEN_ADDRESS as `0x${string}`,
-      // Default: the router the local dev chain deploys, like TEST_TOKEN_ADDRESS's default.
-      router: getAddress(c.TESTNET_ROUTER_ADDRESS ?? devDeployment(c.TESTNET_CHAIN_ID).router),
-      swapTokens: parseSwapTokens(c.TESTNET_SWAP_TOKENS),
-    },
+    testnet: testnets[0]!,
+    testnets,
     dev:
       c.DEV_API_KEY && c.DEV_WALLET_ADDRESS
         ? { apiKey: c.DEV_API_KEY, walletAddress: getAddress(c.DEV_WALLET_ADDRESS) }
@@ -285,6 +299,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         rpcUrl: c.RPC_URL_BINANCE_SMART_CHAIN_TESTNET,
         publicRpcUrl: c.PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET,
         confirmations: c.CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET,
+      },
+      {
+        chainId: c.CHAIN_ID_ETHEREUM_TESTNET,
+        name: 'Ethereum Sepolia',
+        rpcUrl: c.RPC_URL_ETHEREUM_TESTNET,
+        publicRpcUrl: c.PUBLIC_RPC_URL_ETHEREUM_TESTNET,
+        confirmations: c.CONFIRMATIONS_ETHEREUM_TESTNET,
+      },
+      {
+        chainId: c.CHAIN_ID_POLYGON_TESTNET,
+        name: 'Polygon Amoy',
+        rpcUrl: c.RPC_URL_POLYGON_TESTNET,
+        publicRpcUrl: c.PUBLIC_RPC_URL_POLYGON_TESTNET,
+        confirmations: c.CONFIRMATIONS_POLYGON_TESTNET,
       },
     ].flatMap((chain) => (chain.rpcUrl ? [{ ...chain, rpcUrl: chain.rpcUrl }] : [])),
     checkout: {
@@ -440,10 +468,56 @@ export type SwapToken = {
 };
 
 /**
- * `TESTNET_SWAP_TOKENS`: comma-separated `SYMBOL:address:decimals[:noreturn]`; by default the
- * USDC, DAI and USDT that the local dev chain deploys.
+ * The test networks: BNB Smart Chain's always (the spec's designated test BUSD), Ethereum's and Polygon's
+ * when their RPC URL is set. Each defaults to the contracts the local dev chain deploys, which are the same
+ * on every chain id; the Ethereum and Polygon settings default to BNB Smart Chain's.
  */
-function parseSwapTokens(value: string | undefined): SwapToken[] {
+function testnetsOf(c: z.infer<typeof ConfigSchema>): TestnetConfig[] {
+  const bsc: TestnetConfig = {
+    blockchain: 'binance-smart-chain',
+    chainId: c.TESTNET_CHAIN_ID,
+    testTokenAddress: c.TEST_TOKEN_ADDRESS as `0x${string}`,
+    // Default: the router the local dev chain deploys, like TEST_TOKEN_ADDRESS's default.
+    router: getAddress(c.TESTNET_ROUTER_ADDRESS ?? devDeployment(c.TESTNET_CHAIN_ID).router),
+    swapTokens: parseSwapTokens(c.TESTNET_SWAP_TOKENS, 'TESTNET_SWAP_TOKENS'),
+  };
+  const others = (
+    [
+      ['ethereum', 'ETHEREUM', c.RPC_URL_ETHEREUM_TESTNET, c.CHAIN_ID_ETHEREUM_TESTNET],
+      ['polygon', 'POLYGON', c.RPC_URL_POLYGON_TESTNET, c.CHAIN_ID_POLYGON_TESTNET],
+    ] as const
+  ).flatMap(([blockchain, key, rpcUrl, chainId]): TestnetConfig[] => {
+    if (!rpcUrl) return [];
+    const token = c[`TEST_TOKEN_ADDRESS_${key}_TESTNET`];
+    const router = c[`ROUTER_ADDRESS_${key}_TESTNET`];
+    const swaps = c[`SWAP_TOKENS_${key}_TESTNET`];
+    return [
+      {
+        blockchain,
+        chainId,
+        testTokenAddress: token ? getAddress(token) : bsc.testTokenAddress,
+        ...(router || bsc.router ? { router: getAddress(router ?? bsc.router!) } : {}),
+        swapTokens:
+          swaps !== undefined ? parseSwapTokens(swaps, `SWAP_TOKENS_${key}_TESTNET`) : bsc.swapTokens!,
+      },
+    ];
+  });
+  const all = [bsc, ...others];
+  const ids = [1, 56, 137, ...all.map((t) => t.chainId)];
+  const clash = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (clash !== undefined) {
+    throw new ConfigError(
+      `invalid configuration:\n  chain id ${clash} is given to two chains; each needs its own`,
+    );
+  }
+  return all;
+}
+
+/**
+ * `TESTNET_SWAP_TOKENS` (or a test network's `SWAP_TOKENS_*`): comma-separated
+ * `SYMBOL:address:decimals[:noreturn]`; by default the USDC, DAI and USDT that the local dev chain deploys.
+ */
+function parseSwapTokens(value: string | undefined, name: string): SwapToken[] {
   if (value === undefined) {
     const dev = devDeployment(97).tokens;
     return (['USDC', 'DAI', 'USDT'] as const).map((symbol) => ({
@@ -467,7 +541,7 @@ function parseSwapTokens(value: string | undefined): SwapToken[] {
         !/^\d+$/.test(decimals ?? '')
       ) {
         throw new ConfigError(
-          `invalid configuration:\n  TESTNET_SWAP_TOKENS: "${part}" is not SYMBOL:address:decimals[:noreturn]`,
+          `invalid configuration:\n  ${name}: "${part}" is not SYMBOL:address:decimals[:noreturn]`,
         );
       }
       return {

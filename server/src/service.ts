@@ -138,7 +138,7 @@ export async function startService(
     }
 
     const secrets = createSecretBox(config.secretKey);
-    const tokens = createTokenRegistry(config.testnet);
+    const tokens = createTokenRegistry(config.testnets);
     const chains = createChainClients(config.chains);
     const metrics = createMetrics();
     const mailer = config.mail.smtpUrl

@@ -51,11 +51,14 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-/** Starts a chain as the BNB Smart Chain test network (id 97) and deploys the test tokens and pools. */
-export async function startTestChain(): Promise<TestChain> {
-  const chain = await startDevChain({ chainId: 97 });
+/**
+ * Starts a chain as a test network (BNB Smart Chain's, id 97, unless another id is given) and deploys the
+ * test tokens and pools.
+ */
+export async function startTestChain(chainId = 97): Promise<TestChain> {
+  const chain = await startDevChain({ chainId });
   const deployment = await bootstrapDevChain({ rpcUrl: chain.rpcUrl });
-  const viemChain = defineDevChain({ chainId: 97, rpcUrl: chain.rpcUrl });
+  const viemChain = defineDevChain({ chainId, rpcUrl: chain.rpcUrl });
   const publicClient = createPublicClient({
     chain: viemChain,
     transport: http(chain.rpcUrl),

@@ -18,6 +18,12 @@ describe('chains', () => {
       name: 'PolygonScan',
       url: `https://polygonscan.com/tx/${hash}`,
     });
+    expect(explorerOf({ chain_id: 11155111, rpc_url: remote }, hash)?.url).toBe(
+      `https://sepolia.etherscan.io/tx/${hash}`,
+    );
+    expect(explorerOf({ chain_id: 80002, rpc_url: remote }, hash)?.url).toBe(
+      `https://amoy.polygonscan.com/tx/${hash}`,
+    );
   });
 
   it('links no local or unknown chain, and nothing but a transaction hash', () => {
@@ -32,6 +38,10 @@ describe('chains', () => {
     expect(chainName({ blockchain: 'binance-smart-chain', network: 'testnet', chain_id: 97 })).toBe(
       'BNB Smart Chain Testnet',
     );
+    expect(chainName({ blockchain: 'ethereum', network: 'testnet', chain_id: 11155111 })).toBe(
+      'Ethereum Sepolia',
+    );
+    expect(chainName({ blockchain: 'polygon', network: 'testnet', chain_id: 80002 })).toBe('Polygon Amoy');
     expect(chainName({ blockchain: 'other', network: 'x', chain_id: 5 })).toBe('chain 5');
   });
 });

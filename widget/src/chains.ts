@@ -5,6 +5,8 @@ const names: Record<string, string> = {
   'binance-smart-chain:mainnet': 'BNB Smart Chain',
   'binance-smart-chain:testnet': 'BNB Smart Chain Testnet',
   'polygon:mainnet': 'Polygon',
+  'ethereum:testnet': 'Ethereum Sepolia',
+  'polygon:testnet': 'Polygon Amoy',
 };
 
 /** The chain's display name, e.g. "BNB Smart Chain Testnet"; the chain id for an unknown chain. */
@@ -25,6 +27,8 @@ const explorers: Record<number, { name: string; url: string }> = {
   56: { name: 'BscScan', url: 'https://bscscan.com' },
   97: { name: 'BscScan', url: 'https://testnet.bscscan.com' },
   137: { name: 'PolygonScan', url: 'https://polygonscan.com' },
+  80002: { name: 'PolygonScan', url: 'https://amoy.polygonscan.com' },
+  11155111: { name: 'Etherscan', url: 'https://sepolia.etherscan.io' },
 };
 
 /** Whether an RPC URL points at this machine: a local chain, even one that borrows a public chain's id. */

@@ -46,6 +46,43 @@ describe('token registry', () => {
     expect(test && isTestToken(test)).toBe(true);
   });
 
+  it('has each configured test network with its test BUSD for products and its swap tokens for shoppers', () => {
+    const busd = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const usdc = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
+    const all = createTokenRegistry([
+      { chainId: 97, testTokenAddress: busd },
+      {
+        blockchain: 'ethereum',
+        chainId: 11155111,
+        testTokenAddress: busd,
+        swapTokens: [{ symbol: 'USDC', name: 'USD Coin', address: usdc, decimals: 6 }],
+      },
+      { blockchain: 'polygon', chainId: 80002, testTokenAddress: busd },
+    ]);
+    expect(all.chainById(11155111)).toMatchObject({
+      blockchain: 'ethereum',
+      network: 'testnet',
+      name: 'Ethereum Sepolia',
+    });
+    expect(all.chainById(80002)).toMatchObject({
+      blockchain: 'polygon',
+      network: 'testnet',
+      name: 'Polygon Amoy',
+    });
+    expect(all.find('ethereum', 'testnet', busd)).toMatchObject({
+      symbol: 'BUSD',
+      chainId: 11155111,
+      network: 'testnet',
+    });
+    expect(all.find('polygon', 'testnet', busd)?.chainId).toBe(80002);
+    // A swap source is a payment token only, never a product's token.
+    expect(all.find('ethereum', 'testnet', usdc)).toBeUndefined();
+    expect(all.findPaymentToken(11155111, usdc.toLowerCase())).toMatchObject({ symbol: 'USDC', decimals: 6 });
+    expect(all.findPaymentToken(80002, usdc)).toBeUndefined();
+    // The mainnet contracts are unchanged beside them.
+    expect(all.tokensOf('polygon', 'mainnet')).toEqual(registry.tokensOf('polygon', 'mainnet'));
+  });
+
   it('gives tokens stable, well-formed UUIDs', () => {
     const t = {
       blockchain: 'ethereum',

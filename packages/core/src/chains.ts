@@ -203,8 +203,22 @@ export const mainnetChains: readonly ChainInfo[] = (
   router: mainnetRouters[c.chainId]!,
 }));
 
-/** Settings for the BNB Smart Chain test network: its chain id and the designated test BUSD contract. */
+/**
+ * The test networks of the three chains: chain id and name as wallets and explorers know them. Payments
+ * on them are test payments (`is_test`).
+ */
+export const testNetworks = [
+  { blockchain: 'binance-smart-chain', chainId: 97, name: 'BNB Smart Chain Testnet' },
+  { blockchain: 'ethereum', chainId: 11155111, name: 'Ethereum Sepolia' },
+  { blockchain: 'polygon', chainId: 80002, name: 'Polygon Amoy' },
+] as const satisfies ReadonlyArray<{ blockchain: Blockchain; chainId: number; name: string }>;
+
+/** Settings of one test network: its chain id and its designated test BUSD contract. */
 export interface TestnetConfig {
+  /** The chain this is the test network of; BNB Smart Chain when absent. */
+  blockchain?: Blockchain;
+  /** Display name; the known test network's name by default. */
+  name?: string;
   chainId: number;
   testTokenAddress: `0x${string}`;
   /** Other test stablecoins a shopper may pay with through a swap. */
@@ -215,7 +229,7 @@ export interface TestnetConfig {
   router?: `0x${string}`;
 }
 
-/** The token registry: mainnet contracts plus the configured test BUSD on binance-smart-chain testnet. */
+/** The token registry: mainnet contracts plus each test network's designated test BUSD and swap tokens. */
 export interface TokenRegistry {
   chains: readonly ChainInfo[];
   /** Exact, case-sensitive lookup of an accepted token contract. */
@@ -228,11 +242,12 @@ export interface TokenRegistry {
   findPaymentToken(chainId: number, address: string): TokenInfo | undefined;
 }
 
-/** Builds the registry for a deployment. */
-export function createTokenRegistry(testnet: TestnetConfig): TokenRegistry {
+function testChain(testnet: TestnetConfig): ChainInfo {
+  const blockchain = testnet.blockchain ?? 'binance-smart-chain';
+  const known = testNetworks.find((n) => n.blockchain === blockchain);
   const testBusd = token(
     testnet.chainId,
-    'binance-smart-chain',
+    blockchain,
     'testnet',
     'BUSD',
     'BUSD Token',
@@ -242,7 +257,7 @@ export function createTokenRegistry(testnet: TestnetConfig): TokenRegistry {
   const swapTokens = (testnet.swapTokens ?? []).map((t) =>
     token(
       testnet.chainId,
-      'binance-smart-chain',
+      blockchain,
       'testnet',
       t.symbol,
       t.name,
@@ -251,18 +266,21 @@ export function createTokenRegistry(testnet: TestnetConfig): TokenRegistry {
       t.noReturnTransfer,
     ),
   );
-  const chains: ChainInfo[] = [
-    ...mainnetChains,
-    {
-      chainId: testnet.chainId,
-      blockchain: 'binance-smart-chain',
-      network: 'testnet',
-      name: 'BNB Smart Chain Testnet',
-      paymentTokens: [testBusd, ...swapTokens],
-      ...(testnet.router ? { router: testnet.router } : {}),
-      tokens: [testBusd],
-    },
-  ];
+  return {
+    chainId: testnet.chainId,
+    blockchain,
+    network: 'testnet',
+    name: testnet.name ?? known?.name ?? `${blockchain} testnet`,
+    paymentTokens: [testBusd, ...swapTokens],
+    ...(testnet.router ? { router: testnet.router } : {}),
+    tokens: [testBusd],
+  };
+}
+
+/** Builds the registry for a deployment: the mainnets and the given test networks (one per chain). */
+export function createTokenRegistry(testnets: TestnetConfig | readonly TestnetConfig[]): TokenRegistry {
+  const list: readonly TestnetConfig[] = 'chainId' in testnets ? [testnets] : testnets;
+  const chains: ChainInfo[] = [...mainnetChains, ...list.map(testChain)];
   const tokensOf = (blockchain: string, network: string): TokenInfo[] =>
     chains.find((c) => c.blockchain === blockchain && c.network === network)?.tokens ?? [];
   const chainById = (chainId: number) => chains.find((c) => c.chainId === chainId);
