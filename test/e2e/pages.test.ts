@@ -9,6 +9,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type DevInbox, startDevInbox } from '@checkout/mail';
 import type { Page } from 'playwright-core';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,14 +21,18 @@ import { artifacts, type CheckoutHarness, startCheckoutHarness } from './support
 describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element on its pages', () => {
   let h: CheckoutHarness;
   const inbox = mkdtempSync(join(tmpdir(), 'checkout-e2e-inbox-'));
+  // Receipts go to an SMTP inbox of their own; the inbox page above shows only the files the tests write.
+  let mail: DevInbox;
 
   beforeAll(async () => {
+    mail = await startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'checkout-e2e-smtp-')) });
     h = await startCheckoutHarness({
-      env: { CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '2', DEV_INBOX_DIR: inbox },
+      env: { CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '2', DEV_INBOX_DIR: inbox, SMTP_URL: mail.smtpUrl },
     });
   });
   afterAll(async () => {
     await h?.stop();
+    await mail?.close();
   });
 
   /** A merchant page (on the site's origin) that loads the ES build from the service. */
@@ -397,8 +402,8 @@ ${body}
     await page.close();
   });
 
-  it('speaks Portuguese on a pt-BR page', async () => {
-    const product = await h.createProduct();
+  it('speaks Portuguese on a pt-BR page, and sends the receipt in Portuguese', async () => {
+    const product = await h.createProduct({ send_email: true, email_body: 'Obrigado pela compra!' });
     const expected = await h.expectPayment(product.id, '25.00');
     const url = merchantPage(
       `/loja/${expected.id}`,
@@ -423,8 +428,13 @@ ${body}
     await page.getByRole('button', { name: 'Tentar de novo' }).click();
     await confirmPayment(page, 'Confirmando: 1 de 2 confirmações', 'pt-BR: confirming');
     await page.getByText('Pagamento recebido. Obrigado!').waitFor();
+    await page.getByText('Enviamos um recibo para comprador@example.com.').waitFor();
     expect((await h.outcome(page)).type).toBe('checkout-success');
+    await h.expectAccessible(page, 'pt-BR: paid, receipt sent');
     await page.screenshot({ path: `${artifacts}pt-BR-paid.png`, fullPage: true });
+    const receipt = await mail.waitFor((m) => m.to.includes('comprador@example.com'), { timeoutMs: 20_000 });
+    expect(receipt.subject).toMatch(/Seu recibo de Espresso beans — 25\.00 USD/);
+    expect(receipt.text).toContain('Obrigado pela compra!');
     await page.close();
   });
 
