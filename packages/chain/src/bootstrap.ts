@@ -25,7 +25,6 @@ import {
   getCode,
   getTransactionCount,
   readContract,
-  sendTransaction,
   waitForTransactionReceipt,
   writeContract,
 } from 'viem/actions';
@@ -350,33 +349,4 @@ export async function mintTo(params: {
   });
   await confirm(client, hash, 'mint');
   return hash;
-}
-
-/**
- * Gives an address native currency (for gas) and dev tokens, in base units, from the deployer:
- * e.g. a fresh wallet in an end-to-end test.
- */
-export async function fundAccount(params: {
-  rpcUrl: string;
-  to: Address;
-  ether?: bigint;
-  tokens?: Partial<Record<TokenSymbol, bigint>>;
-}): Promise<void> {
-  const client = await signingClient(params.rpcUrl);
-  if (params.ether !== undefined && params.ether > 0n) {
-    const hash = await sendTransaction(client, { to: params.to, value: params.ether });
-    await confirm(client, hash, 'ether transfer');
-  }
-  const deployment = devDeployment(client.chain.id);
-  for (const [symbol, amount] of Object.entries(params.tokens ?? {})) {
-    const token = deployment.tokens[symbol as TokenSymbol];
-    if (amount === undefined || amount <= 0n) continue;
-    const hash = await writeContract(client, {
-      address: token.address,
-      abi: devTokenMintAbi,
-      functionName: 'mint',
-      args: [params.to, amount],
-    });
-    await confirm(client, hash, `${symbol} mint`);
-  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { resolvedPaymentFixture } from '../test/resolvedPaymentFixture.ts';
 import { customerReceipt } from './customerReceipt.ts';
 import { receiptLanguageOf } from './receiptLanguage.ts';
-import { resolvedPaymentFixture } from './resolvedPaymentFixture.ts';
 
 const product = {
   name: 'Coffee beans',

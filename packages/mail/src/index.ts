@@ -8,7 +8,6 @@ export * from './includedTax.ts';
 export * from './merchantNotification.ts';
 export * from './oneLine.ts';
 export * from './paymentDeviation.ts';
-export * from './paymentMessageId.ts';
 export * from './readInbox.ts';
 export * from './receiptLanguage.ts';
 export * from './renderInboxPage.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolvedPaymentFixture } from '../test/resolvedPaymentFixture.ts';
 import { merchantNotification } from './merchantNotification.ts';
-import { resolvedPaymentFixture } from './resolvedPaymentFixture.ts';
 
 const product = { name: 'Coffee beans' };
 

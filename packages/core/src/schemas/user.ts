@@ -72,12 +72,6 @@ export function parseSlashDate(value: string): string | undefined {
   return `${yyyy}-${mm}-${dd}`;
 }
 
-/** The DD/MM/YYYY form of an ISO date (YYYY-MM-DD). */
-export function formatSlashDate(isoDate: string): string {
-  const [yyyy, mm, dd] = isoDate.split('-');
-  return `${dd}/${mm}/${yyyy}`;
-}
-
 // Incorporation dates of old companies reach far back; anything before this is a typing error.
 const earliestDate = '1800-01-01';
 

@@ -60,16 +60,6 @@ export async function completeIdempotencyKey(
     .execute();
 }
 
-/** Frees a claimed key whose request failed before completing, so the client may retry it. */
-export async function releaseIdempotencyKey(db: Kysely<Database>, scope: string, key: string): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('scope', '=', scope)
-    .where('key', '=', key)
-    .where('response_status', 'is', null)
-    .execute();
-}
-
 /** Deletes records older than `maxAgeHours` (at least 24 h are kept). */
 export async function purgeIdempotencyKeys(db: Kysely<Database>, maxAgeHours = 48): Promise<number> {
   const hours = Math.max(24, maxAgeHours);
