@@ -180,6 +180,7 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
         expected_token_amount: '25',
         received_token_amount: '25',
         amount_difference: '0.0',
+        exception_status: null,
         receiving_address: merchant.address,
         sender_address: shopper(0),
         tx_id: tx.toLowerCase(),

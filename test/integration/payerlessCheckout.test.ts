@@ -162,6 +162,7 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
       expected_token_amount: a.expected_token_amount,
       received_token_amount: a.expected_token_amount,
       amount_difference: '0.0',
+      exception_status: null,
     });
     expect(byExpected.get(second.id)!.payment).toMatchObject({
       tx_id: paysB.toLowerCase(),
@@ -232,6 +233,8 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
     await releasePaymentAmounts(service.deps.db.kysely, holder);
     const taken = await waitForSession(wallet.id, ['resolved']);
     expect(taken.tx_hash).toBe(tx.toLowerCase());
+    const [over] = await resolvedPayments(product.id);
+    expect(over!.payment).toMatchObject({ tx_id: tx.toLowerCase(), exception_status: 'paid_over' });
   });
 
   it('gives sessions opened at once distinct amounts', async () => {

@@ -370,6 +370,7 @@ describe.skipIf(databaseUnavailable())('products', () => {
         expected_token_amount: '25',
         received_token_amount: '24.9',
         amount_difference: '-0.4',
+        exception_status: 'paid_partially',
         receiving_address: merchant.address,
         sender_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
         tx_id: `0x${'ab'.repeat(32)}`,

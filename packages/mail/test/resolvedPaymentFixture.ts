@@ -35,6 +35,7 @@ export function resolvedPaymentFixture(overrides: FixtureOverrides = {}): Resolv
       expected_token_amount: '100',
       received_token_amount: '100',
       amount_difference: '0.0',
+      exception_status: null,
       receiving_address: '0x1111111111111111111111111111111111111111',
       sender_address: '0x2222222222222222222222222222222222222222',
       tx_id: '0xabcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789',

@@ -1,5 +1,6 @@
 /** Resolved Payment: one completed checkout, successful or failed (spec 2.3). */
 import { z } from 'zod';
+import { paymentExceptionStatuses } from '../paymentException.ts';
 import { PaymentToken } from './product.ts';
 
 /** Decimal amounts are strings on the wire. */
@@ -28,6 +29,8 @@ export const ResolvedPayment = z
         expected_token_amount: DecimalString,
         received_token_amount: DecimalString,
         amount_difference: DecimalString,
+        /** Extension: `paid_partially`, `paid_over` or `paid_late`; null when nothing was unusual. */
+        exception_status: z.enum(paymentExceptionStatuses).nullable(),
         receiving_address: z.string(),
         sender_address: z.string(),
         tx_id: z.string(),

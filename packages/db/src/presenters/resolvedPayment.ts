@@ -1,5 +1,5 @@
 /** Resolved payment rows as the wire shape of spec 2.3. */
-import { formatUnits, normalizeDecimal, type ResolvedPayment } from '@checkout/core';
+import { formatUnits, normalizeDecimal, paymentExceptionStatus, type ResolvedPayment } from '@checkout/core';
 import type { ProductRow, ResolvedPaymentRow } from '../schema.ts';
 import type { SecretBox } from '../secretBox.ts';
 
@@ -25,6 +25,12 @@ export function presentResolvedPayment(
       expected_token_amount: formatUnits(BigInt(row.expected_token_amount), row.expected_token.decimal_count),
       received_token_amount: formatUnits(BigInt(row.received_token_amount), row.received_token.decimal_count),
       amount_difference: row.amount_difference,
+      exception_status: paymentExceptionStatus({
+        expected: { units: BigInt(row.expected_token_amount), decimals: row.expected_token.decimal_count },
+        received: { units: BigInt(row.received_token_amount), decimals: row.received_token.decimal_count },
+        late: row.late,
+        txFailure: row.tx_failure,
+      }),
       receiving_address: row.receiving_address,
       sender_address: row.sender_address,
       tx_id: row.tx_id,
