@@ -16,6 +16,12 @@ export interface Metrics {
   sessionStreams: Gauge;
   /** Session events written to those streams. */
   sessionEventsPushed: Counter;
+  /** JSON-RPC calls this process made, by chain and method: what each chain costs. */
+  chainRpcRequests: Counter<'chain' | 'method'>;
+  /** Each chain watcher's distance behind the chain's head, in blocks (read at scrape time). */
+  watcherLag: Gauge<'chain'>;
+  /** Seconds since each chain watcher's last tick (read at scrape time). */
+  watcherAge: Gauge<'chain'>;
 }
 
 /** A fresh registry (one per app, so tests can build many apps). */
@@ -62,8 +68,29 @@ export function createMetrics(): Metrics {
     help: 'Checkout session events written to open streams',
     registers: [registry],
   });
+  const chainRpcRequests = new Counter({
+    name: 'checkout_chain_rpc_requests_total',
+    help: 'JSON-RPC calls this process made, by chain id and method',
+    labelNames: ['chain', 'method'] as const,
+    registers: [registry],
+  });
+  const watcherLag = new Gauge({
+    name: 'checkout_chain_watcher_lag_blocks',
+    help: "Blocks between a chain's head and the last block its watcher read",
+    labelNames: ['chain'] as const,
+    registers: [registry],
+  });
+  const watcherAge = new Gauge({
+    name: 'checkout_chain_watcher_last_tick_age_seconds',
+    help: "Seconds since a chain's watcher last recorded its progress",
+    labelNames: ['chain'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    chainRpcRequests,
+    watcherLag,
+    watcherAge,
     requests,
     duration,
     workers,

@@ -18,7 +18,13 @@ import {
   revokeApiKey,
 } from '@checkout/db';
 import { createMailer } from '@checkout/mail';
-import { countLivePollers, createActivities, createWorker, installRuntime } from '@checkout/workflows';
+import {
+  countLivePollers,
+  createActivities,
+  createWorker,
+  ensureChainWatchers,
+  installRuntime,
+} from '@checkout/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
@@ -139,8 +145,10 @@ export async function startService(
 
     const secrets = createSecretBox(config.secretKey);
     const tokens = createTokenRegistry(config.testnets);
-    const chains = createChainClients(config.chains);
     const metrics = createMetrics();
+    const chains = createChainClients(config.chains, ({ chainId, method }) =>
+      metrics.chainRpcRequests.inc({ chain: String(chainId), method }),
+    );
     const mailer = config.mail.smtpUrl
       ? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
       : undefined;
@@ -185,6 +193,8 @@ export async function startService(
                 pollIntervalMs: config.checkout.pollIntervalMs,
                 scanClaimDelayMs: config.checkout.scanClaimDelayMs,
                 scanIntervalMs: config.checkout.scanIntervalMs,
+                sessionTtlMinutes: config.checkout.sessionTtlMinutes,
+                graceMinutes: config.checkout.graceMinutes,
               },
               webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
               ramps: config.ramps,
@@ -204,6 +214,17 @@ export async function startService(
           if (running.getState() === 'RUNNING') running.shutdown();
           await workerRun;
         });
+        // One watcher per chain, started by whichever worker asks first; asked again now and then, so a
+        // watcher that was stopped (or a Temporal that was away) gets one again.
+        const watched = config.chains.filter((c) => tokens.chainById(c.chainId));
+        const ensureWatchers = () =>
+          ensureChainWatchers(client, { taskQueue: config.temporal.taskQueue, chains: watched }).catch(
+            (error: unknown) => logger.warn({ err: error }, 'could not start the chain watchers'),
+          );
+        void ensureWatchers();
+        const watcherTimer = setInterval(() => void ensureWatchers(), 60_000);
+        watcherTimer.unref();
+        cleanups.push(async () => clearInterval(watcherTimer));
       }
     } else if (config.role === 'worker') {
       throw new Error('ROLE=worker needs Temporal: set TEMPORAL_ADDRESS');

@@ -41,6 +41,8 @@ describe.skipIf(databaseUnavailable())('operations', () => {
         activity_pollers: 1,
       },
       backlog: { pending_hashes: 0, unattempted_webhooks: 0 },
+      // No chain is configured here, so no watcher runs.
+      chain_watchers: [],
     });
     const metrics = await service.request('GET', '/metrics');
     expect(metrics.text).toMatch(/^checkout_temporal_workflow_pollers 1$/m);

@@ -2,6 +2,7 @@
  * Activity registry: merges every workflow family's activities into the object a worker serves.
  * Each family exports `create<Family>Activities(deps)` and its deps type; the worker's deps are their union.
  */
+import { type ChainWatcherActivityDeps, createChainWatcherActivities } from './chainWatcher/activities.ts';
 import { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
 import { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
 import { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
@@ -11,6 +12,7 @@ import { createWebhookActivities, type WebhookActivityDeps } from './webhookDeli
 
 /** Resources the activity families need. */
 export type ActivityDeps = CheckoutActivityDeps &
+  ChainWatcherActivityDeps &
   WebhookActivityDeps &
   KycActivityDeps &
   OnrampActivityDeps &
@@ -21,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSmokeActivities(),
     ...createCheckoutActivities(deps),
+    ...createChainWatcherActivities(deps),
     ...createWebhookActivities(deps),
     ...createKycActivities(deps),
     ...createOnrampActivities(deps),

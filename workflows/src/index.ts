@@ -1,5 +1,7 @@
 /** Public surface of the workflows package for the server, scripts and tests. */
 export { type Activities, type ActivityDeps, createActivities } from './activities.ts';
+export * from './chainWatcher/shared.ts';
+export { ensureChainWatchers } from './chainWatcher/start.ts';
 export * from './checkout/shared.ts';
 export {
   callWithin,

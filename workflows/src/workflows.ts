@@ -1,4 +1,5 @@
 /** Workflow entry module: the bundler registers every function exported here as a workflow type. */
+export { chainWatcher } from './chainWatcher/workflow.ts';
 export { checkoutSession } from './checkout/workflow.ts';
 export { kycOnboarding } from './kyc/workflow.ts';
 export { onrampLifecycle } from './onramp/workflow.ts';

@@ -20,8 +20,17 @@ export interface ChainClient extends ChainEndpoint {
 /** Clients by chain id. */
 export type ChainClients = ReadonlyMap<number, ChainClient>;
 
-/** Builds a client per endpoint (no network traffic until used). */
-export function createChainClients(endpoints: readonly ChainEndpoint[]): ChainClients {
+/** Told of every JSON-RPC request a chain client makes (a batch counts each call in it). */
+export type RpcRequestObserver = (request: { chainId: number; chainName: string; method: string }) => void;
+
+/**
+ * Builds a client per endpoint (no network traffic until used). `onRequest` hears of every JSON-RPC call,
+ * so an operator can see what each chain costs.
+ */
+export function createChainClients(
+  endpoints: readonly ChainEndpoint[],
+  onRequest?: RpcRequestObserver,
+): ChainClients {
   return new Map(
     endpoints.map((e) => {
       const chain: Chain = {
@@ -33,7 +42,29 @@ export function createChainClients(endpoints: readonly ChainEndpoint[]): ChainCl
       // Short polling: a checkout waits on receipts and confirmations.
       const client = createPublicClient({
         chain,
-        transport: http(e.rpcUrl, { timeout: 15_000, retryCount: 2 }),
+        transport: http(e.rpcUrl, {
+          timeout: 15_000,
+          retryCount: 2,
+          ...(onRequest
+            ? {
+                onFetchRequest: (_request: Request, init: RequestInit) => {
+                  let calls: { method?: unknown }[] = [];
+                  try {
+                    const body = JSON.parse(String(init.body)) as
+                      | { method?: unknown }
+                      | { method?: unknown }[];
+                    calls = Array.isArray(body) ? body : [body];
+                  } catch {
+                    calls = [{}];
+                  }
+                  for (const call of calls) {
+                    const method = typeof call.method === 'string' ? call.method : 'unknown';
+                    onRequest({ chainId: e.chainId, chainName: e.name, method });
+                  }
+                },
+              }
+            : {}),
+        }),
         pollingInterval: 500,
       });
       return [e.chainId, { ...e, client }];

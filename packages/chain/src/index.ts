@@ -8,6 +8,7 @@ export * from './devChain.ts';
 export * from './erc20.ts';
 export * from './findIncomingTransfer.ts';
 export * from './missingEdrBinding.ts';
+export * from './readTransfers.ts';
 export * from './sendToken.ts';
 export * from './swap.ts';
 export * from './verifyPayment.ts';

@@ -89,6 +89,47 @@ export interface CheckoutPaymentAmountsTable {
   reserved_until: Timestamp;
 }
 
+/** Where a chain's watcher got to: the next block to read and the hash of the last one read. */
+export interface ChainWatchTable {
+  chain_id: number;
+  /** numeric(20,0). */
+  next_block: string;
+  last_block_hash: string | null;
+  /** The chain's head at the last tick, numeric(20,0). */
+  head_block: string;
+  updated_at: Timestamp;
+}
+
+/** A receiving address the watcher covers: every transfer into it from `covered_from` on is recorded. */
+export interface ChainWatchAddressesTable {
+  chain_id: number;
+  /** Lowercase. */
+  address: string;
+  /** numeric(20,0). */
+  covered_from: string;
+}
+
+/** A token transfer into a watched address, as the watcher read it (addresses lowercase). */
+export interface ChainTransfersTable {
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  /** numeric(20,0). */
+  block_number: string;
+  block_hash: string;
+  token_address: string;
+  /** The log's sender: for a swap, the pool. */
+  from_address: string;
+  /** The transaction's sender: the payer of a swap. */
+  tx_from: string;
+  to_address: string;
+  /** Base units, numeric(78,0). */
+  amount: string;
+  seen_at: Timestamp;
+  /** True once the sessions it may pay were told (signalled). */
+  handed_over: Generated<boolean>;
+}
+
 /** The checkout tables, part of the Database. */
 export interface CheckoutTables {
   expected_payments: ExpectedPaymentsTable;
@@ -96,6 +137,9 @@ export interface CheckoutTables {
   checkout_transactions: CheckoutTransactionsTable;
   checkout_transfer_sightings: CheckoutTransferSightingsTable;
   checkout_payment_amounts: CheckoutPaymentAmountsTable;
+  chain_watch: ChainWatchTable;
+  chain_watch_addresses: ChainWatchAddressesTable;
+  chain_transfers: ChainTransfersTable;
 }
 
 export type ExpectedPaymentRow = Selectable<ExpectedPaymentsTable>;

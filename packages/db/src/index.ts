@@ -8,6 +8,7 @@ export * from './presenters/ramps.ts';
 export * from './presenters/resolvedPayment.ts';
 export * from './presenters/user.ts';
 export type * from './rampsSchema.ts';
+export * from './repositories/chainWatch.ts';
 export * from './repositories/checkout.ts';
 export * from './repositories/effects.ts';
 export * from './repositories/idempotency.ts';

@@ -14,6 +14,7 @@ import * as kycStatusMessage from './migrations/0010_kyc_status_message.ts';
 import * as sessionChangesRateLimits from './migrations/0011_session_changes_rate_limits.ts';
 import * as payerlessSessions from './migrations/0012_payerless_sessions.ts';
 import * as sessionLocale from './migrations/0013_session_locale.ts';
+import * as chainWatch from './migrations/0014_chain_watch.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0011_session_changes_rate_limits': sessionChangesRateLimits,
   '0012_payerless_sessions': payerlessSessions,
   '0013_session_locale': sessionLocale,
+  '0014_chain_watch': chainWatch,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

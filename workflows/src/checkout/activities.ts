@@ -12,6 +12,7 @@ import {
   findSessionByExpectedPayment,
   listOtherOpenSessionsOfPayer,
   listPaymentAmountReservations,
+  listTransfersInto,
   presentResolvedPayment,
   recordResolvedPayment,
   type SecretBox,
@@ -52,6 +53,16 @@ const mailLeaseMs = 3 * 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A transfer a session may take: where it is in the chain, its token, amount and sender. */
+interface SeenTransfer {
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  token: string;
+  amount: bigint;
+  from: string;
+}
+
 /** Builds the checkout activities over their dependencies. */
 export function createCheckoutActivities(deps: CheckoutActivityDeps) {
   const db = deps.db.kysely;
@@ -77,6 +88,65 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       decimals: t.decimals,
       symbol: t.symbol,
     }));
+
+  type Session = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+  type Pays = (token: string, amount: bigint, expected: bigint, decimals: number) => boolean;
+
+  /** True when `amount` of `token` is exactly `expected` of a `decimals` token (scaled, never rounded). */
+  const amountMatcher = (chainId: number, session: Session): Pays => {
+    const decimalsOf = new Map(
+      acceptedTokens(chainId).map((t) => [t.address.toLowerCase(), t.decimals] as const),
+    );
+    decimalsOf.set(session.expected_token.address.toLowerCase(), session.expected_token.decimal_count);
+    return (token, amount, expected, decimals) => {
+      const own = decimalsOf.get(token.toLowerCase());
+      if (own === undefined) return false;
+      return amount * 10n ** BigInt(decimals) === expected * 10n ** BigInt(own);
+    };
+  };
+
+  /**
+   * The transfers among `found` (the session's candidates, in chain order) that the session may claim: those
+   * paying it exactly (its reserved amount, for a session paid from another device); when none does, the
+   * payer's others, except one exactly paying another open checkout of the payer or a reserved amount.
+   */
+  const chooseCandidates = async <T extends SeenTransfer>(
+    chainId: number,
+    session: Session,
+    terms: PayerlessTerms,
+    found: T[],
+    pays: Pays,
+  ): Promise<{ exact: T[]; candidates: T[]; heldBack: boolean }> => {
+    const payer = session.sender_address?.toLowerCase() ?? null;
+    const expected = BigInt(session.expected_token_amount);
+    const decimals = session.expected_token.decimal_count;
+    const exact = found.filter((t) =>
+      terms.reserved ? matchesPayerlessSession(terms, t) : pays(t.token, t.amount, expected, decimals),
+    );
+    if (exact.length > 0 || found.length === 0 || payer === null) {
+      return { exact, candidates: exact, heldBack: false };
+    }
+    // No exact payment: the earliest transfer, unless it is exactly what another checkout awaits.
+    const others = await listOtherOpenSessionsOfPayer(db, {
+      chainId,
+      receivingAddress: session.receiving_address,
+      senderAddress: payer,
+      exceptSessionId: session.id,
+    });
+    // Nor one that is exactly the amount a session paid from another device holds.
+    const held = await listPaymentAmountReservations(db, {
+      chainId,
+      receivingAddress: session.receiving_address,
+    });
+    const candidates = found.filter(
+      (t) =>
+        !others.some((o) =>
+          pays(t.token, t.amount, BigInt(o.expected_token_amount), o.expected_token.decimal_count),
+        ) && mayTakeAsFallback(session.id, t, held),
+    );
+    // A transfer held back for another checkout may become this one's fallback once that one closes.
+    return { exact, candidates, heldBack: candidates.length < found.length };
+  };
 
   /**
    * One read of a transaction against a session: `facts` when it is final (or not found), otherwise
@@ -244,16 +314,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       let fromBlock = BigInt(
         (ctx.info.heartbeatDetails as { nextBlock?: string } | undefined)?.nextBlock ?? opened.start_block,
       );
-      const decimalsOf = new Map(
-        acceptedTokens(input.chainId).map((t) => [t.address.toLowerCase(), t.decimals] as const),
-      );
-      decimalsOf.set(opened.expected_token.address.toLowerCase(), opened.expected_token.decimal_count);
-      /** True when `amount` of `token` is exactly `expected` of a `decimals` token (scaled, never rounded). */
-      const pays = (token: string, amount: bigint, expected: bigint, decimals: number) => {
-        const own = decimalsOf.get(token.toLowerCase());
-        if (own === undefined) return false;
-        return amount * 10n ** BigInt(decimals) === expected * 10n ** BigInt(own);
-      };
+      const pays = amountMatcher(input.chainId, opened);
       const passedOver = new Set<string>();
       for (let polls = 0; Date.now() < input.until && polls < 10_000_000; polls++) {
         // Re-read each round: the shopper may change wallet or token while the session is open.
@@ -301,32 +362,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
                 ? -1
                 : 1,
           );
-          const expected = BigInt(session.expected_token_amount);
-          const decimals = session.expected_token.decimal_count;
-          const exact = found.filter((t) =>
-            terms.reserved ? matchesPayerlessSession(terms, t) : pays(t.token, t.amount, expected, decimals),
-          );
-          let candidates = exact;
-          if (candidates.length === 0 && found.length > 0 && payer !== null) {
-            // No exact payment: the earliest transfer, unless it is exactly what another checkout awaits.
-            const others = await listOtherOpenSessionsOfPayer(db, {
-              chainId: input.chainId,
-              receivingAddress: session.receiving_address,
-              senderAddress: payer,
-              exceptSessionId: session.id,
-            });
-            // Nor one that is exactly the amount a session paid from another device holds.
-            const held = await listPaymentAmountReservations(db, {
-              chainId: input.chainId,
-              receivingAddress: session.receiving_address,
-            });
-            candidates = found.filter(
-              (t) =>
-                !others.some((o) =>
-                  pays(t.token, t.amount, BigInt(o.expected_token_amount), o.expected_token.decimal_count),
-                ) && mayTakeAsFallback(session.id, t, held),
-            );
-          }
+          const { exact, candidates } = await chooseCandidates(input.chainId, session, terms, found, pays);
           for (const transfer of candidates) {
             // A reserved amount is this session's alone: no widget hash to wait for, so no claim delay.
             const delay = terms.reserved && exact.includes(transfer) ? 0 : deps.checkout.scanClaimDelayMs;
@@ -350,6 +386,76 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       }
       return null;
+    },
+
+    /**
+     * Looks, among the transfers the chain's watcher recorded into the session's receiving address since it
+     * opened, for the one the session takes — with the rules of {@link scanForPayment}: the payer's transfer
+     * (by the log's or the transaction's sender) of exactly the amount, else the payer's earliest one that
+     * pays nothing else; any sender's transfer of a reserved amount, at once. Claims it and returns its
+     * hash; `retryAt` when the best one still waits out its claim delay; neither when there is none.
+     * Reads the database only: an open session costs the chain nothing.
+     */
+    async matchPayment(input: {
+      sessionId: string;
+      chainId: number;
+      /** Hashes the session checked and refused. */
+      exclude?: string[];
+    }): Promise<{ txHash: string | null; retryAt: number | null }> {
+      const session = await sessionOf(input.sessionId);
+      const terms: PayerlessTerms = {
+        tokenAddress: session.expected_token.address,
+        amount: BigInt(session.expected_token_amount),
+        reserved: session.amount_tail !== null,
+      };
+      const payer = session.sender_address?.toLowerCase() ?? null;
+      const excluded = new Set((input.exclude ?? []).map((h) => h.toLowerCase()));
+      const rows = await listTransfersInto(db, {
+        chainId: input.chainId,
+        to: session.receiving_address,
+        tokens: [...new Set([session.expected_token.address, session.payment_token_address])],
+        sinceBlock: BigInt(session.start_block),
+      });
+      const found = rows
+        .map((r) => ({
+          txHash: r.tx_hash,
+          logIndex: r.log_index,
+          blockNumber: BigInt(r.block_number),
+          token: getAddress(r.token_address),
+          amount: BigInt(r.amount),
+          from: getAddress(r.from_address),
+          paidByPayer: payer !== null && (r.from_address === payer || r.tx_from === payer),
+        }))
+        .filter(
+          (t) =>
+            !excluded.has(t.txHash) &&
+            (t.paidByPayer ||
+              (terms.reserved && matchesPayerlessSession(terms, { token: t.token, amount: t.amount }))),
+        );
+      const pays = amountMatcher(input.chainId, session);
+      const { exact, candidates, heldBack } = await chooseCandidates(
+        input.chainId,
+        session,
+        terms,
+        found,
+        pays,
+      );
+      for (const transfer of candidates) {
+        // A reserved amount is this session's alone: no widget hash to wait for, so no claim delay.
+        const delay = terms.reserved && exact.includes(transfer) ? 0 : deps.checkout.scanClaimDelayMs;
+        const firstSeen = await sightTransfer(db, { chainId: input.chainId, txHash: transfer.txHash });
+        if (Date.now() - firstSeen.getTime() < delay)
+          return { txHash: null, retryAt: firstSeen.getTime() + delay };
+        const claim = await claimTransaction(db, {
+          chainId: input.chainId,
+          txHash: transfer.txHash,
+          sessionId: input.sessionId,
+        });
+        if (claim !== 'other_session') return { txHash: transfer.txHash.toLowerCase(), retryAt: null };
+      }
+      // Only a session whose payer's transfer is held back for another checkout looks again by itself.
+      const again = deps.checkout.scanIntervalMs ?? deps.checkout.pollIntervalMs;
+      return { txHash: null, retryAt: heldBack ? Date.now() + again : null };
     },
 
     /** Writes the Resolved Payment once, closes the session, and queues the webhook in the same transaction. */

@@ -13,6 +13,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { transferSeenSignal } from '../chainWatcher/shared.ts';
 import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
 import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
@@ -113,9 +114,39 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     await local.setSessionStatus({ sessionId: input.sessionId, status: next, ...extra });
   };
 
-  // Shoppers who close the tab never send the hash: while none is known, the chain is scanned for
-  // their transfer. `scanned` is the running scan's result: undefined while it runs, a hash when it
-  // found one, null when its window closed.
+  // The chain's watcher says when it recorded a transfer this checkout may take.
+  let sightings = 0;
+  setHandler(transferSeenSignal, () => {
+    sightings++;
+  });
+  // Histories from before the chain watcher scanned the chain themselves, every few seconds.
+  const watched = patched('checkout-chain-watcher');
+
+  /**
+   * Waits for the payment among the transfers the chain's watcher records: looks once at once (what was
+   * recorded before), then on every sighting, when a transfer's claim delay ends, and at the window's end.
+   */
+  const awaitRecordedPayment = async (): Promise<string | null> => {
+    let looked = -1;
+    let retryAt: number | null = null;
+    for (;;) {
+      const deadline = Math.min(retryAt ?? input.scanUntil, input.scanUntil);
+      await condition(() => sightings !== looked, Math.max(deadline - Date.now(), 1));
+      looked = sightings;
+      const match = await local.matchPayment({
+        sessionId: input.sessionId,
+        chainId: input.chainId,
+        exclude: [...rejected],
+      });
+      if (match.txHash) return match.txHash;
+      retryAt = match.retryAt;
+      if (retryAt === null && Date.now() >= input.scanUntil) return null;
+    }
+  };
+
+  // Shoppers who close the tab never send the hash: while none is known, the checkout looks for their
+  // transfer. `scanned` is the running look's result: undefined while it runs, a hash when it found one,
+  // null when its window closed.
   let scanned: string | null | undefined;
   let scanScope: CancellationScope | undefined;
   let scanDone: Promise<void> = Promise.resolve();
@@ -125,11 +156,13 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     scanScope = scope;
     scanDone = scope
       .run(() =>
-        watching.scanForPayment({
-          sessionId: input.sessionId,
-          chainId: input.chainId,
-          until: input.scanUntil,
-        }),
+        watched
+          ? awaitRecordedPayment()
+          : watching.scanForPayment({
+              sessionId: input.sessionId,
+              chainId: input.chainId,
+              until: input.scanUntil,
+            }),
       )
       .then(
         (found) => {

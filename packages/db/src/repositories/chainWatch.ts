@@ -1,0 +1,240 @@
+/**
+ * The chain watchers' state: each chain's position, the receiving addresses covered, and the transfers
+ * read into them. Addresses and hashes are stored lowercase.
+ */
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { ChainTransfersTable, ChainWatchTable } from '../checkoutSchema.ts';
+import type { Database } from '../schema.ts';
+
+export type ChainWatchRow = Selectable<ChainWatchTable>;
+export type ChainTransferRow = Selectable<ChainTransfersTable>;
+
+/** A transfer as the watcher read it from the chain. */
+export interface ReadTransfer {
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+  token: string;
+  from: string;
+  txFrom: string;
+  to: string;
+  amount: bigint;
+}
+
+/** Where the watcher of a chain got to, or undefined before its first tick. */
+export async function findChainWatch(
+  db: Kysely<Database>,
+  chainId: number,
+): Promise<ChainWatchRow | undefined> {
+  return db.selectFrom('chain_watch').selectAll().where('chain_id', '=', chainId).executeTakeFirst();
+}
+
+/** Every watcher's position (for health and metrics). */
+export async function listChainWatches(db: Kysely<Database>): Promise<ChainWatchRow[]> {
+  return db.selectFrom('chain_watch').selectAll().orderBy('chain_id').execute();
+}
+
+/**
+ * The receiving addresses of the chain's sessions still waiting for a payment (awaiting it, or expired
+ * within their scan window), each with the earliest block one of them looks from.
+ */
+export async function listWaitingAddresses(
+  db: Kysely<Database>,
+  input: { chainId: number; sessionTtlMinutes: number; graceMinutes: number },
+): Promise<Map<string, bigint>> {
+  const rows = await db
+    .selectFrom('checkout_sessions')
+    .select((eb) => [
+      eb.fn<string>('lower', ['receiving_address']).as('address'),
+      eb.fn.min<string>(sql`start_block::numeric`).as('since'),
+    ])
+    .where('chain_id', '=', input.chainId)
+    .where('status', 'in', ['awaiting_payment', 'expired'])
+    .where('resolved_payment_id', 'is', null)
+    .where(
+      sql<boolean>`coalesce(expires_at, created_at + interval '1 minute' * ${input.sessionTtlMinutes}) + interval '1 minute' * ${input.graceMinutes} > now()`,
+    )
+    .groupBy(sql`lower(receiving_address)`)
+    .execute();
+  return new Map(rows.map((r) => [r.address, BigInt(r.since)]));
+}
+
+/** The addresses the watcher covers, with the block each is covered from. */
+export async function listWatchedAddresses(
+  db: Kysely<Database>,
+  chainId: number,
+): Promise<Map<string, bigint>> {
+  const rows = await db
+    .selectFrom('chain_watch_addresses')
+    .select(['address', 'covered_from'])
+    .where('chain_id', '=', chainId)
+    .execute();
+  return new Map(rows.map((r) => [r.address, BigInt(r.covered_from)]));
+}
+
+/**
+ * Records transfers read from the chain (each once: a transfer read again, after a restart or a rewind, is
+ * not recorded twice), the addresses now covered and those no longer watched, and the watcher's new
+ * position, in one transaction: a watcher stopped at any point resumes where the last commit left it.
+ * Returns the transfers recorded for the first time.
+ */
+export async function recordChainProgress(
+  db: Kysely<Database>,
+  input: {
+    chainId: number;
+    transfers: readonly ReadTransfer[];
+    covered: ReadonlyMap<string, bigint>;
+    dropped: readonly string[];
+    position: { nextBlock: bigint; lastBlockHash: string | null; headBlock: bigint };
+  },
+): Promise<ReadTransfer[]> {
+  return db.transaction().execute(async (trx) => {
+    const now = new Date();
+    const fresh: ReadTransfer[] = [];
+    for (const t of input.transfers) {
+      const inserted = await trx
+        .insertInto('chain_transfers')
+        .values({
+          chain_id: input.chainId,
+          tx_hash: t.txHash.toLowerCase(),
+          log_index: t.logIndex,
+          block_number: t.blockNumber.toString(),
+          block_hash: t.blockHash.toLowerCase(),
+          token_address: t.token.toLowerCase(),
+          from_address: t.from.toLowerCase(),
+          tx_from: t.txFrom.toLowerCase(),
+          to_address: t.to.toLowerCase(),
+          amount: t.amount.toString(),
+          seen_at: now,
+        })
+        .onConflict((oc) => oc.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
+        .executeTakeFirst();
+      if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) fresh.push(t);
+    }
+    for (const [address, from] of input.covered) {
+      await trx
+        .insertInto('chain_watch_addresses')
+        .values({ chain_id: input.chainId, address, covered_from: from.toString() })
+        .onConflict((oc) =>
+          oc.columns(['chain_id', 'address']).doUpdateSet({ covered_from: from.toString() }),
+        )
+        .execute();
+    }
+    if (input.dropped.length > 0) {
+      await trx
+        .deleteFrom('chain_watch_addresses')
+        .where('chain_id', '=', input.chainId)
+        .where('address', 'in', [...input.dropped])
+        .execute();
+    }
+    const position = {
+      next_block: input.position.nextBlock.toString(),
+      last_block_hash: input.position.lastBlockHash,
+      head_block: input.position.headBlock.toString(),
+      updated_at: now,
+    };
+    await trx
+      .insertInto('chain_watch')
+      .values({ chain_id: input.chainId, ...position })
+      .onConflict((oc) => oc.column('chain_id').doUpdateSet(position))
+      .execute();
+    return fresh;
+  });
+}
+
+/** Transfers whose sessions have not been told yet (oldest first). */
+export async function listTransfersToHandOver(
+  db: Kysely<Database>,
+  chainId: number,
+  limit = 500,
+): Promise<ChainTransferRow[]> {
+  return db
+    .selectFrom('chain_transfers')
+    .selectAll()
+    .where('chain_id', '=', chainId)
+    .where('handed_over', '=', false)
+    .orderBy('block_number')
+    .orderBy('log_index')
+    .limit(limit)
+    .execute();
+}
+
+/** Notes that the sessions a transfer may pay were told of it. */
+export async function markTransferHandedOver(
+  db: Kysely<Database>,
+  key: { chainId: number; txHash: string; logIndex: number },
+): Promise<void> {
+  await db
+    .updateTable('chain_transfers')
+    .set({ handed_over: true })
+    .where('chain_id', '=', key.chainId)
+    .where('tx_hash', '=', key.txHash.toLowerCase())
+    .where('log_index', '=', key.logIndex)
+    .execute();
+}
+
+/**
+ * The expected payments whose sessions a transfer may pay: open sessions of the chain paid into its
+ * receiving address by its sender (the log's or the transaction's), or by anyone (a session without a
+ * payer, or holding a reserved amount).
+ */
+export async function listSessionsAwaiting(
+  db: Kysely<Database>,
+  input: { chainId: number; to: string; senders: readonly string[]; blockNumber: bigint },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('checkout_sessions')
+    .select('expected_payment_id')
+    .where('chain_id', '=', input.chainId)
+    .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.to.toLowerCase()))
+    .where('status', 'in', ['awaiting_payment', 'expired'])
+    .where('resolved_payment_id', 'is', null)
+    .where(sql<boolean>`start_block::numeric <= ${input.blockNumber.toString()}::numeric`)
+    .where((eb) =>
+      eb.or([
+        eb('sender_address', 'is', null),
+        eb('amount_tail', 'is not', null),
+        eb(
+          eb.fn('lower', ['sender_address']),
+          'in',
+          input.senders.map((s) => s.toLowerCase()),
+        ),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.expected_payment_id);
+}
+
+/** The recorded transfers of `tokens` into `to` from `sinceBlock` on, in chain order. */
+export async function listTransfersInto(
+  db: Kysely<Database>,
+  input: { chainId: number; to: string; tokens: readonly string[]; sinceBlock: bigint },
+): Promise<ChainTransferRow[]> {
+  return db
+    .selectFrom('chain_transfers')
+    .selectAll()
+    .where('chain_id', '=', input.chainId)
+    .where('to_address', '=', input.to.toLowerCase())
+    .where(
+      'token_address',
+      'in',
+      input.tokens.map((t) => t.toLowerCase()),
+    )
+    .where(sql<boolean>`block_number >= ${input.sinceBlock.toString()}::numeric`)
+    .orderBy(sql`block_number`)
+    .orderBy('log_index')
+    .execute();
+}
+
+/** Forgets the transfers read from `fromBlock` on: a reorganisation may have replaced those blocks. */
+export async function forgetTransfersFrom(
+  db: Kysely<Database>,
+  input: { chainId: number; fromBlock: bigint },
+): Promise<void> {
+  await db
+    .deleteFrom('chain_transfers')
+    .where('chain_id', '=', input.chainId)
+    .where(sql<boolean>`block_number >= ${input.fromBlock.toString()}::numeric`)
+    .execute();
+}

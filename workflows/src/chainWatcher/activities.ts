@@ -1,0 +1,203 @@
+/**
+ * The chain watcher's tick: reads each new block range once for every checkout still waiting for a
+ * payment on the chain, and tells those checkouts what arrived.
+ *
+ * - **Addresses.** The receiving addresses of the open sessions, each from the earliest block one of its
+ *   sessions looks from. An address new to the watcher (or needed from an earlier block) is read back to
+ *   that block first, so a session opened while a tick ran misses nothing.
+ * - **Once.** Transfers are recorded (unique per chain, hash and log index) in the same transaction that
+ *   moves the position on, so a watcher stopped anywhere resumes without dropping or doubling one.
+ * - **Reorganisations.** The hash of the last block read is kept; when the chain has another block there,
+ *   the watcher steps back by the chain's confirmations, forgets what it read from there and reads again.
+ * - **Hand-over.** Each recorded transfer is signalled to the checkouts it may pay (by receiving address
+ *   and sender, or any sender for a session paid from another device), and marked once they were told; a
+ *   tick that fails before that tells them again. The checkout matches from the recorded transfers with
+ *   the same rules as ever (see ../checkout/activities.ts `matchPayment`).
+ */
+import { type ChainClients, readTransfers } from '@checkout/chain';
+import type { TokenRegistry } from '@checkout/core';
+import {
+  type Db,
+  findChainWatch,
+  forgetTransfersFrom,
+  listSessionsAwaiting,
+  listTransfersToHandOver,
+  listWaitingAddresses,
+  listWatchedAddresses,
+  markTransferHandedOver,
+  recordChainProgress,
+} from '@checkout/db';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { type Address, getAddress } from 'viem';
+import { getBlock, getBlockNumber } from 'viem/actions';
+import { checkoutWorkflowId } from '../checkout/shared.ts';
+import { transferSeenSignal, type WatchTick } from './shared.ts';
+
+/** What the watcher needs. */
+export interface ChainWatcherActivityDeps {
+  db: Db;
+  chains: ChainClients;
+  tokens: TokenRegistry;
+  checkout: {
+    pollIntervalMs: number;
+    scanIntervalMs?: number;
+    /** A session's life without a timer, and the grace after its end during which it may still be paid. */
+    sessionTtlMinutes?: number;
+    graceMinutes?: number;
+  };
+}
+
+/** Most blocks one tick reads; a watcher far behind catches up tick after tick without waiting. */
+const maxBlocksPerTick = 2_000n;
+
+export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
+  const db = deps.db.kysely;
+  return {
+    /** One tick of the chain's watcher: read, record, tell. */
+    async watchChainTick(input: { chainId: number }): Promise<WatchTick> {
+      const chain = deps.chains.get(input.chainId);
+      const info = deps.tokens.chainById(input.chainId);
+      if (!chain || !info) {
+        throw ApplicationFailure.nonRetryable(
+          `chain ${input.chainId} is not configured`,
+          'ChainNotConfigured',
+        );
+      }
+      const interval = deps.checkout.scanIntervalMs ?? deps.checkout.pollIntervalMs;
+      const head = await getBlockNumber(chain.client, { cacheTime: 0 });
+      const waiting = await listWaitingAddresses(db, {
+        chainId: input.chainId,
+        sessionTtlMinutes: deps.checkout.sessionTtlMinutes ?? 1440,
+        graceMinutes: deps.checkout.graceMinutes ?? 60,
+      });
+      const position = await findChainWatch(db, input.chainId);
+      let nextBlock: bigint;
+      let lastBlockHash: string | null = position?.last_block_hash ?? null;
+      if (!position) {
+        nextBlock = head + 1n;
+        for (const since of waiting.values()) if (since < nextBlock) nextBlock = since;
+      } else {
+        nextBlock = BigInt(position.next_block);
+      }
+
+      // A chain behind the position (a shorter fork, or a local chain started afresh), or another block
+      // where the last one read was: step back by the confirmations and read again.
+      const stepBack = (from: bigint) => {
+        const back = from - BigInt(chain.confirmations) - 1n;
+        return back < 0n ? 0n : back;
+      };
+      let rewound = false;
+      if (nextBlock > head + 1n) {
+        nextBlock = stepBack(head + 1n);
+        rewound = true;
+      } else if (lastBlockHash !== null && nextBlock > 0n) {
+        const last = await getBlock(chain.client, { blockNumber: nextBlock - 1n });
+        if (last.hash?.toLowerCase() !== lastBlockHash) {
+          nextBlock = stepBack(nextBlock);
+          rewound = true;
+        }
+      }
+      if (rewound) {
+        lastBlockHash = null;
+        await forgetTransfersFrom(db, { chainId: input.chainId, fromBlock: nextBlock });
+        Context.current().log.warn('the chain was reorganised: reading again', {
+          chainId: input.chainId,
+          fromBlock: nextBlock.toString(),
+        });
+      }
+
+      const tokens = [...new Set(info.paymentTokens.map((t) => getAddress(t.address)))] as Address[];
+      const covered = rewound ? new Map<string, bigint>() : await listWatchedAddresses(db, input.chainId);
+      const dropped = [...covered.keys()].filter((a) => !waiting.has(a));
+      const nowCovered = new Map<string, bigint>();
+      const transfers = [];
+      // Addresses new to the watcher, or needed from an earlier block: read back to where they are needed.
+      for (const [address, since] of waiting) {
+        const from = covered.get(address);
+        if (from !== undefined && from <= since) continue;
+        const end = (from !== undefined && from < nextBlock ? from : nextBlock) - 1n;
+        if (since <= end) {
+          transfers.push(
+            ...(await readTransfers({
+              client: chain.client,
+              tokens,
+              to: [getAddress(address)],
+              fromBlock: since,
+              toBlock: end,
+            })),
+          );
+        }
+        nowCovered.set(address, since);
+      }
+      let newNext = nextBlock;
+      if (head >= nextBlock) {
+        const to = head - nextBlock + 1n > maxBlocksPerTick ? nextBlock + maxBlocksPerTick - 1n : head;
+        if (waiting.size > 0) {
+          transfers.push(
+            ...(await readTransfers({
+              client: chain.client,
+              tokens,
+              to: [...waiting.keys()].map((a) => getAddress(a)),
+              fromBlock: nextBlock,
+              toBlock: to,
+            })),
+          );
+          lastBlockHash = (await getBlock(chain.client, { blockNumber: to })).hash?.toLowerCase() ?? null;
+        } else {
+          // Nothing waits on this chain: the range is passed without a read.
+          lastBlockHash = null;
+        }
+        newNext = to + 1n;
+      }
+      const recorded = await recordChainProgress(db, {
+        chainId: input.chainId,
+        transfers,
+        covered: nowCovered,
+        dropped,
+        position: { nextBlock: newNext, lastBlockHash, headBlock: head },
+      });
+
+      const signalled = await handOver(input.chainId);
+      return {
+        nextBlock: newNext.toString(),
+        headBlock: head.toString(),
+        recorded: recorded.length,
+        signalled,
+        // Behind the head: the next range at once.
+        sleepMs: newNext <= head ? 1 : interval,
+      };
+    },
+  };
+
+  /** Tells every checkout a recorded transfer may pay, and notes each transfer once they were told. */
+  async function handOver(chainId: number): Promise<number> {
+    const client = Context.current().client;
+    let signalled = 0;
+    for (const transfer of await listTransfersToHandOver(db, chainId)) {
+      const expectedPayments = await listSessionsAwaiting(db, {
+        chainId,
+        to: transfer.to_address,
+        senders: [transfer.from_address, transfer.tx_from],
+        blockNumber: BigInt(transfer.block_number),
+      });
+      for (const expectedPaymentId of expectedPayments) {
+        try {
+          await client.workflow.getHandle(checkoutWorkflowId(expectedPaymentId)).signal(transferSeenSignal);
+          signalled++;
+        } catch (error) {
+          // A checkout whose workflow has ended (or not started yet: it reads what is recorded when it does).
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        }
+      }
+      await markTransferHandedOver(db, {
+        chainId,
+        txHash: transfer.tx_hash,
+        logIndex: transfer.log_index,
+      });
+    }
+    return signalled;
+  }
+}
+
+export type ChainWatcherActivities = ReturnType<typeof createChainWatcherActivities>;

@@ -1,0 +1,32 @@
+/** Names and types shared by the chain watcher's workflow, activities and starter. */
+import { defineSignal } from '@temporalio/workflow';
+
+/** The watcher of one chain. */
+export interface ChainWatcherInput {
+  chainId: number;
+}
+
+/** What one tick of the watcher did. */
+export interface WatchTick {
+  /** The next block to read. */
+  nextBlock: string;
+  /** The chain's head when the tick looked. */
+  headBlock: string;
+  /** Transfers recorded for the first time. */
+  recorded: number;
+  /** Sessions told of a transfer. */
+  signalled: number;
+  /** How long to wait before the next tick. */
+  sleepMs: number;
+}
+
+/**
+ * The workflow id of a chain's watcher: one per chain and task queue (a deployment; several may share a
+ * Temporal namespace, each with its own database).
+ */
+export function chainWatcherWorkflowId(chainId: number, taskQueue: string): string {
+  return `chain-watcher-${chainId}@${taskQueue}`;
+}
+
+/** Tells a checkout that the watcher recorded a transfer it may take (no arguments: it reads what is recorded). */
+export const transferSeenSignal = defineSignal<[]>('transferSeen');
