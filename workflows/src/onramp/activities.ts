@@ -6,7 +6,7 @@
  * webhook in one transaction.
  */
 import type { ChainClients } from '@checkout/chain';
-import { fiatDecimals, formatUnits, normalizeDecimal, parseUnits } from '@checkout/core';
+import { fiatDecimals, formatUnits, normalizeDecimal, parseUnits, printableText } from '@checkout/core';
 import {
   createWebhookDelivery,
   type Database,
@@ -242,6 +242,17 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
           changeStatus(trx, onrampId, ['sending_crypto'], { status: 'crypto_sent', statusMessage: null }),
         );
       return { ...(step ?? (await unchanged(db, await load(db, onrampId)))), transfer: 'confirmed' };
+    },
+
+    async recordOnrampStepFailure({ onrampId, message }) {
+      return db.transaction().execute(async (trx) => {
+        const row = await load(trx, onrampId);
+        const step = await changeStatus(trx, onrampId, [row.status], {
+          status: row.status,
+          statusMessage: printableText(message),
+        });
+        return step ?? unchanged(trx, await load(trx, onrampId));
+      });
     },
 
     async returnOnrampRefunds({ onrampId }) {

@@ -63,7 +63,18 @@ export interface OnrampActivities {
   checkOnrampTransfer(input: { onrampId: string }): Promise<OnrampTransferCheck>;
   /** Returns every pending refund of the onramp through the bank partner (each once, by its key). */
   returnOnrampRefunds(input: { onrampId: string }): Promise<OnrampRefundsStep>;
+  /**
+   * Notes a step that failed for good on the onramp (its `status_message`, the status kept) with an
+   * `onramp_update` webhook.
+   */
+  recordOnrampStepFailure(input: { onrampId: string; message: string }): Promise<OnrampStep>;
 }
+
+/** Patch of the runs that note a step failing for good and go on (older runs failed with it). */
+export const onrampStepFailurePatch = 'onramp-step-failure';
+
+/** Memo key of the last step that failed for good, shown in the Temporal UI. */
+export const onrampFailedStepMemo = 'last_failed_step';
 
 /** Patch of the runs that return unused fiat through the bank partner (older runs went without). */
 export const onrampRefundsPatch = 'onramp-refunds';

@@ -9,12 +9,15 @@
 import {
   condition,
   continueAsNew,
+  log,
   patched,
   proxyActivities,
   setHandler,
   sleep,
+  upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { finalFailureOf } from '../finalFailure.ts';
 import { AccountId, OnrampStatus, UserId } from '../shared.ts';
 import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
@@ -24,7 +27,9 @@ import {
   type OnrampLifecycleResult,
   type OnrampStep,
   onrampDepositSignal,
+  onrampFailedStepMemo,
   onrampRefundsPatch,
+  onrampStepFailurePatch,
 } from './shared.ts';
 
 const activities = proxyActivities<OnrampActivities>({
@@ -55,16 +60,47 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
     return step.status;
   };
 
+  /**
+   * Runs a step; one that fails for good (a value or rule the database refuses, failed validation) is noted
+   * on the onramp, in the memo and the log, and skipped: null then, and the lifecycle goes on.
+   */
+  const step = async (name: string, run: () => Promise<OnrampStep>): Promise<string | null> => {
+    try {
+      return await apply(await run());
+    } catch (error) {
+      const final = finalFailureOf(error);
+      if (!final || !patched(onrampStepFailurePatch)) throw error;
+      const message = `The onramp's ${name} step failed and was skipped: ${final.message}`;
+      log.warn('an onramp step failed for good; the onramp goes on', {
+        onrampId: input.onrampId,
+        step: name,
+        type: final.type,
+      });
+      upsertMemo({ [onrampFailedStepMemo]: { step: name, type: final.type, message } });
+      try {
+        await apply(await activities.recordOnrampStepFailure({ onrampId: input.onrampId, message }));
+      } catch (noting) {
+        if (!finalFailureOf(noting)) throw noting;
+        log.error('the failed onramp step could not be noted on the onramp', { onrampId: input.onrampId });
+      }
+      return null;
+    }
+  };
+  // A step that failed for good is not tried again by itself: the onramp then waits for what comes next.
+  let stuck = false;
+
   let status = await apply(await activities.loadOnramp({ onrampId: input.onrampId }));
   for (let handled = 0; status === 'initiated' || status === 'held'; handled++) {
     if (handled >= depositsPerRun) {
       return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
     }
-    if (status === 'initiated') {
+    if (status === 'initiated' && !stuck) {
       const remaining = Date.parse(input.expiresAt) - Date.now();
       const arrived = remaining > 0 && (await condition(() => queue.length > 0, remaining));
       if (!arrived) {
-        status = await apply(await activities.expireOnramp({ onrampId: input.onrampId }));
+        const expired = await step('expiry', () => activities.expireOnramp({ onrampId: input.onrampId }));
+        if (expired === null) stuck = true;
+        else status = expired;
         continue;
       }
     } else {
@@ -72,16 +108,26 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
       await condition(() => queue.length > 0);
     }
     const deposit = queue.shift()!;
-    status = await apply(await activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }));
+    // A deposit that cannot be credited is noted and skipped; the next one is still credited.
+    status =
+      (await step('deposit', () => activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }))) ??
+      status;
   }
 
+  stuck = false;
   if (status === 'funds_received' || status === 'sending_crypto') {
-    status = await apply(await activities.sendOnrampCrypto({ onrampId: input.onrampId }));
+    const sent = await step('send', () => activities.sendOnrampCrypto({ onrampId: input.onrampId }));
+    if (sent === null) stuck = true;
+    else status = sent;
   }
-  for (let checks = 0; status === 'sending_crypto'; checks++) {
+  for (let checks = 0; status === 'sending_crypto' && !stuck; checks++) {
     if (checks >= checksPerRun) return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
     await sleep(checks < 20 ? '500 milliseconds' : '5 seconds');
-    status = await apply(await activities.checkOnrampTransfer({ onrampId: input.onrampId }));
+    const checked = await step('transfer check', () =>
+      activities.checkOnrampTransfer({ onrampId: input.onrampId }),
+    );
+    if (checked === null) stuck = true;
+    else status = checked;
   }
   if (patched(onrampRefundsPatch)) {
     // Unused fiat goes back through the bank partner, then each deposit still queued (it came too late to
@@ -93,9 +139,14 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
       for (const id of returned.webhookDeliveryIds) await deliver(id);
       const deposit = queue.shift();
       if (!deposit) break;
-      status = await apply(await activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }));
+      status =
+        (await step('deposit', () =>
+          activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }),
+        )) ?? status;
     }
   }
+  // A step noted as failed for good ends the run; a later deposit starts the onramp's workflow again.
+  if (stuck) return { onrampId: input.onrampId, status };
   if (!terminal.has(status)) throw new Error(`onramp ${input.onrampId} stopped in status ${status}`);
   return { onrampId: input.onrampId, status };
 }
