@@ -284,6 +284,45 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     }
   });
 
+  it('keeps an answer with NUL bytes as readable text, and delivers once', async () => {
+    const binary = await startWebhookEndpoint(() => ({ status: 200, body: 'ok\u0000\u0000done' }));
+    try {
+      const other = await service.createMerchant();
+      const res = await service.request('POST', '/api/v1/products', {
+        headers: other.headers,
+        json: {
+          product: {
+            name: 'Binary answers',
+            email: 'owner@example.com',
+            token: usdc,
+            send_webhook: true,
+            webhook_url: `${binary.url}/hooks/pay`,
+          },
+        },
+      });
+      expect(res.status, res.text).toBe(200);
+      const { id } = await paymentWebhook(other, res.body.product.id);
+      await startWebhookDelivery(service.deps.temporal!.client, id, service.deps.config.temporal.taskQueue);
+      let shown: { status: string } | undefined;
+      for (let i = 0; i < 200 && shown?.status !== 'succeeded'; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 100));
+        const list = await listDeliveries(other, res.body.product.id);
+        shown = list.body.webhook_deliveries.find((d: { id: string }) => d.id === id);
+      }
+      expect(shown?.status).toBe('succeeded');
+      const attempts = await service.deps.db.kysely
+        .selectFrom('webhook_attempts')
+        .select('response_snippet')
+        .where('delivery_id', '=', id)
+        .execute();
+      expect(attempts).toEqual([{ response_snippet: 'ok\ufffd\ufffddone' }]);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(binary.requests).toHaveLength(1);
+    } finally {
+      await binary.close();
+    }
+  });
+
   it('redelivers once per Idempotency-Key', async () => {
     const { id } = await paymentWebhook(merchant, productId);
     const headers = { ...merchant.headers, 'idempotency-key': `redeliver-${id}` };

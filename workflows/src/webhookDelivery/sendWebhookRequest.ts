@@ -122,7 +122,11 @@ export function sendWebhookRequest(input: WebhookHttpRequest): Promise<WebhookHt
           kind: 'response',
           statusCode: response.statusCode ?? 0,
           retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-          snippet: Buffer.concat(chunks).subarray(0, responseSnippetBytes).toString('utf8'),
+          // Kept with the attempt: NUL (which the database refuses in text) reads as U+FFFD.
+          snippet: Buffer.concat(chunks)
+            .subarray(0, responseSnippetBytes)
+            .toString('utf8')
+            .replaceAll('\u0000', '\ufffd'),
         });
       };
       response.on('data', (chunk: Buffer) => {
