@@ -14,9 +14,14 @@ export const finalFailureTypes = {
   invalidInput: 'InvalidInput',
 } as const;
 
-/** The non-retryable failure behind an activity's failure, or undefined when it failed any other way. */
+/**
+ * The non-retryable failure behind an activity's failure, or undefined when it failed any other way. An
+ * ordinary activity's failure wraps it in an ActivityFailure; a local activity's is the failure itself.
+ */
 export function finalFailureOf(error: unknown): ApplicationFailure | undefined {
-  if (!(error instanceof ActivityFailure)) return undefined;
-  const cause = error.cause;
+  const cause = error instanceof ActivityFailure ? error.cause : error;
   return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : undefined;
 }
+
+/** Memo key of the last step a workflow noted as failed for good, shown in the Temporal UI. */
+export const failedStepMemo = 'last_failed_step';

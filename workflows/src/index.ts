@@ -2,6 +2,7 @@
 export { type Activities, type ActivityDeps, createActivities } from './activities.ts';
 export * from './chainWatcher/shared.ts';
 export { ensureChainWatchers } from './chainWatcher/start.ts';
+export { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
 export * from './checkout/shared.ts';
 export {
   callWithin,

@@ -7,13 +7,16 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { transferSeenSignal } from '../chainWatcher/shared.ts';
+import { failedStepMemo, finalFailureOf } from '../finalFailure.ts';
 import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
 import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
@@ -73,6 +76,8 @@ const hotWebhook = proxyLocalActivities<WebhookActivities>({
 const hotWebhookTimeoutMs = 3_000;
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/;
+/** Patch of the runs that note a step failing for good and go on (older runs failed with it). */
+const checkoutStepFailurePatch = 'checkout-step-failure';
 const maxSubmissions = 10;
 
 /** The checkout of one expected payment. */
@@ -262,7 +267,31 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     }
 
     const late = input.expiresAt !== null && facts.blockTimestamp > input.expiresAt;
-    const recorded = await local.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
+    let recorded: Awaited<ReturnType<CheckoutActivities['recordResolution']>>;
+    try {
+      recorded = await local.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
+    } catch (error) {
+      const final = finalFailureOf(error);
+      if (!final || !patched(checkoutStepFailurePatch)) throw error;
+      // The payment cannot be recorded (a value or rule the database refuses): noted on the session, in
+      // the memo and the log; the checkout goes on and takes another transaction.
+      const message = `The payment in ${hash} could not be recorded: ${final.message}`;
+      log.error('a checkout step failed for good; the checkout goes on', {
+        sessionId: input.sessionId,
+        step: 'record payment',
+        type: final.type,
+      });
+      upsertMemo({ [failedStepMemo]: { step: 'record payment', type: final.type, message } });
+      rejected.add(hash);
+      txHash = null;
+      await setStatus(expired ? 'expired' : 'awaiting_payment', {
+        txHash: null,
+        error: message.slice(0, 500),
+      });
+      if (Date.now() < input.scanUntil) startScan();
+      else scanned = null;
+      continue;
+    }
     resolvedPaymentId = recorded.resolvedPaymentId;
     status = facts.status === 'reverted' ? 'failed' : 'resolved';
     upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
@@ -297,7 +326,21 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
         ...(recorded.webhookMemo ? { memo: { ...recorded.webhookMemo } } : {}),
       });
     }
-    await (quick ? localMail : mail).sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
+    try {
+      await (quick ? localMail : mail).sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
+    } catch (error) {
+      const final = finalFailureOf(error);
+      if (!final || !patched(checkoutStepFailurePatch)) throw error;
+      // The payment stands: only its e-mails failed for good (noted in the memo and the log).
+      log.error('the payment e-mails failed for good', { sessionId: input.sessionId, type: final.type });
+      upsertMemo({
+        [failedStepMemo]: {
+          step: 'e-mails',
+          type: final.type,
+          message: `The e-mails failed: ${final.message}`,
+        },
+      });
+    }
     return { status, resolvedPaymentId, webhookDeliveryId: recorded.webhookDeliveryId, late };
   }
   return { status, resolvedPaymentId: null, webhookDeliveryId: null, late: false };

@@ -111,7 +111,7 @@ export const kycEventSignal = defineSignal<[KycEvent]>('kycEvent');
 export const kycStateQuery = defineQuery<LoadedKyc | null>('kycState');
 
 /** Memo key under which the Temporal UI shows the last step that failed for good. */
-export const kycFailedStepMemo = 'last_failed_step';
+export { failedStepMemo as kycFailedStepMemo } from '../finalFailure.ts';
 
 /** Workflow id of a user's onboarding: a business key, so a user never has two. */
 export function kycWorkflowId(userId: string): string {

@@ -74,7 +74,7 @@ export interface OnrampActivities {
 export const onrampStepFailurePatch = 'onramp-step-failure';
 
 /** Memo key of the last step that failed for good, shown in the Temporal UI. */
-export const onrampFailedStepMemo = 'last_failed_step';
+export { failedStepMemo as onrampFailedStepMemo } from '../finalFailure.ts';
 
 /** Patch of the runs that return unused fiat through the bank partner (older runs went without). */
 export const onrampRefundsPatch = 'onramp-refunds';
