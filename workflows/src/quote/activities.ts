@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChainClients } from '@checkout/chain';
-import { formatUnits, normalizeDecimal, parseUnits, type TokenRegistry } from '@checkout/core';
+import { formatUnits, normalizeDecimal, parseUnits, printableText, type TokenRegistry } from '@checkout/core';
 import {
   createWebhookDelivery,
   type Database,
@@ -467,6 +467,14 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         );
       });
       return step ?? refundStep(await loadRefund(refundId));
+    },
+
+    async recordOfframpStepFailure({ offrampId, message }) {
+      return db.transaction().execute(async (trx) => {
+        const row = await loadOfframp(trx, offrampId, true);
+        const step = await changeOfframp(trx, offrampId, [row.status], row.status, printableText(message));
+        return step ?? unchanged(trx, row);
+      });
     },
 
     async completeQuote({ quoteId }) {

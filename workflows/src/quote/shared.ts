@@ -102,7 +102,12 @@ export interface QuoteActivities {
   sendQuoteRefund(input: { refundId: string }): Promise<QuoteRefundStep>;
   /** Checks the refund's transfer: confirmed → sent, reverted → failed. */
   checkQuoteRefund(input: { refundId: string }): Promise<QuoteRefundStep>;
+  /** Notes a step that failed for good on the offramp (its `status_message`, the status kept), with a webhook. */
+  recordOfframpStepFailure(input: { offrampId: string; message: string }): Promise<OfframpStep>;
 }
+
+/** Patch of the runs that note an offramp step failing for good and go on (older runs failed with it). */
+export const quoteStepFailurePatch = 'quote-step-failure';
 
 /** The quote was executed: its payouts start now. */
 export const quoteExecutedSignal = defineSignal('quoteExecuted');

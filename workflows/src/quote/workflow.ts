@@ -17,12 +17,15 @@
 import {
   condition,
   continueAsNew,
+  log,
   patched,
   proxyActivities,
   setHandler,
   sleep,
+  upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { failedStepMemo, finalFailureOf } from '../finalFailure.ts';
 import { AccountId, QuoteStatus, UserId } from '../shared.ts';
 import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
@@ -34,6 +37,7 @@ import {
   type QuoteLifecycleResult,
   quoteExecutedSignal,
   quoteRefundsPatch,
+  quoteStepFailurePatch,
 } from './shared.ts';
 
 const activities = proxyActivities<QuoteActivities>({
@@ -149,9 +153,44 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
     return { quoteId: input.quoteId, status: start.quoteStatus, offramps: outcomes(start.offramps) };
   }
 
+  /**
+   * An offramp step that failed for good (a value or rule the database refuses, failed validation) is noted
+   * on the offramp, in the memo and the log; that offramp's payout stops where it is, the others go on.
+   */
   const payout = async (first: OfframpStep): Promise<Outcome | undefined> => {
+    let at = first;
+    try {
+      return await payoutSteps(first, (step) => {
+        at = step;
+      });
+    } catch (error) {
+      const final = finalFailureOf(error);
+      if (!final || !patched(quoteStepFailurePatch)) throw error;
+      const message = `The offramp's payout step failed and was stopped: ${final.message}`;
+      log.error('an offramp step failed for good; the other payouts go on', {
+        quoteId: input.quoteId,
+        offrampId: at.offrampId,
+        type: final.type,
+      });
+      upsertMemo({
+        [failedStepMemo]: { step: 'payout', offrampId: at.offrampId, type: final.type, message },
+      });
+      try {
+        at = await notify(await activities.recordOfframpStepFailure({ offrampId: at.offrampId, message }));
+      } catch (noting) {
+        if (!finalFailureOf(noting)) throw noting;
+      }
+      return { id: at.offrampId, status: at.status };
+    }
+  };
+
+  const payoutSteps = async (
+    first: OfframpStep,
+    seen: (step: OfframpStep) => void,
+  ): Promise<Outcome | undefined> => {
     let step = first;
     for (;;) {
+      seen(step);
       if (step.status === 'pending_internal_assessment') {
         if (!budget()) return undefined;
         const submitted = await activities.submitOfframpPayout({ offrampId: step.offrampId });
