@@ -62,7 +62,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   hostedCheckoutRoutes(open, deps);
   const openapi = buildOpenApiDocument(deps);
   open.get('/openapi.json', (ctx) => {
-    ctx.state.route = '/openapi.json';
     ctx.body = openapi;
   });
   const inboxDir = deps.config.mail.devInboxDir;
@@ -70,7 +69,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     // Development only: the local SMTP inbox as a page.
     const cache = new Map();
     open.get('/dev/mail', async (ctx) => {
-      ctx.state.route = '/dev/mail';
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = renderInboxPage(await readInbox(inboxDir, { cache }));
     });

@@ -79,12 +79,12 @@ describe.skipIf(databaseUnavailable())('operations', () => {
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining([
         '/api/v1/products',
-        '/api/v1/products/{product_id}',
-        '/api/v1/product/{product_id}',
-        '/api/v1/products/{product_id}/resolved_payments',
-        '/users/{user_id}/onramps',
-        '/users/{user_id}/quote/rate',
-        '/users/{user_id}/quotes/{quote_id}/execute',
+        '/api/v1/products/{id}',
+        '/api/v1/product/{id}',
+        '/api/v1/products/{id}/resolved_payments',
+        '/users/{id}/onramps',
+        '/users/{id}/quote/rate',
+        '/users/{id}/quotes/{quoteId}/execute',
       ]),
     );
     const product = res.body.components.schemas.Product;
@@ -98,7 +98,7 @@ describe.skipIf(databaseUnavailable())('operations', () => {
       '#/components/schemas/Error',
     );
     // Ramp responses come from their schemas too (every ramp operation: test/integration/rampsBadInput.test.ts).
-    const execute = res.body.paths['/users/{user_id}/quotes/{quote_id}/execute'].post;
+    const execute = res.body.paths['/users/{id}/quotes/{quoteId}/execute'].post;
     expect(execute.responses['200'].content['application/json'].schema.$ref).toBe(
       '#/components/schemas/QuoteResponse',
     );

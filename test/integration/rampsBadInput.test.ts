@@ -366,21 +366,21 @@ describe.skipIf(databaseUnavailable())('ramp bad input', () => {
     expect(res.status).toBe(200);
     const doc = res.body;
     const operations: Array<[string, string, string]> = [
-      ['/users/{user_id}/onramps', 'post', 'OnrampResponse'],
-      ['/users/{user_id}/onramp', 'post', 'OnrampResponse'],
-      ['/users/{user_id}/onramps', 'get', 'OnrampListResponse'],
-      ['/users/{user_id}/onramps/{onramp_id}', 'get', 'OnrampResponse'],
-      ['/sandbox/users/{user_id}/onramps/{onramp_id}/deposit', 'post', 'SandboxDepositResponse'],
-      ['/users/{user_id}/quotes', 'post', 'QuoteResponse'],
-      ['/users/{user_id}/quote/rate', 'post', 'QuoteRateResponse'],
-      ['/users/{user_id}/quotes/{quote_id}', 'get', 'QuoteResponse'],
-      ['/users/{user_id}/quotes/{quote_id}/offramps', 'post', 'OfframpListResponse'],
-      ['/users/{user_id}/quotes/{quote_id}/offramps/{offramp_id}', 'patch', 'OfframpResponse'],
-      ['/users/{user_id}/quotes/{quote_id}/offramps/{offramp_id}/resend', 'post', 'OfframpResponse'],
-      ['/users/{user_id}/quotes/{quote_id}/offramps/{offramp_id}/refund', 'post', 'OfframpResponse'],
-      ['/users/{user_id}/quotes/{quote_id}/execute', 'post', 'QuoteResponse'],
-      ['/users/{user_id}/offramps', 'get', 'OfframpListResponse'],
-      ['/users/{user_id}/offramps/{offramp_id}', 'get', 'OfframpResponse'],
+      ['/users/{id}/onramps', 'post', 'OnrampResponse'],
+      ['/users/{id}/onramp', 'post', 'OnrampResponse'],
+      ['/users/{id}/onramps', 'get', 'OnrampListResponse'],
+      ['/users/{id}/onramps/{onrampId}', 'get', 'OnrampResponse'],
+      ['/sandbox/users/{id}/onramps/{onrampId}/deposit', 'post', 'SandboxDepositResponse'],
+      ['/users/{id}/quotes', 'post', 'QuoteResponse'],
+      ['/users/{id}/quote/rate', 'post', 'QuoteRateResponse'],
+      ['/users/{id}/quotes/{quoteId}', 'get', 'QuoteResponse'],
+      ['/users/{id}/quotes/{quoteId}/offramps', 'post', 'OfframpListResponse'],
+      ['/users/{id}/quotes/{quoteId}/offramps/{offrampId}', 'patch', 'OfframpResponse'],
+      ['/users/{id}/quotes/{quoteId}/offramps/{offrampId}/resend', 'post', 'OfframpResponse'],
+      ['/users/{id}/quotes/{quoteId}/offramps/{offrampId}/refund', 'post', 'OfframpResponse'],
+      ['/users/{id}/quotes/{quoteId}/execute', 'post', 'QuoteResponse'],
+      ['/users/{id}/offramps', 'get', 'OfframpListResponse'],
+      ['/users/{id}/offramps/{offrampId}', 'get', 'OfframpResponse'],
     ];
     for (const [path, method, schema] of operations) {
       const op = doc.paths[path]?.[method];

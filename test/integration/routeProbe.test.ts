@@ -3,32 +3,10 @@
  * query string and the body: none may answer a 5xx.
  */
 import { randomUUID } from 'node:crypto';
-import { createApp } from '@checkout/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
+import { type Route, registeredRoutes } from '../support/routes.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
-
-interface Route {
-  method: string;
-  path: string;
-}
-
-/** Every method and path of every router mounted on the app. */
-function registeredRoutes(service: TestService): Route[] {
-  const app = createApp(service.deps);
-  const routes: Route[] = [];
-  for (const middleware of app.middleware) {
-    const router = (middleware as { router?: { stack: Array<{ path: unknown; methods: string[] }> } }).router;
-    for (const layer of router?.stack ?? []) {
-      // Middleware mounted with `use` has no methods; only routes are walked.
-      if (typeof layer.path !== 'string') continue;
-      for (const method of layer.methods) {
-        if (method !== 'HEAD') routes.push({ method, path: layer.path });
-      }
-    }
-  }
-  return routes;
-}
 
 const withParams = (path: string, value: () => string) => path.replace(/:\w+/g, () => value());
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);

@@ -20,7 +20,10 @@ export function observe(logger: Logger, metrics: Metrics): Middleware<AppState> 
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = ctx.state.route ?? (ctx.status === 404 ? 'unmatched' : ctx.path);
+      // The label is the path the router registered the route under (never the raw path: a label per
+      // id would be unbounded); a handler outside the routers names its own.
+      const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+      const route = typeof matched === 'string' ? matched : (ctx.state.route ?? 'unmatched');
       const labels = { method: ctx.method, route, status: String(ctx.status) };
       metrics.requests.inc(labels);
       metrics.duration.observe(labels, seconds);

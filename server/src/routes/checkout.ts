@@ -76,7 +76,6 @@ function parseFlatBody<T extends import('zod').ZodType>(schema: T, body: unknown
 /** Merchant routes: create and read expected payments. Registered on the authenticated Area A router. */
 export function expectedPaymentRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.post('/products/:id/expected_payments', async (ctx) => {
-    ctx.state.route = '/api/v1/products/:id/expected_payments';
     const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
     const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
     if (!product) throw notFound('Product');
@@ -101,7 +100,6 @@ export function expectedPaymentRoutes(router: Router<AppState>, deps: AppDeps): 
   });
 
   router.get('/expected_payments/:id', async (ctx) => {
-    ctx.state.route = '/api/v1/expected_payments/:id';
     const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
     const row = await findMerchantExpectedPayment(
       ctx.state.db,
@@ -227,7 +225,6 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   };
 
   router.get('/checkout/:slug', async (ctx) => {
-    ctx.state.route = '/api/v1/checkout/:slug';
     const product = await productBySlug(ctx.params.slug);
     const expectedPaymentId =
       typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
@@ -237,7 +234,6 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   });
 
   router.post('/checkout/:slug/sessions', async (ctx) => {
-    ctx.state.route = '/api/v1/checkout/:slug/sessions';
     const product = await productBySlug(ctx.params.slug);
     const body = parseFlatBody(CheckoutSessionCreateBody, ctx.state.body);
     if (!product.active) throw new ApiError('product_inactive', 'This checkout is not active');
@@ -415,14 +411,12 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   });
 
   router.get('/checkout/sessions/:id', async (ctx) => {
-    ctx.state.route = '/api/v1/checkout/sessions/:id';
     const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
     if (!session) throw notFound('Checkout session');
     ctx.body = { session: await sessionView(session) };
   });
 
   router.post('/checkout/sessions/:id/transactions', async (ctx) => {
-    ctx.state.route = '/api/v1/checkout/sessions/:id/transactions';
     const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
     if (!session) throw notFound('Checkout session');
     const { tx_hash } = parseFlatBody(CheckoutTransactionBody, ctx.state.body);
@@ -465,7 +459,6 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
 
   // Server-sent events: the session each time it changes (pushed, not polled), for at most ten minutes per connection.
   router.get('/checkout/sessions/:id/events', async (ctx) => {
-    ctx.state.route = '/api/v1/checkout/sessions/:id/events';
     const id = uuidParam(ctx.params.id, 'Checkout session');
     let dollarAmount: string | undefined;
     const stream = await openSessionEventStream({

@@ -96,7 +96,6 @@ function recordGauges(
 /** GET /health (503 when the database or Temporal is down) and GET /metrics. */
 export function healthRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.get('/health', async (ctx) => {
-    ctx.state.route = '/health';
     const temporal = deps.temporal;
     const [database, workflow, pollers, backlog, watchers] = await Promise.all([
       probe(() => deps.db.ping()),
@@ -138,7 +137,6 @@ export function healthRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.get('/metrics', async (ctx) => {
-    ctx.state.route = '/metrics';
     const temporal = deps.temporal;
     const [pollers, backlog, watchers] = await Promise.all([
       temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),

@@ -196,7 +196,6 @@ const favicon: Buffer = (() => {
 export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
   const widget = createWidgetAssets(widgetDist);
   router.get('/checkout/:slug', async (ctx) => {
-    ctx.state.route = '/checkout/:slug';
     const slug = ctx.params.slug ?? '';
     const expected = typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
     const product = /^[A-Za-z0-9_-]{1,64}$/.test(slug)
@@ -230,7 +229,6 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   });
 
   router.get('/favicon.ico', (ctx) => {
-    ctx.state.route = '/favicon.ico';
     ctx.type = 'image/x-icon';
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.body = favicon;
@@ -241,7 +239,6 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   if (deps.config.env === 'production') return;
 
   router.get('/demo', async (ctx) => {
-    ctx.state.route = '/demo';
     const db = deps.db.kysely;
     const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
     let wallet = await db

@@ -12,7 +12,6 @@ function single(value: string | string[] | undefined, name: string): string | un
 /** Registers `GET /latam_bank_names` on the Area B router. */
 export function latamBankNameRoutes(router: Router<AppState>): void {
   router.get('/latam_bank_names', (ctx) => {
-    ctx.state.route = '/latam_bank_names';
     const countryCode = single(ctx.query.country_code, 'country_code');
     const rails = single(ctx.query.rails, 'rails');
     if (countryCode === undefined || countryCode === '') {

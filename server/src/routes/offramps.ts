@@ -123,7 +123,6 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
   };
 
   router.post('/users/:id/quotes/:quoteId/offramps', async (ctx) => {
-    ctx.state.route = '/users/:id/quotes/:quote_id/offramps';
     const user = await userOfRequest(ctx, ctx.params.id);
     const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
     const { offramps: inputs } = parseBody(OfframpsCreateBody, ctx.state.body, 'offramps');
@@ -212,21 +211,18 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.get('/users/:id/offramps', async (ctx) => {
-    ctx.state.route = '/users/:id/offramps';
     const user = await userOfRequest(ctx, ctx.params.id);
     const rows = await listOfframpsOfUser(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
     ctx.body = { offramps: rows.map(presentOfframp) };
   });
 
   router.get('/users/:id/offramps/:offrampId', async (ctx) => {
-    ctx.state.route = '/users/:id/offramps/:offramp_id';
     const user = await userOfRequest(ctx, ctx.params.id);
     const scope = { merchantId: user.merchant_id, userId: user.id };
     ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx, scope, ctx.params.offrampId)) };
   });
 
   router.patch('/users/:id/quotes/:quoteId/offramps/:offrampId', async (ctx) => {
-    ctx.state.route = '/users/:id/quotes/:quote_id/offramps/:offramp_id';
     const user = await userOfRequest(ctx, ctx.params.id);
     const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
     const scope = { merchantId: user.merchant_id, userId: user.id };
@@ -276,7 +272,6 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
 
   // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
   router.post('/users/:id/quotes/:quoteId/offramps/:offrampId/resend', async (ctx) => {
-    ctx.state.route = '/users/:id/quotes/:quote_id/offramps/:offramp_id/resend';
     const { quote, row, scope } = await bouncedOfframpOfRequest(ctx);
     const { offramp: input } = parseBody(OfframpResendBody, ctx.state.body, 'offramp');
     if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
@@ -307,7 +302,6 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
 
   // A bounced payout (research §7): return its tokens, fee included, to the deposit's sender or a given address.
   router.post('/users/:id/quotes/:quoteId/offramps/:offrampId/refund', async (ctx) => {
-    ctx.state.route = '/users/:id/quotes/:quote_id/offramps/:offramp_id/refund';
     const { quote, row } = await bouncedOfframpOfRequest(ctx);
     const { offramp: input } = parseBody(OfframpRefundBody, ctx.state.body, 'offramp');
     if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
@@ -370,7 +364,6 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
   };
 
   router.post('/users/:id/quotes/:quoteId/execute', async (ctx) => {
-    ctx.state.route = '/users/:id/quotes/:quote_id/execute';
     const user = await userOfRequest(ctx, ctx.params.id);
     const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
     const { quote: input } = parseBody(QuoteExecuteBody, ctx.state.body, 'quote');

@@ -82,7 +82,6 @@ async function onrampOfRequest(
 /** Registers the onramp routes on the Area B router (API key only). */
 export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
   const create = async (ctx: ParameterizedContext<AppState>, userId: string | undefined) => {
-    ctx.state.route = '/users/:id/onramps';
     const user = await userOfRequest(ctx, userId);
     const { onramp: input } = parseBody(OnrampCreateBody, ctx.state.body, 'onramp');
     const kyc = user.kyc as Kyc;
@@ -165,14 +164,12 @@ export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.post('/users/:id/onramp', (ctx) => create(ctx, ctx.params.id));
 
   router.get('/users/:id/onramps', async (ctx) => {
-    ctx.state.route = '/users/:id/onramps';
     const user = await userOfRequest(ctx, ctx.params.id);
     const rows = await listOnramps(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
     ctx.body = { onramps: rows.map((row) => presentOnramp(row)) };
   });
 
   router.get('/users/:id/onramps/:onrampId', async (ctx) => {
-    ctx.state.route = '/users/:id/onramps/:onramp_id';
     const user = await userOfRequest(ctx, ctx.params.id);
     ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx, user, ctx.params.onrampId)) };
   });
@@ -181,7 +178,6 @@ export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
 /** Registers the sandbox bank partner's deposit notification (API key only, sandbox only). */
 export function onrampSandboxRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.post('/sandbox/users/:id/onramps/:onrampId/deposit', async (ctx) => {
-    ctx.state.route = '/sandbox/users/:id/onramps/:onramp_id/deposit';
     const user = await userOfRequest(ctx, ctx.params.id);
     const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
     const { amount } = parseBody(SandboxDepositBody, ctx.state.body, 'amount');

@@ -140,7 +140,6 @@ function requireClearance(kyc: Kyc, currency: string, rail: string): void {
 /** Registers the payment detail routes on the Area B router. */
 export function paymentDetailRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.post('/users/:id/payment_details/validate', async (ctx) => {
-    ctx.state.route = '/users/:id/payment_details/validate';
     await userOfRequest(ctx, ctx.params.id);
     const { payment_detail: input } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
     const result = validatePaymentDetail(input);
@@ -148,7 +147,6 @@ export function paymentDetailRoutes(router: Router<AppState>, deps: AppDeps): vo
   });
 
   router.post('/users/:id/payment_details', async (ctx) => {
-    ctx.state.route = '/users/:id/payment_details';
     const user = await userOfRequest(ctx, ctx.params.id);
     const { payment_detail: submitted } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
     const kyc = user.kyc as Kyc;
@@ -178,21 +176,18 @@ export function paymentDetailRoutes(router: Router<AppState>, deps: AppDeps): vo
   });
 
   router.get('/users/:id/payment_details', async (ctx) => {
-    ctx.state.route = '/users/:id/payment_details';
     const user = await userOfRequest(ctx, ctx.params.id);
     const rows = await listPaymentDetails(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
     ctx.body = { payment_details: rows.map((row) => presentPaymentDetail(row, deps.secrets)) };
   });
 
   router.get('/users/:id/payment_details/:detailId', async (ctx) => {
-    ctx.state.route = '/users/:id/payment_details/:payment_detail_id';
     const user = await userOfRequest(ctx, ctx.params.id);
     const row = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
     ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
   });
 
   router.patch('/users/:id/payment_details/:detailId/deactivate', async (ctx) => {
-    ctx.state.route = '/users/:id/payment_details/:payment_detail_id/deactivate';
     const user = await userOfRequest(ctx, ctx.params.id);
     const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
     const row = await changePaymentDetailStatus(ctx, deps, detail, 'deactivated');

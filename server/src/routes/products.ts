@@ -66,7 +66,6 @@ function productIdParam(id: string | undefined): string {
 /** Registers the product routes on a router whose middleware has authenticated the merchant and wallet. */
 export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.post('/products', async (ctx) => {
-    ctx.state.route = '/api/v1/products';
     const { product: input } = parseBody(ProductCreateBody, ctx.state.body, 'product');
     const token = resolveProductToken(deps.tokens, input.token);
     assertWebhookUrlAllowed(
@@ -114,7 +113,6 @@ export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
   // product write bumps it in the same transaction, so no instance serves a stale list.
   const listCache = new Map<string, { version: number; body: string }>();
   router.get('/products', async (ctx) => {
-    ctx.state.route = '/api/v1/products';
     const wallet = ctx.state.address!;
     const cached = listCache.get(wallet.id);
     ctx.type = 'application/json';
@@ -130,7 +128,6 @@ export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   const update: RouterMiddleware<AppState> = async (ctx) => {
-    ctx.state.route = '/api/v1/products/:id';
     const id = productIdParam(ctx.params.id);
     const existing = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
     if (!existing) throw notFound('Product');
@@ -143,7 +140,6 @@ export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.patch('/product/:id', update);
 
   router.get('/products/:id/resolved_payments', async (ctx) => {
-    ctx.state.route = '/api/v1/products/:id/resolved_payments';
     const id = productIdParam(ctx.params.id);
     const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
     if (!product) throw notFound('Product');

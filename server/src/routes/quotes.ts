@@ -69,7 +69,6 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
   };
 
   router.post('/users/:id/quotes', async (ctx) => {
-    ctx.state.route = '/users/:id/quotes';
     const user = await userOfRequest(ctx, ctx.params.id);
     const { quote: input } = parseBody(QuoteCreateBody, ctx.state.body, 'quote');
     const { chain, token, network } = depositToken(input.deposit_token, input.deposit_token_chain);
@@ -97,7 +96,6 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
 
   // A calculator for one payout (research §7, Quote#Rate): nothing is stored and no address is handed out.
   router.post('/users/:id/quote/rate', async (ctx) => {
-    ctx.state.route = '/users/:id/quote/rate';
     // Only the account's own users may be priced for.
     await userOfRequest(ctx, ctx.params.id);
     const { quote: input } = parseBody(QuoteRateBody, ctx.state.body, 'quote');
@@ -162,7 +160,6 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.get('/users/:id/quotes/:quoteId', async (ctx) => {
-    ctx.state.route = '/users/:id/quotes/:quote_id';
     const user = await userOfRequest(ctx, ctx.params.id);
     const row = await quoteOfRequest(ctx, user, ctx.params.quoteId);
     ctx.body = presentQuote(

@@ -63,7 +63,6 @@ export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void
     });
 
   router.get('/sandbox/kyc/:token', async (ctx) => {
-    ctx.state.route = '/sandbox/kyc/:token';
     const { session, user } = await sessionOf(ctx.params.token);
     await markThenSend(session.id, 'opened_at', user, 'initiated');
     ctx.type = 'text/html; charset=utf-8';
@@ -77,7 +76,6 @@ export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void
   });
 
   router.post('/sandbox/kyc/:token/submit', async (ctx) => {
-    ctx.state.route = '/sandbox/kyc/:token/submit';
     const { session, user } = await sessionOf(ctx.params.token);
     await markThenSend(session.id, 'submitted_at', user, 'pending_assessment');
     ctx.type = 'text/html; charset=utf-8';
@@ -91,7 +89,6 @@ export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void
 /** Registers the sandbox special moves on the Area B router (API key only). */
 export function sandboxRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.patch('/sandbox/users/:id/kycs', async (ctx) => {
-    ctx.state.route = '/sandbox/users/:id/kycs';
     const user = await userOfRequest(ctx, ctx.params.id);
     const { kyc } = parseBody(SandboxKycBody, ctx.state.body, 'kyc');
     await sendKycEvent(deps, user, {
@@ -106,7 +103,6 @@ export function sandboxRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.patch('/sandbox/users/:id/payment_details/:detailId', async (ctx) => {
-    ctx.state.route = '/sandbox/users/:id/payment_details/:payment_detail_id';
     const user = await userOfRequest(ctx, ctx.params.id);
     const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
     const { payment_detail: input } = parseBody(SandboxPaymentDetailBody, ctx.state.body, 'payment_detail');

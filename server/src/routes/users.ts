@@ -80,7 +80,6 @@ export function userRoutes(
   kycProvider: KycProvider | undefined,
 ): void {
   router.post('/users', async (ctx) => {
-    ctx.state.route = '/users';
     const input = parseUserCreate(ctx.state.body, deps.config.areaB.blockedCountries);
     const merchantId = ctx.state.merchant!.merchantId;
     const row = await insertUser(ctx.state.db, {
@@ -124,19 +123,16 @@ export function userRoutes(
   });
 
   router.get('/users', async (ctx) => {
-    ctx.state.route = '/users';
     const rows = await listUsers(ctx.state.db, ctx.state.merchant!.merchantId);
     ctx.body = { users: rows.map((row) => presentUser(row, deps.secrets)) };
   });
 
   router.get('/users/:id', async (ctx) => {
-    ctx.state.route = '/users/:id';
     const user = await userOfRequest(ctx, ctx.params.id);
     ctx.body = { user: presentUser(user, deps.secrets) };
   });
 
   router.post('/users/:id/kycs', async (ctx) => {
-    ctx.state.route = '/users/:id/kycs';
     const user = await userOfRequest(ctx, ctx.params.id);
     if (!kycProvider) {
       throw new ApiError(

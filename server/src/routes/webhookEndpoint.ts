@@ -18,7 +18,6 @@ function present(row: AccountWebhookEndpointRow) {
 /** Registers `PUT/GET/DELETE /webhook_endpoint` on the Area B router. */
 export function webhookEndpointRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.put('/webhook_endpoint', async (ctx) => {
-    ctx.state.route = '/webhook_endpoint';
     const { webhook_endpoint: input } = parseBody(WebhookEndpointBody, ctx.state.body, 'webhook_endpoint');
     assertWebhookUrlAllowed(input.url, 'webhook_endpoint.url', deps.config.webhooks.allowPrivateAddresses);
     const row = await putAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId, input.url);
@@ -26,14 +25,12 @@ export function webhookEndpointRoutes(router: Router<AppState>, deps: AppDeps): 
   });
 
   router.get('/webhook_endpoint', async (ctx) => {
-    ctx.state.route = '/webhook_endpoint';
     const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
     if (!row) throw notFound('Webhook endpoint');
     ctx.body = { webhook_endpoint: present(row) };
   });
 
   router.delete('/webhook_endpoint', async (ctx) => {
-    ctx.state.route = '/webhook_endpoint';
     const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
     if (!row) throw notFound('Webhook endpoint');
     await deleteAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);

@@ -66,21 +66,18 @@ function idParam(id: string | undefined, what: string): string {
 /** Registers the webhook routes on the authenticated Area A router. */
 export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
   router.get('/webhook_secret', async (ctx) => {
-    ctx.state.route = '/api/v1/webhook_secret';
     const record = await ensureWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { webhook_secret: presentSecret(record) };
   });
 
   router.post('/webhook_secret/rotate', async (ctx) => {
-    ctx.state.route = '/api/v1/webhook_secret/rotate';
     const record = await rotateWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { webhook_secret: presentSecret(record) };
   });
 
   router.get('/products/:id/webhook_deliveries', async (ctx) => {
-    ctx.state.route = '/api/v1/products/:id/webhook_deliveries';
     const id = idParam(ctx.params.id, 'Product');
     const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
     if (!product) throw notFound('Product');
@@ -89,7 +86,6 @@ export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
   });
 
   router.post('/webhook_deliveries/:id/redeliver', async (ctx) => {
-    ctx.state.route = '/api/v1/webhook_deliveries/:id/redeliver';
     const id = idParam(ctx.params.id, 'Webhook delivery');
     const original = await findScopedWebhookDelivery(ctx.state.db, scopeOf(ctx.state), id);
     if (!original) throw notFound('Webhook delivery');

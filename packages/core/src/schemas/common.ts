@@ -28,7 +28,8 @@ export const HttpUrl = z
       }
     },
     { message: 'must be an absolute http(s) URL' },
-  );
+  )
+  .meta({ format: 'uri' });
 
 /**
  * A non-negative decimal given as a JSON number or a decimal string, with at most `maxFraction`

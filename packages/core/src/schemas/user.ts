@@ -116,8 +116,14 @@ export const UserCreateInput = z
     city: text(),
     state: text(100),
     postcode: text(20),
-    country: z.string().trim(),
-    nationality: z.string().trim(),
+    country: z
+      .string()
+      .trim()
+      .meta({ pattern: '^\\s*[A-Z]{2}\\s*$', description: 'ISO 3166-1 alpha-2, upper case (e.g. US)' }),
+    nationality: z
+      .string()
+      .trim()
+      .meta({ pattern: '^\\s*[A-Z]{2}\\s*$', description: 'ISO 3166-1 alpha-2, upper case (e.g. US)' }),
     phone: text(40),
     ssn: text(64),
     source_of_funds: optionalText(500),
