@@ -98,14 +98,28 @@ const idempotencyKeyParameter = {
 /** Builds the document once at start. */
 export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<typeof createDocument> {
   const document = buildDocument(deps);
+  const errorBody = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  });
+  type Operation = {
+    security?: unknown;
+    parameters?: Array<{ name?: string; in?: string }>;
+    responses?: Record<string, unknown>;
+  };
   for (const item of Object.values(document.paths ?? {})) {
-    const post = (
-      item as { post?: { security?: unknown; parameters?: Array<{ name?: string; in?: string }> } }
-    ).post;
-    if (!post?.security) continue;
-    const parameters = (post.parameters ??= []);
-    if (!parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')) {
-      parameters.push({ ...idempotencyKeyParameter });
+    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+      const responses = (op.responses ??= {});
+      // Every request's query string is checked for text the database cannot store.
+      responses['422'] ??= errorBody(
+        'A query parameter (or the body) holds a value refused; `errors` names it',
+      );
+      if (method !== 'post' || !op.security) continue;
+      const parameters = (op.parameters ??= []);
+      if (!parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')) {
+        parameters.push({ ...idempotencyKeyParameter });
+      }
+      responses['400'] ??= errorBody('Missing parameter, malformed JSON or header (such as Idempotency-Key)');
     }
   }
   return document;
@@ -352,7 +366,14 @@ function pagePaths(deps: Pick<AppDeps, 'config'>): ZodOpenApiPathsObject {
           path: z.object({ slug: z.string() }),
           query: z.object({ expected_payment: z.uuid().optional() }),
         },
-        responses: { '200': html('The page'), '404': html('No such checkout') },
+        responses: {
+          '200': html('The page'),
+          // A page for an unknown checkout; the one error body for a path the service refuses outright.
+          '404': {
+            description: 'No such checkout',
+            content: { 'text/html': { schema: z.string() }, ...json(ErrorResponse) },
+          },
+        },
       },
     },
     '/favicon.ico': {
@@ -378,14 +399,14 @@ function pagePaths(deps: Pick<AppDeps, 'config'>): ZodOpenApiPathsObject {
       get: {
         summary: 'Sandbox only: the KYC page a user verifies on',
         requestParams: { path: token },
-        responses: { '200': html('The page'), '404': html('No such session') },
+        responses: { '200': html('The page'), ...errors(404) },
       },
     };
     paths['/sandbox/kyc/{token}/submit'] = {
       post: {
         summary: 'Sandbox only: the KYC page submitted',
         requestParams: { path: token },
-        responses: { '200': html('The page'), '404': html('No such session') },
+        responses: { '200': html('The page'), ...errors(404) },
       },
     };
   }
