@@ -51,22 +51,31 @@ export async function handHashToCheckout(
         }, ms),
       );
     });
-  const update = client.connection
-    .withAbortSignal(abort.signal, () =>
-      client.workflow
-        .getHandle(checkoutWorkflowId(expectedPaymentId))
-        .executeUpdate(submitTransactionUpdate, { args: [txHash], updateId: `tx-${txHash}` }),
-    )
-    .then(
-      (state): HashHandover => ({ outcome: 'taken', state }),
-      (error: unknown): HashHandover => {
-        if (abort.signal.aborted) return { outcome: 'no_worker' };
-        if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) {
-          return { outcome: 'refused', error };
-        }
-        return { outcome: 'temporal_unavailable', error };
-      },
-    );
+  // A workflow task that failed while the update arrived (a signal came in during it, UnhandledCommand)
+  // fails the update with FAILED_PRECONDITION: the task is retried at once, and so is the update, under
+  // its same id.
+  const submit = async (): Promise<CheckoutState> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await client.workflow
+          .getHandle(checkoutWorkflowId(expectedPaymentId))
+          .executeUpdate(submitTransactionUpdate, { args: [txHash], updateId: `tx-${txHash}` });
+      } catch (error) {
+        if (attempt >= 20 || abort.signal.aborted || !isWorkflowTaskFailure(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
+      }
+    }
+  };
+  const update = client.connection.withAbortSignal(abort.signal, submit).then(
+    (state): HashHandover => ({ outcome: 'taken', state }),
+    (error: unknown): HashHandover => {
+      if (abort.signal.aborted) return { outcome: 'no_worker' };
+      if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) {
+        return { outcome: 'refused', error };
+      }
+      return { outcome: 'temporal_unavailable', error };
+    },
+  );
   const probe = after(probeAfterMs, async (): Promise<HashHandover | undefined> => {
     try {
       await client.connection.withDeadline(Date.now() + probeMs, () =>
@@ -84,6 +93,12 @@ export async function handHashToCheckout(
     for (const timer of timers) clearTimeout(timer);
     abort.abort();
   }
+}
+
+/** The update failed because the workflow's task failed meanwhile (FAILED_PRECONDITION): worth another try. */
+function isWorkflowTaskFailure(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: number; details?: string } } | undefined)?.cause;
+  return cause?.code === 9 && /workflow task failure/i.test(cause.details ?? '');
 }
 
 /** A Temporal call that did not answer within its bound. */
