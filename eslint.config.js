@@ -7,6 +7,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       '**/dist-types/**',
+      'packages/client/src/generated/**',
       '.data/**',
       '.tools/**',
       '**/*.js',

@@ -1,10 +1,15 @@
-/** Merchant SDK: what a merchant's server needs to trust the webhooks it receives. */
+/**
+ * The merchant SDK: a typed client for the service's merchant API (generated from its OpenAPI document) and
+ * what a merchant's server needs to trust the webhooks it receives.
+ */
 export {
-  defaultWebhookToleranceSeconds,
-  type VerifyWebhookSignatureParameters,
-  verifyWebhookSignature,
-  type WebhookBody,
-  type WebhookVerification,
-  type WebhookVerificationFailure,
-  webhookHeaderNames,
-} from '@checkout/core';
+  type CheckoutApiError,
+  type CheckoutClient,
+  type CheckoutClientOptions,
+  type CheckoutPaths,
+  createCheckoutClient,
+  retryAfterMs,
+  retryingFetch,
+} from './client.ts';
+export type { components, operations, paths } from './generated/schema.ts';
+export * from './webhookSignature.ts';

@@ -14,5 +14,4 @@ export * from './schemas/resolvedPayment.ts';
 export * from './schemas/user.ts';
 export * from './schemas/webhook.ts';
 export * from './unstorableText.ts';
-export * from './webhookSignature.ts';
 export * from './zodErrors.ts';

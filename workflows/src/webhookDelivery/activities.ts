@@ -1,5 +1,5 @@
 /** Activities of `webhookDelivery`: read the delivery, and make one signed, recorded HTTP attempt. */
-import { signWebhook, webhookHeaderNames, webhookSignatureHeader } from '@checkout/core';
+import { signWebhook, webhookHeaderNames, webhookSignatureHeader } from '@checkout/client';
 import {
   type Db,
   ensureWebhookSecret,

@@ -40,7 +40,11 @@ export type WebhookVerification =
 
 /** Input of {@link verifyWebhookSignature}. */
 export interface VerifyWebhookSignatureParameters {
-  secret: string;
+  /**
+   * The webhook secret; or, while a rotation settles, the new and the previous one: a request signed with
+   * either passes (deliveries signed just before the rotation may still be on their way or retried).
+   */
+  secret: string | readonly string[];
   /** The `X-Sig` header value. */
   header: string | null | undefined;
   /** The raw body exactly as received (not re-serialised JSON). */
@@ -149,12 +153,12 @@ export async function verifyWebhookSignature({
   if (Math.abs(Math.floor(now / 1000) - parsed.timestamp) > toleranceSeconds) {
     return { ok: false, reason: 'stale_timestamp' };
   }
-  const key = await hmacKey(secret, 'verify');
-  const valid = await crypto.subtle.verify(
-    'HMAC',
-    key,
-    parsed.signature,
-    signedMessage(parsed.timestamp, body),
-  );
-  return valid ? { ok: true, timestamp: parsed.timestamp } : { ok: false, reason: 'signature_mismatch' };
+  const message = signedMessage(parsed.timestamp, body);
+  for (const candidate of typeof secret === 'string' ? [secret] : secret) {
+    const key = await hmacKey(candidate, 'verify');
+    if (await crypto.subtle.verify('HMAC', key, parsed.signature, message)) {
+      return { ok: true, timestamp: parsed.timestamp };
+    }
+  }
+  return { ok: false, reason: 'signature_mismatch' };
 }

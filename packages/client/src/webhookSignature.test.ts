@@ -69,6 +69,26 @@ describe('verifyWebhookSignature', () => {
     expect(await verifyWebhookSignature({ secret, header, body: reserialised, now: at(t) })).toEqual(result);
   });
 
+  it('accepts the new or the previous secret while a rotation settles, and no other', async () => {
+    const previous = `${secret}-old`;
+    const byPrevious = webhookSignatureHeader(t, reference(previous, t, body));
+    const ok = { ok: true, timestamp: t };
+    expect(await verifyWebhookSignature({ secret: [secret, previous], header, body, now: at(t) })).toEqual(
+      ok,
+    );
+    expect(
+      await verifyWebhookSignature({ secret: [secret, previous], header: byPrevious, body, now: at(t) }),
+    ).toEqual(ok);
+    expect(await verifyWebhookSignature({ secret, header: byPrevious, body, now: at(t) })).toEqual({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
+    expect(await verifyWebhookSignature({ secret: [], header, body, now: at(t) })).toEqual({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
+  });
+
   it('refuses a signature replayed under another timestamp', async () => {
     const moved = header.replace(`t=${t}`, `t=${t + 1}`);
     expect(await verifyWebhookSignature({ secret, header: moved, body, now: at(t) })).toEqual({
