@@ -17,7 +17,12 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'unit',
-          include: ['packages/**/src/**/*.test.ts', 'server/src/**/*.test.ts', 'widget/src/**/*.test.ts', 'react/src/**/*.test.ts'],
+          include: [
+            'packages/**/src/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'widget/src/**/*.test.ts',
+            'react/src/**/*.test.ts',
+          ],
         },
       },
       {

@@ -109,13 +109,15 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
   };
   for (const item of Object.values(document.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      const responses = (op.responses ??= {});
+      op.responses ??= {};
+      const responses = op.responses;
       // Every request's query string is checked for text the database cannot store.
       responses['422'] ??= errorBody(
         'A query parameter (or the body) holds a value refused; `errors` names it',
       );
       if (method !== 'post' || !op.security) continue;
-      const parameters = (op.parameters ??= []);
+      op.parameters ??= [];
+      const parameters = op.parameters;
       if (!parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')) {
         parameters.push({ ...idempotencyKeyParameter });
       }
