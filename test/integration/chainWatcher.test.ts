@@ -109,9 +109,17 @@ describe.skipIf(databaseUnavailable())('chain watcher', () => {
     const metrics = (await service.request('GET', '/metrics')).text;
     expect(metrics).toMatch(/checkout_chain_watcher_lag_blocks\{chain="97"\} 0/);
     expect(metrics).toMatch(/checkout_chain_rpc_requests_total\{chain="97",method="eth_blockNumber"\} \d+/);
-    const described = await service.deps
-      .temporal!.client.workflow.getHandle(chainWatcherWorkflowId(97, service.deps.config.temporal.taskQueue))
-      .describe();
+    // The memo follows the tick's commit in the workflow's next task.
+    const described = await waitFor(
+      () =>
+        service.deps
+          .temporal!.client.workflow.getHandle(
+            chainWatcherWorkflowId(97, service.deps.config.temporal.taskQueue),
+          )
+          .describe(),
+      (d) => d.memo?.next_block !== undefined,
+      'the watcher never showed its position',
+    );
     expect(described.status.name).toBe('RUNNING');
     expect(await described.staticSummary()).toBe('Chain watcher · BNB Smart Chain Testnet (97)');
     expect(described.memo).toMatchObject({ next_block: expect.any(String), lag_blocks: '0' });

@@ -247,6 +247,8 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
     async recordOnrampStepFailure({ onrampId, message }) {
       return db.transaction().execute(async (trx) => {
         const row = await load(trx, onrampId);
+        // A retried note (its first attempt committed) changes nothing and queues no second webhook.
+        if (row.status_message === printableText(message)) return unchanged(trx, row);
         const step = await changeStatus(trx, onrampId, [row.status], {
           status: row.status,
           statusMessage: printableText(message),

@@ -472,6 +472,8 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
     async recordOfframpStepFailure({ offrampId, message }) {
       return db.transaction().execute(async (trx) => {
         const row = await loadOfframp(trx, offrampId, true);
+        // A retried note (its first attempt committed) changes nothing and queues no second webhook.
+        if (row.status_message === printableText(message)) return unchanged(trx, row);
         const step = await changeOfframp(trx, offrampId, [row.status], row.status, printableText(message));
         return step ?? unchanged(trx, row);
       });
