@@ -33,8 +33,10 @@ import {
   callWithin,
   handHashToCheckout,
   type OnrampDeposit,
-  type OnrampLifecycleInput,
-  type QuoteLifecycleInput,
+  onrampLifecycleInput,
+  onrampWorkflowSummary,
+  quoteLifecycleInput,
+  quoteWorkflowSummary,
   signalDepositReported,
   signalOfframpAction,
   signalOnrampDeposit,
@@ -46,7 +48,6 @@ import {
 import type { Kysely } from 'kysely';
 import type { AppDeps } from './context.ts';
 import type { Logger } from './logger.ts';
-import { onrampWorkflowSummary, quoteWorkflowSummary } from './workflowSummaries.ts';
 
 /** How long one workflow call may take before the write is left to the reconciler. */
 export const workflowCallTimeoutMs = 5_000;
@@ -55,26 +56,6 @@ export const workflowCallTimeoutMs = 5_000;
 const batchSize = 100;
 
 type Deps = Pick<AppDeps, 'config' | 'temporal'>;
-
-/** The quote's workflow input. */
-export function quoteLifecycleInput(row: QuoteRow): QuoteLifecycleInput {
-  return {
-    quoteId: row.id,
-    merchantId: row.merchant_id,
-    userId: row.user_id,
-    expiresAt: row.expires_at.toISOString(),
-  };
-}
-
-/** The onramp's workflow input. */
-export function onrampLifecycleInput(row: OnrampRow): OnrampLifecycleInput {
-  return {
-    onrampId: row.id,
-    merchantId: row.merchant_id,
-    userId: row.user_id,
-    expiresAt: row.expires_at.toISOString(),
-  };
-}
 
 /** Runs one Temporal call within the deadline; false (logged) when Temporal is absent or did not take it. */
 async function call(

@@ -915,20 +915,84 @@ describe.skipIf(databaseUnavailable())('quote expiry', () => {
     for (const u of quoteUpdates) QuoteResponse.parse(u.payload);
   });
 
-  it('returns a transfer sent after the expiry once it is reported through execute', async () => {
-    const q = await quoteWithOfframp();
+  /** Waits until the quote's workflow run has ended; returns that run's id. */
+  const ended = async (quoteId: string) => {
     const client = service.deps.temporal!.client;
-    // The quote expires and its workflow ends (nothing had arrived).
     const deadline = Date.now() + 40_000;
     for (;;) {
-      const run = await client.workflow.getHandle(quoteWorkflowId(q.id)).describe();
-      if (run.status.name === 'COMPLETED') break;
+      const run = await client.workflow.getHandle(quoteWorkflowId(quoteId)).describe();
+      if (run.status.name === 'COMPLETED') return run.runId;
       if (Date.now() > deadline) throw new Error(`the quote's workflow stayed ${run.status.name}`);
       await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const watchedAddresses = async () =>
+    (await service.deps.db.kysely.selectFrom('chain_watch_addresses').select('address').execute()).map(
+      (r) => r.address,
+    );
+
+  it("returns a transfer sent after the expiry unreported: the chain's watcher hands it to the quote", async () => {
+    const q = await quoteWithOfframp();
+    // The quote expires and its workflow ends (nothing had arrived); its address stays watched for a while.
+    const firstRun = await ended(q.id);
+    const deadline = Date.now() + 30_000;
+    while (!(await watchedAddresses()).includes(q.address.toLowerCase())) {
+      if (Date.now() > deadline) throw new Error('the address was never watched');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const sender = chain.deployment.shoppers[1]!.address;
+    const before = await balanceOf(sender);
+    const hash = await chain.transfer(1, usdc(), q.address, 2_000_000n);
+
+    // Nobody reports it: the watcher records it and starts the quote's workflow again, which returns it.
+    const done = await waitForQuote(q.id, (body) => body.quote.refunds[0]?.status === 'sent');
+    expect(done.quote.refunds).toEqual([
+      expect.objectContaining({
+        reason: 'quote_expired',
+        status: 'sent',
+        address: sender,
+        amount: 2,
+        deposit_tx_id: hash.toLowerCase(),
+      }),
+    ]);
+    expect(await balanceOf(sender)).toBe(before);
+    const recorded = await service.deps.db.kysely
+      .selectFrom('chain_transfers')
+      .select(['to_address', 'handed_over'])
+      .where('tx_hash', '=', hash.toLowerCase())
+      .execute();
+    expect(recorded).toEqual([{ to_address: q.address.toLowerCase(), handed_over: true }]);
+    expect(await ended(q.id)).not.toBe(firstRun);
+
+    // Reported afterwards, execute names where the tokens went and nothing more leaves the treasury.
+    const reported = await execute(q.id, hash);
+    expectError(reported, 422, 'quote_expired');
+    expect(reported.body.message).toContain(`The 2 USDC this transaction sent were returned to ${sender}`);
+    expect(await balanceOf(sender)).toBe(before);
+  });
+
+  it('returns a transfer sent after the watch ended once it is reported through execute', async () => {
+    const q = await quoteWithOfframp();
+    await ended(q.id);
+    // As if the grace after its expiry had passed: the watcher lets the address go.
+    await service.deps.db.kysely
+      .updateTable('quotes')
+      .set({
+        expires_at: new Date(Date.now() - 3 * 3_600_000),
+        updated_at: new Date(Date.now() - 3 * 3_600_000),
+      })
+      .where('id', '=', q.id)
+      .execute();
+    const deadline = Date.now() + 20_000;
+    while ((await watchedAddresses()).includes(q.address.toLowerCase())) {
+      if (Date.now() > deadline) throw new Error('the address stayed watched');
+      await new Promise((r) => setTimeout(r, 100));
     }
     const sender = chain.deployment.shoppers[3]!.address;
     const before = await balanceOf(sender);
     const hash = await chain.transfer(3, usdc(), q.address, 4_000_000n);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await waitForQuote(q.id, () => true)).quote.refunds).toEqual([]);
     const reported = await execute(q.id, hash);
     expectError(reported, 422, 'quote_expired');
     expect(reported.body.message).toContain(

@@ -26,14 +26,8 @@ export * from './kyc/shared.ts';
 export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 export * from './onramp/shared.ts';
-export { signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
+export { onrampLifecycleInput, signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
 export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
-export {
-  type DepositReading,
-  type DepositTransfer,
-  depositOfReceipt,
-  readDeposit,
-} from './quote/deposits.ts';
 export {
   createSandboxPayoutPartner,
   type PayoutOutcome,
@@ -43,6 +37,7 @@ export {
 export { createQuoteUpdate, recordQuoteRefund } from './quote/refunds.ts';
 export * from './quote/shared.ts';
 export {
+  quoteLifecycleInput,
   signalDepositReported,
   signalOfframpAction,
   signalQuoteExecuted,
@@ -50,6 +45,7 @@ export {
 } from './quote/start.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
+export * from './summaries.ts';
 export { countLivePollers, livePollerWindowMs } from './taskQueuePollers.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';

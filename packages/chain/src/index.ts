@@ -4,6 +4,7 @@ export * from './bootstrap.ts';
 export * from './chainClients.ts';
 export * from './confirmations.ts';
 export * from './depositAddress.ts';
+export * from './deposits.ts';
 export * from './devChain.ts';
 export * from './erc20.ts';
 export * from './findIncomingTransfer.ts';

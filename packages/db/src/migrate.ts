@@ -15,6 +15,7 @@ import * as sessionChangesRateLimits from './migrations/0011_session_changes_rat
 import * as payerlessSessions from './migrations/0012_payerless_sessions.ts';
 import * as sessionLocale from './migrations/0013_session_locale.ts';
 import * as chainWatch from './migrations/0014_chain_watch.ts';
+import * as quoteDepositWatch from './migrations/0015_quote_deposit_watch.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0012_payerless_sessions': payerlessSessions,
   '0013_session_locale': sessionLocale,
   '0014_chain_watch': chainWatch,
+  '0015_quote_deposit_watch': quoteDepositWatch,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -111,7 +111,11 @@ export interface QuotesTable {
   sender_address: string | null;
   /** The status last handed to the quote's workflow; the reconciler catches up when it differs. */
   workflow_state: QuoteStatusValue | null;
-  /** The next block the deposit address scan starts from (numeric(20,0)); null before the first scan. */
+  /**
+   * The block the deposit address is watched from (numeric(20,0)): where the chain's watcher was when the
+   * quote was made; null when it had not run yet, until the watcher or the quote's first look sets it.
+   * A direct read of the chain (the watcher not covering the address) moves it past what it read.
+   */
   deposit_scan_block: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   created_at: Timestamp;

@@ -45,6 +45,7 @@ import {
   callWithin,
   checkoutRejections,
   checkoutWorkflowId,
+  checkoutWorkflowSummary,
   handHashToCheckout,
   MerchantId,
   ProductId,
@@ -54,7 +55,6 @@ import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
 import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
-import { checkoutWorkflowSummary } from '../workflowSummaries.ts';
 
 function uuidParam(id: string | undefined, what: string): string {
   if (!id || !Uuid.safeParse(id).success) throw notFound(what);

@@ -4,7 +4,7 @@
  * docs/area-b-decisions.md), verifies the funding transaction on chain and starts `quoteLifecycle`.
  */
 import { randomUUID } from 'node:crypto';
-import { type AcceptedToken, verifyPayment } from '@checkout/chain';
+import { type AcceptedToken, readDeposit, verifyPayment } from '@checkout/chain';
 import {
   ApiError,
   centsToDecimal,
@@ -46,7 +46,7 @@ import {
   requestBouncedOfframpAction,
   updateOfframpReference,
 } from '@checkout/db';
-import { readDeposit, recordQuoteRefund, startWebhookDelivery } from '@checkout/workflows';
+import { recordQuoteRefund, startWebhookDelivery } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Kysely } from 'kysely';

@@ -4,11 +4,10 @@
  */
 import { ApiError, SandboxKycBody, SandboxPaymentDetailBody, temporalUnavailable } from '@checkout/core';
 import { findKycSessionByToken, findUserById, inTransaction, markKycSession } from '@checkout/db';
-import { type KycEvent, signalKycOnboarding } from '@checkout/workflows';
+import { type KycEvent, kycWorkflowSummary, signalKycOnboarding } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
-import { kycWorkflowSummary } from '../workflowSummaries.ts';
 import { changePaymentDetailStatus, paymentDetailOfRequest, presentPaymentDetail } from './paymentDetails.ts';
 import { userOfRequest } from './users.ts';
 

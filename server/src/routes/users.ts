@@ -13,14 +13,13 @@ import {
   Uuid,
 } from '@checkout/core';
 import { findUser, insertKycSession, insertUser, listUsers, presentUser, type UserRow } from '@checkout/db';
-import { startKycOnboarding } from '@checkout/workflows';
+import { kycWorkflowSummary, startKycOnboarding } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
 import type { AppDeps, AppState } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
 import { parseBody } from '../parseBody.ts';
-import { kycWorkflowSummary } from '../workflowSummaries.ts';
 
 /** The account's user named by the `:id` path parameter, or a 404 (malformed id, absent, another account's). */
 export async function userOfRequest(

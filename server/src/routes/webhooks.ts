@@ -18,10 +18,9 @@ import {
   type WebhookDeliveryWithAttempts,
   type WebhookSecretRecord,
 } from '@checkout/db';
-import { startWebhookDelivery } from '@checkout/workflows';
+import { startWebhookDelivery, webhookWorkflowSummary } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
-import { webhookWorkflowSummary } from '../workflowSummaries.ts';
 
 function presentSecret(record: WebhookSecretRecord): WebhookSecret {
   return {

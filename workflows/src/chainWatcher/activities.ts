@@ -1,6 +1,7 @@
 /**
  * The chain watcher's tick: reads each new block range once for every checkout still waiting for a
- * payment on the chain, and tells those checkouts what arrived.
+ * payment on the chain and every quote's deposit address still watched, and tells those checkouts and
+ * quotes what arrived.
  *
  * - **Addresses.** The receiving addresses of the open sessions, each from the earliest block one of its
  *   sessions looks from. An address new to the watcher (or needed from an earlier block) is read back to
@@ -10,28 +11,36 @@
  * - **Reorganisations.** The hash of the last block read is kept; when the chain has another block there,
  *   the watcher steps back by the chain's confirmations, forgets what it read from there and reads again.
  * - **Hand-over.** Each recorded transfer is signalled to the checkouts it may pay (by receiving address
- *   and sender, or any sender for a session paid from another device), and marked once they were told; a
- *   tick that fails before that tells them again. The checkout matches from the recorded transfers with
- *   the same rules as ever (see ../checkout/activities.ts `matchPayment`).
+ *   and sender, or any sender for a session paid from another device) and to the quote whose deposit
+ *   address it reached, and marked once they were told; a tick that fails before that tells them again.
+ *   The checkout matches from the recorded transfers with the same rules as ever (see
+ *   ../checkout/activities.ts `matchPayment`); the quote looks at what reached its address once its
+ *   outcome is known and returns what no payout uses (see ../quote/activities.ts `findQuoteRefunds`),
+ *   starting a run again for a quote whose workflow had ended.
  */
-import { type ChainClients, readTransfers } from '@checkout/chain';
+import { type ChainClients, firstBlockAtOrAfter, readTransfers } from '@checkout/chain';
 import type { TokenRegistry } from '@checkout/core';
 import {
   type Db,
   findChainWatch,
   forgetTransfersFrom,
+  listQuotesPaidInto,
+  listQuotesWithoutWatchStart,
   listSessionsAwaiting,
   listTransfersToHandOver,
   listWaitingAddresses,
   listWatchedAddresses,
   markTransferHandedOver,
   recordChainProgress,
+  setQuoteDepositScanBlock,
 } from '@checkout/db';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Address, getAddress } from 'viem';
 import { getBlock, getBlockNumber } from 'viem/actions';
 import { checkoutWorkflowId } from '../checkout/shared.ts';
+import { quoteLifecycleInput, signalDepositReported } from '../quote/start.ts';
+import { quoteWorkflowSummary } from '../summaries.ts';
 import { transferSeenSignal, type WatchTick } from './shared.ts';
 
 /** What the watcher needs. */
@@ -50,6 +59,8 @@ export interface ChainWatcherActivityDeps {
 
 /** Most blocks one tick reads; a watcher far behind catches up tick after tick without waiting. */
 const maxBlocksPerTick = 2_000n;
+/** How far before a quote's creation its deposit address is read from when that block is not known. */
+const quoteStartMarginMs = 15 * 60_000;
 
 export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
   const db = deps.db.kysely;
@@ -65,11 +76,20 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
         );
       }
       const interval = deps.checkout.scanIntervalMs ?? deps.checkout.pollIntervalMs;
+      const graceMinutes = deps.checkout.graceMinutes ?? 60;
       const head = await getBlockNumber(chain.client, { cacheTime: 0 });
+      // Quotes made before this chain's watcher first ran: watched from their creation's block.
+      for (const quote of await listQuotesWithoutWatchStart(db, { chainId: input.chainId, graceMinutes })) {
+        const since = await firstBlockAtOrAfter(
+          chain.client,
+          new Date(quote.created_at.getTime() - quoteStartMarginMs),
+        );
+        await setQuoteDepositScanBlock(db, quote.id, since);
+      }
       const waiting = await listWaitingAddresses(db, {
         chainId: input.chainId,
         sessionTtlMinutes: deps.checkout.sessionTtlMinutes ?? 1440,
-        graceMinutes: deps.checkout.graceMinutes ?? 60,
+        graceMinutes,
       });
       const position = await findChainWatch(db, input.chainId);
       let nextBlock: bigint;
@@ -170,9 +190,12 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
     },
   };
 
-  /** Tells every checkout a recorded transfer may pay, and notes each transfer once they were told. */
+  /**
+   * Tells every checkout a recorded transfer may pay, and the quote whose deposit address it reached, and
+   * notes each transfer once they were told.
+   */
   async function handOver(chainId: number): Promise<number> {
-    const client = Context.current().client;
+    const { client, info } = Context.current();
     let signalled = 0;
     for (const transfer of await listTransfersToHandOver(db, chainId)) {
       const expectedPayments = await listSessionsAwaiting(db, {
@@ -189,6 +212,18 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
           // A checkout whose workflow has ended (or not started yet: it reads what is recorded when it does).
           if (!(error instanceof WorkflowNotFoundError)) throw error;
         }
+      }
+      for (const quote of await listQuotesPaidInto(db, { chainId, to: transfer.to_address })) {
+        if (quote.token_address.toLowerCase() !== transfer.token_address) continue;
+        // Started again when its run has ended: a transfer after the quote's end is returned all the same.
+        await signalDepositReported(
+          client,
+          info.taskQueue,
+          { ...quoteLifecycleInput(quote), executed: quote.crypto_transfer !== null },
+          transfer.tx_hash,
+          quoteWorkflowSummary(quote),
+        );
+        signalled++;
       }
       await markTransferHandedOver(db, {
         chainId,

@@ -1,4 +1,5 @@
 /** Starting and signalling an onramp's `onrampLifecycle` workflow from the API (client side). */
+import type { OnrampRow } from '@checkout/db';
 import type { Client } from '@temporalio/client';
 import type { WorkflowSummary } from '../shared.ts';
 import {
@@ -9,6 +10,18 @@ import {
   onrampWorkflowId,
   onrampWorkflowType,
 } from './shared.ts';
+
+/** The onramp's workflow input. */
+export function onrampLifecycleInput(
+  row: Pick<OnrampRow, 'id' | 'merchant_id' | 'user_id' | 'expires_at'>,
+): OnrampLifecycleInput {
+  return {
+    onrampId: row.id,
+    merchantId: row.merchant_id,
+    userId: row.user_id,
+    expiresAt: row.expires_at.toISOString(),
+  };
+}
 
 /** Starts the onramp's lifecycle; a running one is reused. */
 export async function startOnrampLifecycle(

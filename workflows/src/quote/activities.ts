@@ -6,7 +6,13 @@
  * refund change with its `quote_update` webhook, in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChainClients } from '@checkout/chain';
+import {
+  type ChainClients,
+  type DepositTransfer,
+  depositOfReceipt,
+  firstBlockAtOrAfter,
+  readTransfers,
+} from '@checkout/chain';
 import { formatUnits, normalizeDecimal, parseUnits, printableText, type TokenRegistry } from '@checkout/core';
 import {
   createWebhookDelivery,
@@ -16,9 +22,11 @@ import {
   findQuoteById,
   findQuoteRefundById,
   findUnattemptedDelivery,
+  findWatchCoverage,
   finishQuoteRefund,
   listOfframpsOfQuote,
   listQuoteRefunds,
+  listTransfersInto,
   type NewQuoteRefund,
   type OfframpChangeExtras,
   type OfframpRow,
@@ -35,9 +43,9 @@ import {
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
-import type { Address, Hex } from 'viem';
+import type { Address, Hash, Hex } from 'viem';
+import { getBlockNumber, getTransactionReceipt } from 'viem/actions';
 import { createTreasury, type TreasuryPayment } from '../onramp/treasury.ts';
-import { firstBlockAtOrAfter, scanDeposits } from './deposits.ts';
 import { createSandboxPayoutPartner, type PayoutPartner, payoutKey } from './payoutPartner.ts';
 import { createQuoteUpdate, quoteRefundSubject, recordQuoteRefund } from './refunds.ts';
 import {
@@ -50,10 +58,12 @@ import {
   terminalOfframpStatuses,
 } from './shared.ts';
 
-/** How far before a quote's creation its first deposit address scan starts (clock differences). */
+/** How far before a quote's creation a deposit address not yet watched is read from (clock differences). */
 const scanMarginMs = 15 * 60_000;
-/** Time one scan may take, inside the activity's 30 seconds. */
+/** Time one direct read of the chain may take, inside the activity's 30 seconds. */
 const scanTimeLimitMs = 20_000;
+/** Blocks per window of a direct read. */
+const scanWindow = 2_000n;
 
 /** What the quote activities need. */
 export interface QuoteActivityDeps {
@@ -138,6 +148,97 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
     if (!row) throw ApplicationFailure.nonRetryable(`offramp ${id} does not exist`, 'OfframpNotFound');
     return row;
   };
+  /**
+   * What reached the quote's deposit address in its token, one entry per transaction, and whether a
+   * transfer too recent to count is there. The chain's watcher reads the address once for every quote and
+   * checkout (see ../chainWatcher/activities.ts): where it covers the address, its recorded transfers are
+   * read from the database, and the chain is asked only for each transaction's receipt (who to return the
+   * tokens to). Where it does not (no watcher ran yet, or a quote past its watch), the address's Transfer
+   * logs are read directly, from where the last such read stopped and for at most `scanTimeLimitMs`.
+   */
+  const depositsOf = async (
+    quote: QuoteRow,
+    chain: NonNullable<ReturnType<ChainClients['get']>>,
+  ): Promise<{
+    deposits: DepositTransfer[];
+    unconfirmed: boolean;
+    complete: boolean;
+    /** Where the next direct read starts; undefined when the watcher covers the address. */
+    nextBlock?: bigint;
+  }> => {
+    let since: bigint;
+    if (quote.deposit_scan_block === null) {
+      since = await firstBlockAtOrAfter(chain.client, new Date(quote.created_at.getTime() - scanMarginMs));
+      await setQuoteDepositScanBlock(db, quote.id, since);
+    } else {
+      since = BigInt(normalizeDecimal(quote.deposit_scan_block));
+    }
+    const needed = Math.max(1, chain.confirmations);
+    const seen = new Map<string, bigint>();
+    let confirmedTo: bigint;
+    let complete = true;
+    let nextBlock: bigint | undefined;
+    const coverage = await findWatchCoverage(db, {
+      chainId: quote.chain_id,
+      address: quote.deposit_address,
+      sinceBlock: since,
+    });
+    if (coverage) {
+      // Every transfer the watcher recorded into the address: a deposit address is the quote's alone.
+      const rows = await listTransfersInto(db, {
+        chainId: quote.chain_id,
+        to: quote.deposit_address,
+        tokens: [quote.token_address],
+        sinceBlock: 0n,
+      });
+      for (const r of rows) if (!seen.has(r.tx_hash)) seen.set(r.tx_hash, BigInt(r.block_number));
+      confirmedTo = coverage.headBlock - BigInt(needed) + 1n;
+    } else {
+      const head = await getBlockNumber(chain.client, { cacheTime: 0 });
+      confirmedTo = head - BigInt(needed) + 1n;
+      const deadline = Date.now() + scanTimeLimitMs;
+      let readTo = since - 1n;
+      for (let start = since; start <= head; start += scanWindow) {
+        if (Date.now() > deadline) {
+          complete = false;
+          break;
+        }
+        const end = start + scanWindow - 1n < head ? start + scanWindow - 1n : head;
+        const logs = await readTransfers({
+          client: chain.client,
+          tokens: [quote.token_address as Address],
+          to: [quote.deposit_address as Address],
+          fromBlock: start,
+          toBlock: end,
+        });
+        for (const log of logs) {
+          const hash = log.txHash.toLowerCase();
+          if (!seen.has(hash)) seen.set(hash, log.blockNumber);
+        }
+        readTo = end;
+      }
+      // The next direct read starts past the last confirmed block read.
+      const done = readTo < confirmedTo ? readTo : confirmedTo;
+      nextBlock = done + 1n > since ? done + 1n : since;
+    }
+    const unconfirmed = [...seen.values()].some((block) => block > confirmedTo);
+    const known = new Set((await listQuoteRefunds(db, quote.id)).map((r) => r.deposit_tx_hash));
+    const funding = quote.crypto_transfer?.tx_id.toLowerCase();
+    const deposits: DepositTransfer[] = [];
+    for (const [hash, block] of [...seen].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) {
+      // Confirmed, and not yet returned (a refund is recorded once per transaction anyway).
+      if (block > confirmedTo || known.has(hash) || hash === funding) continue;
+      const receipt = await getTransactionReceipt(chain.client, { hash: hash as Hash });
+      const deposit = depositOfReceipt(
+        receipt,
+        quote.token_address as Address,
+        quote.deposit_address as Address,
+      );
+      if (deposit) deposits.push(deposit);
+    }
+    return { deposits, unconfirmed, complete, ...(nextBlock === undefined ? {} : { nextBlock }) };
+  };
+
   const loadQuote = async (trx: Kysely<Database>, id: string, forUpdate = false): Promise<QuoteRow> => {
     const quote = await findQuoteById(trx, id, forUpdate);
     if (!quote) throw ApplicationFailure.retryable(`quote ${id} does not exist`, quoteNotFound);
@@ -376,18 +477,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
           'chain_not_configured',
         );
       }
-      const fromBlock =
-        quote.deposit_scan_block === null
-          ? await firstBlockAtOrAfter(chain.client, new Date(quote.created_at.getTime() - scanMarginMs))
-          : BigInt(normalizeDecimal(quote.deposit_scan_block));
-      const scan = await scanDeposits({
-        client: chain.client,
-        token: quote.token_address as Address,
-        to: quote.deposit_address as Address,
-        fromBlock,
-        confirmations: chain.confirmations,
-        timeoutMs: scanTimeLimitMs,
-      });
+      const scan = await depositsOf(quote, chain);
       // The treasury's own transfers (a refund to a sender whose address is also a deposit address) stay.
       const deposits = scan.deposits.filter(
         (d) => d.returnAddress.toLowerCase() !== treasury.address.toLowerCase(),
@@ -432,7 +522,9 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
             });
           }
         }
-        if (locked.status !== 'open') await setQuoteDepositScanBlock(trx, quoteId, scan.nextBlock);
+        if (locked.status !== 'open' && scan.nextBlock !== undefined) {
+          await setQuoteDepositScanBlock(trx, quoteId, scan.nextBlock);
+        }
         return ids;
       });
       return {

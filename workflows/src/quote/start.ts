@@ -1,4 +1,5 @@
 /** Starting and signalling a quote's `quoteLifecycle` workflow from the API (client side). */
+import type { QuoteRow } from '@checkout/db';
 import type { Client } from '@temporalio/client';
 import type { WorkflowSummary } from '../shared.ts';
 import {
@@ -10,6 +11,18 @@ import {
   quoteWorkflowId,
   quoteWorkflowType,
 } from './shared.ts';
+
+/** The quote's workflow input. */
+export function quoteLifecycleInput(
+  row: Pick<QuoteRow, 'id' | 'merchant_id' | 'user_id' | 'expires_at'>,
+): QuoteLifecycleInput {
+  return {
+    quoteId: row.id,
+    merchantId: row.merchant_id,
+    userId: row.user_id,
+    expiresAt: row.expires_at.toISOString(),
+  };
+}
 
 /** Starts the quote's lifecycle (its expiry timer); a running one is reused. */
 export async function startQuoteLifecycle(

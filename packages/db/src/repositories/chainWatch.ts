@@ -1,9 +1,11 @@
 /**
- * The chain watchers' state: each chain's position, the receiving addresses covered, and the transfers
- * read into them. Addresses and hashes are stored lowercase.
+ * The chain watchers' state: each chain's position, the addresses covered (checkouts' receiving addresses
+ * and quotes' deposit addresses), and the transfers read into them. Addresses and hashes are stored
+ * lowercase.
  */
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { ChainTransfersTable, ChainWatchTable } from '../checkoutSchema.ts';
+import type { QuoteRow } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
 
 export type ChainWatchRow = Selectable<ChainWatchTable>;
@@ -36,8 +38,9 @@ export async function listChainWatches(db: Kysely<Database>): Promise<ChainWatch
 }
 
 /**
- * The receiving addresses of the chain's sessions still waiting for a payment (awaiting it, or expired
- * within their scan window), each with the earliest block one of them looks from.
+ * The addresses the chain's watcher reads, each with the earliest block it is needed from: the receiving
+ * addresses of sessions still waiting for a payment (awaiting it, or expired within their scan window),
+ * and the deposit addresses of quotes still watched (see {@link quoteWatched}) whose first block is known.
  */
 export async function listWaitingAddresses(
   db: Kysely<Database>,
@@ -57,7 +60,77 @@ export async function listWaitingAddresses(
     )
     .groupBy(sql`lower(receiving_address)`)
     .execute();
-  return new Map(rows.map((r) => [r.address, BigInt(r.since)]));
+  const waiting = new Map(rows.map((r) => [r.address, BigInt(r.since)]));
+  const quotes = await db
+    .selectFrom('quotes')
+    .select((eb) => [eb.fn<string>('lower', ['deposit_address']).as('address'), 'deposit_scan_block'])
+    .where('chain_id', '=', input.chainId)
+    .where('deposit_scan_block', 'is not', null)
+    .where((eb) => quoteWatched(eb, input.graceMinutes))
+    .execute();
+  for (const q of quotes) {
+    const since = BigInt(q.deposit_scan_block as string);
+    const known = waiting.get(q.address);
+    if (known === undefined || since < known) waiting.set(q.address, since);
+  }
+  return waiting;
+}
+
+/**
+ * Whether a quote's deposit address is watched: while the quote is open or paying out, and for the grace
+ * after its expiry or its last change. A transfer after that is returned once reported through execute.
+ */
+function quoteWatched(eb: ExpressionBuilder<Database, 'quotes'>, graceMinutes: number) {
+  return eb.or([
+    eb('status', 'in', ['open', 'executed']),
+    sql<boolean>`greatest(expires_at, updated_at) + interval '1 minute' * ${graceMinutes} > now()`,
+  ]);
+}
+
+/** Watched quotes of the chain whose first block to watch from is not known yet (created before its watcher first ran). */
+export async function listQuotesWithoutWatchStart(
+  db: Kysely<Database>,
+  input: { chainId: number; graceMinutes: number },
+): Promise<Array<Pick<QuoteRow, 'id' | 'created_at'>>> {
+  return db
+    .selectFrom('quotes')
+    .select(['id', 'created_at'])
+    .where('chain_id', '=', input.chainId)
+    .where('deposit_scan_block', 'is', null)
+    .where((eb) => quoteWatched(eb, input.graceMinutes))
+    .execute();
+}
+
+/** The quotes whose deposit address is `to` on the chain (one, as deposit addresses are never reused). */
+export async function listQuotesPaidInto(
+  db: Kysely<Database>,
+  input: { chainId: number; to: string },
+): Promise<QuoteRow[]> {
+  return db
+    .selectFrom('quotes')
+    .selectAll()
+    .where('chain_id', '=', input.chainId)
+    .where((eb) => eb(eb.fn('lower', ['deposit_address']), '=', input.to.toLowerCase()))
+    .execute();
+}
+
+/**
+ * Whether the chain's watcher reads `address` from `sinceBlock` on; with where it got to (the next block it
+ * reads) and the chain's head when it last looked. Undefined when it does not (yet).
+ */
+export async function findWatchCoverage(
+  db: Kysely<Database>,
+  input: { chainId: number; address: string; sinceBlock: bigint },
+): Promise<{ nextBlock: bigint; headBlock: bigint } | undefined> {
+  const row = await db
+    .selectFrom('chain_watch_addresses')
+    .innerJoin('chain_watch', 'chain_watch.chain_id', 'chain_watch_addresses.chain_id')
+    .select(['chain_watch.next_block', 'chain_watch.head_block'])
+    .where('chain_watch_addresses.chain_id', '=', input.chainId)
+    .where('chain_watch_addresses.address', '=', input.address.toLowerCase())
+    .where(sql<boolean>`covered_from <= ${input.sinceBlock.toString()}::numeric`)
+    .executeTakeFirst();
+  return row ? { nextBlock: BigInt(row.next_block), headBlock: BigInt(row.head_block) } : undefined;
 }
 
 /** The addresses the watcher covers, with the block each is covered from. */

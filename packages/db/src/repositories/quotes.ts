@@ -40,13 +40,20 @@ export type NewQuoteRow = Omit<
   | 'deposit_scan_block'
 > & { expires_at: Date };
 
-/** Inserts an open quote. */
+/**
+ * Inserts an open quote. Its deposit address is watched from where its chain's watcher is now: the address
+ * is new, so nothing can reach it in an earlier block.
+ */
 export async function insertQuote(db: Kysely<Database>, row: NewQuoteRow): Promise<QuoteRow> {
   const now = new Date();
   return db
     .insertInto('quotes')
-    .values({
+    .values((eb) => ({
       ...row,
+      deposit_scan_block: eb
+        .selectFrom('chain_watch')
+        .select('next_block')
+        .where('chain_id', '=', row.chain_id),
       status: 'open',
       crypto_transfer: JSON.stringify(null),
       received_amount: null,
@@ -54,7 +61,7 @@ export async function insertQuote(db: Kysely<Database>, row: NewQuoteRow): Promi
       workflow_state: null,
       created_at: now,
       updated_at: now,
-    })
+    }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -360,7 +367,10 @@ export async function recordOfframpRefundTransfer(
   return result.numUpdatedRows > 0n;
 }
 
-/** Moves the deposit address scan of a quote on to `block` (never back). */
+/**
+ * Moves the block a quote's deposit address is watched from on to `block` (never back): set when it was
+ * not known, and moved past what a direct read of the chain already took.
+ */
 export async function setQuoteDepositScanBlock(
   db: Kysely<Database>,
   id: string,

@@ -1,15 +1,13 @@
 /**
- * What a quote's deposit address received on chain: the quote token's Transfers into it, grouped by
- * transaction, each with the sum it brought and the account to return it to. Used by the quote's
- * workflow to find tokens no payout uses (a scan of the address's Transfer logs) and by the execute
- * endpoint to read one reported transaction. Only confirmed transfers count.
+ * What one transaction brought to a deposit address: the token's Transfers into it, summed, and the
+ * account to return them to. The quote family reads the transactions its chain's watcher recorded (or a
+ * direct read found) with it, and the execute endpoint reads one reported transaction. Only confirmed
+ * transfers count.
  */
-import { erc20Abi } from '@checkout/chain';
 import {
   type Address,
   type Chain,
   type Client,
-  getAbiItem,
   getAddress,
   type Hash,
   parseEventLogs,
@@ -17,7 +15,8 @@ import {
   TransactionReceiptNotFoundError,
   type Transport,
 } from 'viem';
-import { getBlock, getBlockNumber, getLogs, getTransactionReceipt } from 'viem/actions';
+import { getBlock, getBlockNumber, getTransactionReceipt } from 'viem/actions';
+import { erc20Abi } from './erc20.ts';
 
 type AnyClient = Client<Transport, Chain | undefined>;
 
@@ -35,7 +34,6 @@ export interface DepositTransfer {
   blockNumber: bigint;
 }
 
-const transferEvent = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
 const zeroAddress = '0x0000000000000000000000000000000000000000';
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -112,71 +110,4 @@ export async function firstBlockAtOrAfter(client: AnyClient, time: Date): Promis
     else hi = mid;
   }
   return lo;
-}
-
-/** One pass of a deposit address scan. */
-export interface DepositScan {
-  /** Confirmed deposits found, oldest first. */
-  deposits: DepositTransfer[];
-  /** Where the next scan starts: past the last confirmed block scanned. */
-  nextBlock: bigint;
-  /** Transfers into the address too recent to count yet; a later scan takes them. */
-  unconfirmed: boolean;
-  /** False when the time limit stopped the scan early; scan again from `nextBlock`. */
-  complete: boolean;
-}
-
-/**
- * Scans the Transfer logs of `token` into `to` from `fromBlock` to the latest block, in windows of at
- * most `maxBlockRange` blocks, for at most `timeoutMs`. Transfers with fewer than `confirmations` are
- * reported as `unconfirmed` and left for a later scan.
- */
-export async function scanDeposits(params: {
-  client: AnyClient;
-  token: Address;
-  to: Address;
-  fromBlock: bigint;
-  confirmations: number;
-  maxBlockRange?: number;
-  timeoutMs?: number;
-}): Promise<DepositScan> {
-  const { client, token, to, fromBlock } = params;
-  const range = BigInt(params.maxBlockRange ?? 2000);
-  const deadline = Date.now() + (params.timeoutMs ?? 20_000);
-  const latest = await getBlockNumber(client, { cacheTime: 0 });
-  const confirmedTo = latest - BigInt(Math.max(1, params.confirmations)) + 1n;
-  const found = new Map<string, bigint>();
-  let unconfirmed = false;
-  let scannedTo = fromBlock - 1n;
-  let complete = true;
-  for (let start = fromBlock; start <= latest; start += range) {
-    if (Date.now() > deadline) {
-      complete = false;
-      break;
-    }
-    const end = start + range - 1n < latest ? start + range - 1n : latest;
-    const logs = await getLogs(client, {
-      address: token,
-      event: transferEvent,
-      args: { to },
-      fromBlock: start,
-      toBlock: end,
-      strict: true,
-    });
-    for (const log of logs) {
-      if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
-      if (log.blockNumber > confirmedTo) unconfirmed = true;
-      else found.set(log.transactionHash.toLowerCase(), log.blockNumber);
-    }
-    scannedTo = end;
-  }
-  const deposits: DepositTransfer[] = [];
-  for (const [hash, blockNumber] of [...found].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) {
-    const receipt = await getTransactionReceipt(client, { hash: hash as Hash });
-    const deposit = depositOfReceipt(receipt, token, to);
-    if (deposit) deposits.push({ ...deposit, blockNumber });
-  }
-  const confirmedScanned = scannedTo < confirmedTo ? scannedTo : confirmedTo;
-  const nextBlock = confirmedScanned + 1n > fromBlock ? confirmedScanned + 1n : fromBlock;
-  return { deposits, nextBlock, unconfirmed, complete };
 }

@@ -2,7 +2,7 @@
  * The one-line summaries and details the Temporal UI shows for each workflow, written when the API
  * starts it: what the money is and where it stands, never a person's name or e-mail address.
  */
-import type { WorkflowSummary } from '@checkout/workflows';
+import type { WorkflowSummary } from './shared.ts';
 
 /** `Checkout $12.50 · Demo coffee · awaiting payment`. */
 export function checkoutWorkflowSummary(checkout: {

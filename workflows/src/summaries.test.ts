@@ -5,7 +5,7 @@ import {
   onrampWorkflowSummary,
   quoteWorkflowSummary,
   webhookWorkflowSummary,
-} from './workflowSummaries.ts';
+} from './summaries.ts';
 
 describe('workflow summaries', () => {
   it('a checkout: amount, product, state', () => {
