@@ -9,6 +9,11 @@ export {
   type HashHandover,
   type HashHandoverBounds,
   handHashToCheckout,
+  type OpenedSession,
+  type OpenSessionDeps,
+  openCheckoutSession,
+  type SessionWindows,
+  scanWindowEnd,
   TemporalCallTimeout,
 } from './checkout/start.ts';
 export {
@@ -28,6 +33,8 @@ export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activi
 export * from './onramp/shared.ts';
 export { onrampLifecycleInput, signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
 export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
+export * from './quote/execute.ts';
+export * from './quote/offramps.ts';
 export {
   createSandboxPayoutPartner,
   type PayoutOutcome,

@@ -37,3 +37,8 @@ export function databaseErrorKind(error: unknown): DatabaseErrorKind {
   if (typeof code === 'string' && socketCodes.has(code)) return 'unavailable';
   return 'other';
 }
+
+/** True for a unique constraint's refusal (SQLSTATE 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  return sqlState(error) === '23505';
+}

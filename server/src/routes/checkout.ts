@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   ApiError,
-  amountCandidates,
   CheckoutSessionCreateBody,
   CheckoutTransactionBody,
   type CheckoutView,
@@ -13,7 +12,6 @@ import {
   fieldErrors,
   normalizeDecimal,
   notFound,
-  parseUnits,
   recordInvalid,
   safeParseReporting,
   temporalUnavailable,
@@ -29,29 +27,14 @@ import {
   findSession,
   findSessionByExpectedPayment,
   insertExpectedPayment,
-  inTransaction,
   markSessionHashPending,
   markTransactionHandedOver,
   type ProductWithAddress,
-  releasePaymentAmounts,
   releaseTransaction,
-  reservePaymentAmount,
-  setSessionReservedAmount,
-  upsertSession,
 } from '@checkout/db';
-import {
-  type CheckoutSessionInput,
-  CheckoutStatus,
-  callWithin,
-  checkoutRejections,
-  checkoutWorkflowId,
-  checkoutWorkflowSummary,
-  handHashToCheckout,
-  MerchantId,
-  ProductId,
-} from '@checkout/workflows';
+import { checkoutRejections, handHashToCheckout, openCheckoutSession } from '@checkout/workflows';
 import type { Router } from '@koa/router';
-import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
 import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
@@ -188,37 +171,6 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     return product;
   };
 
-  /** Until when a session's workflow scans the chain for its payment (its reserved amount is held as long). */
-  const scanWindowEnd = (expiresAt: Date | null, createdAt: Date) =>
-    (expiresAt?.getTime() ?? createdAt.getTime() + deps.config.checkout.sessionTtlMinutes * 60_000) +
-    deps.config.checkout.graceMinutes * 60_000;
-
-  /** Reserves a unique amount of the product's token for a session paid from another device. */
-  const reserveAmount = async (
-    trx: Parameters<typeof reservePaymentAmount>[0],
-    product: ProductWithAddress,
-    sessionId: string,
-    reservedUntil: Date,
-    price: bigint,
-  ) => {
-    const candidates = amountCandidates(price, product.token_decimals);
-    const amount = await reservePaymentAmount(trx, {
-      chainId: product.chain_id,
-      receivingAddress: product.address,
-      tokenAddress: product.token_address,
-      sessionId,
-      reservedUntil,
-      candidates: candidates.map((c) => c.amount),
-    });
-    if (amount === null) {
-      throw new ApiError(
-        'service_unavailable',
-        'Every amount for paying this price from another device is taken by an open checkout; pay from a browser wallet or retry later',
-      );
-    }
-    return { amount, tail: amount - price };
-  };
-
   const sessionView = async (row: CheckoutSessionRow) => {
     const expected = await findExpectedPayment(deps.db.kysely, row.expected_payment_id);
     return presentSession(row, expected?.dollar_amount ?? '0');
@@ -236,177 +188,18 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   router.post('/checkout/:slug/sessions', async (ctx) => {
     const product = await productBySlug(ctx.params.slug);
     const body = parseFlatBody(CheckoutSessionCreateBody, ctx.state.body);
-    if (!product.active) throw new ApiError('product_inactive', 'This checkout is not active');
-    const chain = chainOf(product);
-    if (!chain) {
-      throw new ApiError(
-        'service_unavailable',
-        `Payments on ${product.token_blockchain} (${product.token_network}) are unavailable: no RPC endpoint is configured`,
-      );
-    }
-    const temporal = deps.temporal;
-    if (!temporal) throw temporalUnavailable('checkouts cannot be opened');
-
-    const errors: Array<{ path: string; message: string }> = [];
-    const payToken = deps.tokens.findPaymentToken(product.chain_id, body.token_address);
-    const isProductToken = body.token_address.toLowerCase() === product.token_address.toLowerCase();
-    // Without a payer the shopper pays from another device: a plain transfer of the product's token.
-    const payerless = body.sender_address == null;
-    if (payerless && !isProductToken) {
-      errors.push({
-        path: 'token_address',
-        message: `must be the product's token ${product.token_address} when no sender_address is given`,
-      });
-    } else if (!isProductToken && !(product.swappable && payToken)) {
-      errors.push({
-        path: 'token_address',
-        message: product.swappable
-          ? 'must be a stablecoin accepted on this chain'
-          : `must be the product's token ${product.token_address}`,
-      });
-    }
-    for (const field of product.custom_fields) {
-      if (!body.custom_fields[field]?.trim())
-        errors.push({ path: `custom_fields.${field}`, message: 'is required' });
-    }
-    for (const field of Object.keys(body.custom_fields)) {
-      if (!product.custom_fields.includes(field))
-        errors.push({ path: `custom_fields.${field}`, message: 'is not asked by this product' });
-    }
-    if (body.dollar_amount !== undefined && !product.open_amount) {
-      errors.push({
-        path: 'dollar_amount',
-        message: 'is set by the merchant for this product: give expected_payment_id',
-      });
-    }
-    if (errors.length > 0) throw recordInvalid(errors);
-
-    const found = body.expected_payment_id
-      ? await findExpectedPayment(deps.db.kysely, body.expected_payment_id)
-      : undefined;
-    if (body.expected_payment_id && (!found || found.product_id !== product.id))
-      throw notFound('Expected payment');
-    const expectedToken = {
-      symbol: product.token_symbol,
-      address: product.token_address,
-      name: product.token_name,
-      decimal_count: product.token_decimals,
-      blockchain: product.token_blockchain,
-      network: product.token_network,
-    };
-    // Read before anything is written: an unreachable chain leaves no row behind.
-    const latest = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
-      throw new ApiError(
-        'service_unavailable',
-        `The RPC endpoint of ${product.token_blockchain} (${product.token_network}) cannot be reached; retry later`,
-      );
-    });
-    // The shopper's expected payment and its session are written together or not at all.
-    const { expected, session, created } = await inTransaction(deps.db.kysely, async (trx) => {
-      const expected =
-        found ??
-        (await insertExpectedPayment(trx, {
-          id: randomUUID(),
-          merchant_id: product.merchant_id,
-          product_id: product.id,
-          dollar_amount: body.dollar_amount!,
-          metadata: null,
-          customer_email: body.email,
-          source: 'shopper',
-        }));
-      const now = Date.now();
-      const expiresAt = product.expires_in_minutes
-        ? new Date(now + product.expires_in_minutes * 60_000)
-        : null;
-      const price = parseUnits(normalizeDecimal(expected.dollar_amount), product.token_decimals);
-      const sessionId = randomUUID();
-      // A session without a payer gets an amount no other open session paying this address and token
-      // has (its price plus a tail), reserved until its scan window ends: a transfer of exactly that
-      // amount pays it, whoever sends it.
-      let reserved: { amount: bigint; tail: bigint } | null = null;
-      if (payerless) {
-        const current = await findSessionByExpectedPayment(trx, expected.id);
-        const reservable =
-          !current ||
-          (current.amount_tail === null && current.status === 'awaiting_payment' && !current.tx_hash);
-        if (reservable) {
-          const holder = current?.id ?? sessionId;
-          const windowEnd = scanWindowEnd(
-            current ? current.expires_at : expiresAt,
-            current ? current.created_at : new Date(now),
-          );
-          reserved = await reserveAmount(trx, product, holder, new Date(windowEnd), price);
-          if (current) await setSessionReservedAmount(trx, { sessionId: current.id, ...reserved });
-        }
-      }
-      const opened = await upsertSession(trx, {
-        id: sessionId,
-        expected_payment_id: expected.id,
-        product_id: product.id,
-        merchant_id: product.merchant_id,
-        email: body.email,
-        custom_fields: body.custom_fields,
-        sender_address: body.sender_address ?? null,
-        locale: body.locale ?? null,
-        payment_token_address: payToken?.address ?? product.token_address,
-        chain_id: product.chain_id,
-        expected_token: expectedToken,
-        expected_token_amount: (reserved?.amount ?? price).toString(),
-        amount_tail: reserved?.tail.toString() ?? null,
-        receiving_address: product.address,
-        required_confirmations: chain.confirmations,
-        // The first block mined after the session opened: a scan never claims a transfer from before it.
-        start_block: (latest + 1n).toString(),
-        expires_at: expiresAt,
-      });
-      // Another request opened the session first: the amount reserved for this one goes back.
-      if (!opened.created && reserved) await releasePaymentAmounts(trx, sessionId);
-      return { expected, ...opened };
-    });
-    if (created || session.status === 'awaiting_payment') {
-      const input: CheckoutSessionInput = {
-        sessionId: session.id,
-        expectedPaymentId: expected.id,
-        productId: product.id,
-        merchantId: product.merchant_id,
-        chainId: product.chain_id,
-        expiresAt: session.expires_at?.getTime() ?? null,
-        scanUntil: scanWindowEnd(session.expires_at, session.created_at),
-        // A session with a reserved amount is paid from another device, which sends no hash: its scan
-        // starts at once (and takes its exact amount without the claim delay).
-        ...(session.amount_tail === null
-          ? { scanStartAt: session.created_at.getTime() + deps.config.checkout.scanClaimDelayMs }
-          : {}),
-      };
-      await startWithinBound(temporal.client, () =>
-        temporal.client.workflow.start('checkoutSession', {
-          workflowId: checkoutWorkflowId(expected.id),
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: [
-            { key: MerchantId, value: product.merchant_id },
-            { key: ProductId, value: product.id },
-            { key: CheckoutStatus, value: 'awaiting_payment' },
-          ],
-          memo: {
-            slug: product.slug,
-            dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
-            product: product.name,
-          },
-          ...checkoutWorkflowSummary({
-            dollarAmount: normalizeDecimal(expected.dollar_amount, 2),
-            productName: product.name,
-            status: 'awaiting_payment',
-            productSlug: product.slug,
-            expectedPaymentId: expected.id,
-            sessionId: session.id,
-            chainId: product.chain_id,
-            tokenSymbol: payToken?.symbol ?? product.token_symbol,
-          }),
-        }),
-      );
-    }
+    const { session } = await openCheckoutSession(
+      {
+        db: deps.db.kysely,
+        tokens: deps.tokens,
+        chains: deps.chains,
+        temporal: deps.temporal?.client,
+        taskQueue: deps.config.temporal.taskQueue,
+        checkout: deps.config.checkout,
+      },
+      product,
+      body,
+    );
     ctx.body = { session: await sessionView(session) };
   });
 
@@ -487,18 +280,6 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     ctx.status = 200;
     ctx.body = stream;
   });
-}
-
-/** How long starting a checkout's workflow may take before the shopper is told Temporal is unavailable. */
-const workflowStartTimeoutMs = 3_500;
-
-/** Runs a workflow start within {@link workflowStartTimeoutMs}; a 503 that says so when Temporal does not answer. */
-async function startWithinBound(client: Client, start: () => Promise<unknown>): Promise<void> {
-  try {
-    await callWithin(client, workflowStartTimeoutMs, start);
-  } catch {
-    throw temporalUnavailable('the checkout could not be opened; try again shortly');
-  }
 }
 
 /** Maps a refused Update to the API's error. */

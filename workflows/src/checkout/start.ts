@@ -1,10 +1,50 @@
 /**
- * Client-side calls of the checkout family: handing a shopper's transaction hash to the session's
- * workflow within a bound. Used by the API (the shopper waits) and by the reconciler (hashes the API
- * recorded while Temporal or its workers were away).
+ * Client-side calls of the checkout family: opening a shopper's session (the public
+ * `POST /api/v1/checkout/:slug/sessions`: the body checked against the product, the chain's head read
+ * before anything is written, the expected payment and its session written together, with a reserved
+ * unique amount for a session paid from another device, then the session's `checkoutSession` workflow
+ * started within a bound; repeating it for the same expected payment reuses its session and workflow),
+ * and handing a shopper's transaction hash to the session's workflow within a bound. Used by the API (the
+ * shopper waits) and by the reconciler (hashes the API recorded while Temporal or its workers were away).
  */
+import { randomUUID } from 'node:crypto';
+import type { ChainClients } from '@checkout/chain';
+import {
+  ApiError,
+  amountCandidates,
+  type CheckoutSessionCreateBody,
+  normalizeDecimal,
+  notFound,
+  parseUnits,
+  recordInvalid,
+  type TokenRegistry,
+  temporalUnavailable,
+} from '@checkout/core';
+import {
+  type CheckoutSessionRow,
+  type Database,
+  type ExpectedPaymentRow,
+  findExpectedPayment,
+  findSessionByExpectedPayment,
+  insertExpectedPayment,
+  inTransaction,
+  type ProductWithAddress,
+  releasePaymentAmounts,
+  reservePaymentAmount,
+  setSessionReservedAmount,
+  upsertSession,
+} from '@checkout/db';
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { type CheckoutState, checkoutWorkflowId, submitTransactionUpdate } from './shared.ts';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
+import { checkoutWorkflowSummary } from '../summaries.ts';
+import {
+  type CheckoutSessionInput,
+  type CheckoutState,
+  checkoutWorkflowId,
+  submitTransactionUpdate,
+} from './shared.ts';
 
 /** What became of a hash handed to its checkout. */
 export type HashHandover =
@@ -127,4 +167,252 @@ export async function callWithin<T>(client: Client, ms: number, call: () => Prom
     clearTimeout(timer);
     abort.abort();
   }
+}
+
+/** What opening a session needs. */
+export interface OpenSessionDeps {
+  db: Kysely<Database>;
+  tokens: TokenRegistry;
+  chains: ChainClients;
+  /** Undefined when the service runs without Temporal: sessions cannot be opened then. */
+  temporal: Client | undefined;
+  taskQueue: string;
+  checkout: SessionWindows & { scanClaimDelayMs: number };
+}
+
+/** A session's life without a timer, and the grace after its end during which it may still be paid. */
+export interface SessionWindows {
+  sessionTtlMinutes: number;
+  graceMinutes: number;
+}
+
+/** The session opened (or found, when the shopper's expected payment has one). */
+export interface OpenedSession {
+  session: CheckoutSessionRow;
+  expected: ExpectedPaymentRow;
+}
+
+/** How long a workflow start may take before the request answers 503. */
+const workflowStartTimeoutMs = 3_500;
+
+/** Until when a session's workflow looks for its payment (its reserved amount is held as long). */
+export function scanWindowEnd(windows: SessionWindows, expiresAt: Date | null, createdAt: Date): number {
+  return (
+    (expiresAt?.getTime() ?? createdAt.getTime() + windows.sessionTtlMinutes * 60_000) +
+    windows.graceMinutes * 60_000
+  );
+}
+
+/** Reserves a unique amount of the product's token for a session paid from another device. */
+async function reserveAmount(
+  trx: Kysely<Database>,
+  product: ProductWithAddress,
+  sessionId: string,
+  reservedUntil: Date,
+  price: bigint,
+): Promise<{ amount: bigint; tail: bigint }> {
+  const candidates = amountCandidates(price, product.token_decimals);
+  const amount = await reservePaymentAmount(trx, {
+    chainId: product.chain_id,
+    receivingAddress: product.address,
+    tokenAddress: product.token_address,
+    sessionId,
+    reservedUntil,
+    candidates: candidates.map((c) => c.amount),
+  });
+  if (amount === null) {
+    throw new ApiError(
+      'service_unavailable',
+      'Every amount for paying this price from another device is taken by an open checkout; pay from a browser wallet or retry later',
+    );
+  }
+  return { amount, tail: amount - price };
+}
+
+/** Runs a workflow start within {@link workflowStartTimeoutMs}; a 503 that says so when Temporal does not answer. */
+async function startWithinBound(client: Client, start: () => Promise<unknown>): Promise<void> {
+  try {
+    await callWithin(client, workflowStartTimeoutMs, start);
+  } catch {
+    throw temporalUnavailable('the checkout could not be opened; try again shortly');
+  }
+}
+
+/** Opens the shopper's session of the product, or refuses it with the documented error. */
+export async function openCheckoutSession(
+  deps: OpenSessionDeps,
+  product: ProductWithAddress,
+  body: z.infer<typeof CheckoutSessionCreateBody>,
+): Promise<OpenedSession> {
+  if (!product.active) throw new ApiError('product_inactive', 'This checkout is not active');
+  const chain = deps.chains.get(product.chain_id);
+  if (!chain) {
+    throw new ApiError(
+      'service_unavailable',
+      `Payments on ${product.token_blockchain} (${product.token_network}) are unavailable: no RPC endpoint is configured`,
+    );
+  }
+  const temporal = deps.temporal;
+  if (!temporal) throw temporalUnavailable('checkouts cannot be opened');
+
+  const errors: Array<{ path: string; message: string }> = [];
+  const payToken = deps.tokens.findPaymentToken(product.chain_id, body.token_address);
+  const isProductToken = body.token_address.toLowerCase() === product.token_address.toLowerCase();
+  // Without a payer the shopper pays from another device: a plain transfer of the product's token.
+  const payerless = body.sender_address == null;
+  if (payerless && !isProductToken) {
+    errors.push({
+      path: 'token_address',
+      message: `must be the product's token ${product.token_address} when no sender_address is given`,
+    });
+  } else if (!isProductToken && !(product.swappable && payToken)) {
+    errors.push({
+      path: 'token_address',
+      message: product.swappable
+        ? 'must be a stablecoin accepted on this chain'
+        : `must be the product's token ${product.token_address}`,
+    });
+  }
+  for (const field of product.custom_fields) {
+    if (!body.custom_fields[field]?.trim())
+      errors.push({ path: `custom_fields.${field}`, message: 'is required' });
+  }
+  for (const field of Object.keys(body.custom_fields)) {
+    if (!product.custom_fields.includes(field))
+      errors.push({ path: `custom_fields.${field}`, message: 'is not asked by this product' });
+  }
+  if (body.dollar_amount !== undefined && !product.open_amount) {
+    errors.push({
+      path: 'dollar_amount',
+      message: 'is set by the merchant for this product: give expected_payment_id',
+    });
+  }
+  if (errors.length > 0) throw recordInvalid(errors);
+
+  const found = body.expected_payment_id
+    ? await findExpectedPayment(deps.db, body.expected_payment_id)
+    : undefined;
+  if (body.expected_payment_id && (!found || found.product_id !== product.id))
+    throw notFound('Expected payment');
+  const expectedToken = {
+    symbol: product.token_symbol,
+    address: product.token_address,
+    name: product.token_name,
+    decimal_count: product.token_decimals,
+    blockchain: product.token_blockchain,
+    network: product.token_network,
+  };
+  // Read before anything is written: an unreachable chain leaves no row behind.
+  const latest = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
+    throw new ApiError(
+      'service_unavailable',
+      `The RPC endpoint of ${product.token_blockchain} (${product.token_network}) cannot be reached; retry later`,
+    );
+  });
+  // The shopper's expected payment and its session are written together or not at all.
+  const { expected, session, created } = await inTransaction(deps.db, async (trx) => {
+    const expected =
+      found ??
+      (await insertExpectedPayment(trx, {
+        id: randomUUID(),
+        merchant_id: product.merchant_id,
+        product_id: product.id,
+        dollar_amount: body.dollar_amount!,
+        metadata: null,
+        customer_email: body.email,
+        source: 'shopper',
+      }));
+    const now = Date.now();
+    const expiresAt = product.expires_in_minutes ? new Date(now + product.expires_in_minutes * 60_000) : null;
+    const price = parseUnits(normalizeDecimal(expected.dollar_amount), product.token_decimals);
+    const sessionId = randomUUID();
+    // A session without a payer gets an amount no other open session paying this address and token
+    // has (its price plus a tail), reserved until its scan window ends: a transfer of exactly that
+    // amount pays it, whoever sends it.
+    let reserved: { amount: bigint; tail: bigint } | null = null;
+    if (payerless) {
+      const current = await findSessionByExpectedPayment(trx, expected.id);
+      const reservable =
+        !current ||
+        (current.amount_tail === null && current.status === 'awaiting_payment' && !current.tx_hash);
+      if (reservable) {
+        const holder = current?.id ?? sessionId;
+        const windowEnd = scanWindowEnd(
+          deps.checkout,
+          current ? current.expires_at : expiresAt,
+          current ? current.created_at : new Date(now),
+        );
+        reserved = await reserveAmount(trx, product, holder, new Date(windowEnd), price);
+        if (current) await setSessionReservedAmount(trx, { sessionId: current.id, ...reserved });
+      }
+    }
+    const opened = await upsertSession(trx, {
+      id: sessionId,
+      expected_payment_id: expected.id,
+      product_id: product.id,
+      merchant_id: product.merchant_id,
+      email: body.email,
+      custom_fields: body.custom_fields,
+      sender_address: body.sender_address ?? null,
+      locale: body.locale ?? null,
+      payment_token_address: payToken?.address ?? product.token_address,
+      chain_id: product.chain_id,
+      expected_token: expectedToken,
+      expected_token_amount: (reserved?.amount ?? price).toString(),
+      amount_tail: reserved?.tail.toString() ?? null,
+      receiving_address: product.address,
+      required_confirmations: chain.confirmations,
+      // The first block mined after the session opened: a scan never claims a transfer from before it.
+      start_block: (latest + 1n).toString(),
+      expires_at: expiresAt,
+    });
+    // Another request opened the session first: the amount reserved for this one goes back.
+    if (!opened.created && reserved) await releasePaymentAmounts(trx, sessionId);
+    return { expected, ...opened };
+  });
+  if (created || session.status === 'awaiting_payment') {
+    const input: CheckoutSessionInput = {
+      sessionId: session.id,
+      expectedPaymentId: expected.id,
+      productId: product.id,
+      merchantId: product.merchant_id,
+      chainId: product.chain_id,
+      expiresAt: session.expires_at?.getTime() ?? null,
+      scanUntil: scanWindowEnd(deps.checkout, session.expires_at, session.created_at),
+      // A session with a reserved amount is paid from another device, which sends no hash: its scan
+      // starts at once (and takes its exact amount without the claim delay).
+      ...(session.amount_tail === null
+        ? { scanStartAt: session.created_at.getTime() + deps.checkout.scanClaimDelayMs }
+        : {}),
+    };
+    await startWithinBound(temporal, () =>
+      temporal.workflow.start('checkoutSession', {
+        workflowId: checkoutWorkflowId(expected.id),
+        taskQueue: deps.taskQueue,
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        typedSearchAttributes: [
+          { key: MerchantId, value: product.merchant_id },
+          { key: ProductId, value: product.id },
+          { key: CheckoutStatus, value: 'awaiting_payment' },
+        ],
+        memo: {
+          slug: product.slug,
+          dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
+          product: product.name,
+        },
+        ...checkoutWorkflowSummary({
+          dollarAmount: normalizeDecimal(expected.dollar_amount, 2),
+          productName: product.name,
+          status: 'awaiting_payment',
+          productSlug: product.slug,
+          expectedPaymentId: expected.id,
+          sessionId: session.id,
+          chainId: product.chain_id,
+          tokenSymbol: payToken?.symbol ?? product.token_symbol,
+        }),
+      }),
+    );
+  }
+  return { session, expected };
 }

@@ -1,6 +1,8 @@
 /** Products: a merchant's checkout configurations. */
+
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../databaseErrorKind.ts';
 import type { Database, NewProductRow, ProductRow } from '../schema.ts';
 
 const slugAlphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -14,10 +16,6 @@ export function generateSlug(length = 10): string {
 
 /** A product row joined with its wallet. */
 export type ProductWithAddress = ProductRow & { address: string; verified_address: boolean };
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '23505';
-}
 
 /** Runs `fn` in a transaction: the caller's own when `db` already is one. */
 export function inTransaction<T>(
