@@ -2,6 +2,7 @@
 import type { ChainClients } from '@checkout/chain';
 import type { TokenRegistry } from '@checkout/core';
 import type { Database, Db, SecretBox } from '@checkout/db';
+import type { HandOverDeps } from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
@@ -42,4 +43,9 @@ export interface AppState {
   rawBody?: Buffer;
   body?: unknown;
   route?: string;
+}
+
+/** The Temporal client and task queue the ramp hand-overs and the reconciler use. */
+export function handOverDeps(deps: Pick<AppDeps, 'temporal' | 'config'>): HandOverDeps {
+  return { temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
 }

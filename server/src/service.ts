@@ -24,16 +24,16 @@ import {
   createWorker,
   ensureChainWatchers,
   installRuntime,
+  startRampReconciler,
 } from '@checkout/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
 import { createApp, createOpsApp } from './app.ts';
 import type { Config, TemporalTls } from './config.ts';
-import type { AppDeps } from './context.ts';
+import { type AppDeps, handOverDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
-import { startRampReconciler } from './rampWorkflows.ts';
 import { createSessionEvents } from './sessionEvents.ts';
 import { createRetryGate, type RetryGate } from './temporalRetries.ts';
 
@@ -246,7 +246,12 @@ export async function startService(
     };
     if (temporal && api) {
       // Ramp writes committed while Temporal was unreachable get their workflows once it is back.
-      const reconciler = startRampReconciler(deps, db.kysely, logger, config.ramps.reconcileIntervalMs);
+      const reconciler = startRampReconciler(
+        handOverDeps(deps),
+        db.kysely,
+        logger,
+        config.ramps.reconcileIntervalMs,
+      );
       cleanups.push(() => reconciler.stop());
     }
     // A worker-only process answers only /health and /metrics on PORT, for probes and scrapes.

@@ -50,6 +50,7 @@ export {
   signalQuoteExecuted,
   startQuoteLifecycle,
 } from './quote/start.ts';
+export * from './reconciler.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export * from './summaries.ts';

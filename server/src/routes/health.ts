@@ -1,8 +1,9 @@
 /** Liveness and readiness, and the Prometheus scrape endpoint. */
+
 import { listChainWatches } from '@checkout/db';
+import { type ReconcileBacklog, reconcileBacklog } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
-import { type ReconcileBacklog, reconcileBacklog } from '../rampWorkflows.ts';
 
 /** `check`'s answer within `timeoutMs`, or undefined when it failed or took longer. */
 async function within<T>(check: () => Promise<T>, timeoutMs = 2_000): Promise<T | undefined> {

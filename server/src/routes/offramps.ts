@@ -22,17 +22,19 @@ import {
   requestBouncedOfframpAction,
   updateOfframpReference,
 } from '@checkout/db';
-import { addOfframps, executeQuote, startWebhookDelivery } from '@checkout/workflows';
-import type { Router } from '@koa/router';
-import type { ParameterizedContext } from 'koa';
-import { getAddress } from 'viem';
-import type { AppDeps, AppState } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
 import {
+  addOfframps,
+  executeQuote,
   handDepositReportToWorkflow,
   handOfframpActionToWorkflow,
   handQuoteToWorkflow,
-} from '../rampWorkflows.ts';
+  startWebhookDelivery,
+} from '@checkout/workflows';
+import type { Router } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import { getAddress } from 'viem';
+import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
+import { parseBody } from '../parseBody.ts';
 import { quoteOfRequest } from './quotes.ts';
 import { userOfRequest } from './users.ts';
 
@@ -115,7 +117,7 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
   ) => {
     const updated = await requestBouncedOfframpAction(ctx.state.db, row.id, action);
     if (!updated) throw notBounced((await findOfframp(ctx.state.db, scopeOf(row), row.id)) ?? row);
-    await handOfframpActionToWorkflow(deps, quote, row.id, ctx.state.log);
+    await handOfframpActionToWorkflow(handOverDeps(deps), quote, row.id, ctx.state.log);
     ctx.body = { offramp: presentOfframp(updated) };
   };
 
@@ -171,7 +173,8 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       ctx.state.db,
       {
         chains: deps.chains,
-        reportDeposit: (late, txHash) => handDepositReportToWorkflow(deps, late, txHash, ctx.state.log),
+        reportDeposit: (late, txHash) =>
+          handDepositReportToWorkflow(handOverDeps(deps), late, txHash, ctx.state.log),
         log: ctx.state.log,
       },
       { quote, transfer: input.crypto_transfer },
@@ -179,7 +182,7 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     const executed = done.quote;
     const excessUpdate = done.excessWebhookDeliveryId;
     // The execute is committed: its payouts start now, or once the reconciler reaches Temporal again.
-    await handQuoteToWorkflow(deps, ctx.state.db, executed, ctx.state.log);
+    await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, executed, ctx.state.log);
     if (excessUpdate && deps.temporal) {
       try {
         await startWebhookDelivery(deps.temporal.client, excessUpdate, deps.config.temporal.taskQueue);

@@ -3,6 +3,7 @@
  * Create checks the body, the user's KYC and the supported combination (`onrampToken`, `onrampFiatRails`),
  * prices the deposit from the fee table and starts the onramp's `onrampLifecycle` workflow.
  */
+
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ApiError,
@@ -29,12 +30,12 @@ import {
   presentOnramp,
   type UserRow,
 } from '@checkout/db';
+import { handDepositToWorkflow, handOnrampToWorkflow } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { getAddress } from 'viem';
-import type { AppDeps, AppState } from '../context.ts';
+import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
-import { handDepositToWorkflow, handOnrampToWorkflow } from '../rampWorkflows.ts';
 import { userOfRequest } from './users.ts';
 
 /** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
@@ -156,7 +157,7 @@ export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
       expires_at: new Date(Date.now() + deps.config.ramps.onrampExpiryMinutes * 60_000),
     });
     // The onramp stands; when Temporal is down the reconciler (or the first deposit) starts its lifecycle.
-    await handOnrampToWorkflow(deps, ctx.state.db, row, ctx.state.log);
+    await handOnrampToWorkflow(handOverDeps(deps), ctx.state.db, row, ctx.state.log);
     ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
   };
 
@@ -194,7 +195,7 @@ export function onrampSandboxRoutes(router: Router<AppState>, deps: AppDeps): vo
       amount: centsToDecimal(parseUnits(amount, fiatDecimals)),
     });
     const deposit = { depositId: stored.id, amount };
-    await handDepositToWorkflow(deps, ctx.state.db, row, deposit, ctx.state.log);
+    await handDepositToWorkflow(handOverDeps(deps), ctx.state.db, row, deposit, ctx.state.log);
     // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.
     ctx.body = { deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) } };
   });

@@ -2,6 +2,7 @@
  * Quotes (spec 2.6, 4.10; research §7): each quote gets its own deposit address, derived from the HD
  * mnemonic at the next index of a database sequence, so no address is ever handed out twice.
  */
+
 import { randomUUID } from 'node:crypto';
 import { deriveDepositAccount } from '@checkout/chain';
 import {
@@ -27,11 +28,11 @@ import {
   type QuoteRow,
   type UserRow,
 } from '@checkout/db';
+import { handQuoteToWorkflow } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import type { AppDeps, AppState } from '../context.ts';
+import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
-import { handQuoteToWorkflow } from '../rampWorkflows.ts';
 import { userOfRequest } from './users.ts';
 
 /** Deposit tokens a quote accepts: USD stablecoins, as in the research (§7, §14). */
@@ -90,7 +91,7 @@ export function quoteRoutes(router: Router<AppState>, deps: AppDeps): void {
       expires_at: new Date(Date.now() + deps.config.ramps.quoteExpiryMinutes * 60_000),
     });
     // The quote's lifecycle holds its expiry timer; when Temporal is down the reconciler starts it later.
-    await handQuoteToWorkflow(deps, ctx.state.db, row, ctx.state.log);
+    await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, row, ctx.state.log);
     ctx.body = presentQuote(row, []);
   });
 

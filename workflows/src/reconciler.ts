@@ -29,25 +29,20 @@ import {
   releaseTransaction,
   updateSession,
 } from '@checkout/db';
+import type { Client } from '@temporalio/client';
+import type { Kysely } from 'kysely';
+import { callWithin, handHashToCheckout } from './checkout/start.ts';
+import type { OnrampDeposit } from './onramp/shared.ts';
+import { onrampLifecycleInput, signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
 import {
-  callWithin,
-  handHashToCheckout,
-  type OnrampDeposit,
-  onrampLifecycleInput,
-  onrampWorkflowSummary,
   quoteLifecycleInput,
-  quoteWorkflowSummary,
   signalDepositReported,
   signalOfframpAction,
-  signalOnrampDeposit,
   signalQuoteExecuted,
-  startOnrampLifecycle,
   startQuoteLifecycle,
-  startWebhookDelivery,
-} from '@checkout/workflows';
-import type { Kysely } from 'kysely';
-import type { AppDeps } from './context.ts';
-import type { Logger } from './logger.ts';
+} from './quote/start.ts';
+import { onrampWorkflowSummary, quoteWorkflowSummary } from './summaries.ts';
+import { startWebhookDelivery } from './webhookDelivery/start.ts';
 
 /** How long one workflow call may take before the write is left to the reconciler. */
 export const workflowCallTimeoutMs = 5_000;
@@ -55,14 +50,24 @@ export const workflowCallTimeoutMs = 5_000;
 /** Rows handled per kind and reconciler pass. */
 const batchSize = 100;
 
-type Deps = Pick<AppDeps, 'config' | 'temporal'>;
+/** What the hand-overs and the reconciler need: a Temporal client (absent when the service runs without one) and the task queue. */
+export interface HandOverDeps {
+  temporal?: { client: Client } | undefined;
+  taskQueue: string;
+}
+
+/** A structured logger (fields first, then the message, as pino takes them). */
+export interface HandOverLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
 
 /** Runs one Temporal call within the deadline; false (logged) when Temporal is absent or did not take it. */
 async function call(
-  deps: Deps,
-  log: Logger,
+  deps: HandOverDeps,
+  log: HandOverLog,
   what: Record<string, unknown>,
-  fn: (temporal: NonNullable<Deps['temporal']>) => Promise<void>,
+  fn: (temporal: NonNullable<HandOverDeps['temporal']>) => Promise<void>,
 ): Promise<boolean> {
   const temporal = deps.temporal;
   if (!temporal) return false;
@@ -77,14 +82,14 @@ async function call(
 
 /** Starts an open quote's lifecycle, or tells it the quote was executed; notes it when Temporal took it. */
 export async function handQuoteToWorkflow(
-  deps: Deps,
+  deps: HandOverDeps,
   db: Kysely<Database>,
   row: QuoteRow,
-  log: Logger,
+  log: HandOverLog,
 ): Promise<boolean> {
   if (row.status !== 'open' && row.status !== 'executed') return true;
   const state = row.status;
-  const taskQueue = deps.config.temporal.taskQueue;
+  const taskQueue = deps.taskQueue;
   const done = await call(deps, log, { quoteId: row.id, state }, (t) =>
     state === 'open'
       ? startQuoteLifecycle(t.client, taskQueue, quoteLifecycleInput(row), quoteWorkflowSummary(row))
@@ -96,15 +101,15 @@ export async function handQuoteToWorkflow(
 
 /** Tells the quote's lifecycle a bounced offramp got a request (the pending request is its own note). */
 export async function handOfframpActionToWorkflow(
-  deps: Deps,
+  deps: HandOverDeps,
   quote: QuoteRow,
   offrampId: string,
-  log: Logger,
+  log: HandOverLog,
 ): Promise<boolean> {
   return call(deps, log, { quoteId: quote.id, offrampId }, (t) =>
     signalOfframpAction(
       t.client,
-      deps.config.temporal.taskQueue,
+      deps.taskQueue,
       quoteLifecycleInput(quote),
       offrampId,
       quoteWorkflowSummary(quote),
@@ -118,37 +123,26 @@ export async function handOfframpActionToWorkflow(
  * returns the tokens. Nothing is stored: a report Temporal did not take is simply made again.
  */
 export async function handDepositReportToWorkflow(
-  deps: Deps,
+  deps: HandOverDeps,
   quote: QuoteRow,
   txHash: string,
-  log: Logger,
+  log: HandOverLog,
 ): Promise<boolean> {
   const input = { ...quoteLifecycleInput(quote), executed: quote.crypto_transfer !== null };
   return call(deps, log, { quoteId: quote.id, txHash }, (t) =>
-    signalDepositReported(
-      t.client,
-      deps.config.temporal.taskQueue,
-      input,
-      txHash,
-      quoteWorkflowSummary(quote),
-    ),
+    signalDepositReported(t.client, deps.taskQueue, input, txHash, quoteWorkflowSummary(quote)),
   );
 }
 
 /** Starts the onramp's lifecycle; notes it when Temporal took it. */
 export async function handOnrampToWorkflow(
-  deps: Deps,
+  deps: HandOverDeps,
   db: Kysely<Database>,
   row: OnrampRow,
-  log: Logger,
+  log: HandOverLog,
 ): Promise<boolean> {
   const done = await call(deps, log, { onrampId: row.id }, (t) =>
-    startOnrampLifecycle(
-      t.client,
-      deps.config.temporal.taskQueue,
-      onrampLifecycleInput(row),
-      onrampWorkflowSummary(row),
-    ),
+    startOnrampLifecycle(t.client, deps.taskQueue, onrampLifecycleInput(row), onrampWorkflowSummary(row)),
   );
   if (done) await markOnrampWorkflowStarted(db, row.id);
   return done;
@@ -156,16 +150,16 @@ export async function handOnrampToWorkflow(
 
 /** Delivers a stored deposit notice to the onramp's lifecycle (starting it if needed); notes it. */
 export async function handDepositToWorkflow(
-  deps: Deps,
+  deps: HandOverDeps,
   db: Kysely<Database>,
   onramp: OnrampRow,
   deposit: OnrampDeposit,
-  log: Logger,
+  log: HandOverLog,
 ): Promise<boolean> {
   const done = await call(deps, log, { onrampId: onramp.id, depositId: deposit.depositId }, (t) =>
     signalOnrampDeposit(
       t.client,
-      deps.config.temporal.taskQueue,
+      deps.taskQueue,
       onrampLifecycleInput(onramp),
       deposit,
       onrampWorkflowSummary(onramp),
@@ -196,10 +190,10 @@ export const webhookSweepGraceMs = 60_000;
 
 /** A hash recorded for a session goes to its workflow; a refusal releases the claim and says why on the session. */
 export async function handPendingHashToCheckout(
-  deps: Deps,
+  deps: HandOverDeps,
   db: Kysely<Database>,
   pending: { chainId: number; txHash: string; sessionId: string; expectedPaymentId: string },
-  log: Logger,
+  log: HandOverLog,
 ): Promise<boolean> {
   const temporal = deps.temporal;
   if (!temporal) return false;
@@ -231,10 +225,12 @@ export async function handPendingHashToCheckout(
 }
 
 /** Starts the workflow of a delivery nobody attempted; true when Temporal took the start. */
-async function sweepWebhookDelivery(deps: Deps, deliveryId: string, log: Logger): Promise<boolean> {
-  return call(deps, log, { deliveryId }, (t) =>
-    startWebhookDelivery(t.client, deliveryId, deps.config.temporal.taskQueue),
-  );
+async function sweepWebhookDelivery(
+  deps: HandOverDeps,
+  deliveryId: string,
+  log: HandOverLog,
+): Promise<boolean> {
+  return call(deps, log, { deliveryId }, (t) => startWebhookDelivery(t.client, deliveryId, deps.taskQueue));
 }
 
 /** What waits for Temporal: the reconciler's backlog, shown by /health and the metrics. */
@@ -260,9 +256,9 @@ export async function reconcileBacklog(db: Kysely<Database>, now = Date.now()): 
  * Temporal is most likely still down, and the next pass tries again.
  */
 export async function reconcileRamps(
-  deps: Deps,
+  deps: HandOverDeps,
   db: Kysely<Database>,
-  log: Logger,
+  log: HandOverLog,
   before: Date,
 ): Promise<RampReconcileResult> {
   const result: RampReconcileResult = {
@@ -318,9 +314,9 @@ export interface RampReconciler {
  * than the interval are left alone: their request may still be making the call itself.
  */
 export function startRampReconciler(
-  deps: Deps,
+  deps: HandOverDeps,
   db: Kysely<Database>,
-  log: Logger,
+  log: HandOverLog,
   intervalMs: number,
 ): RampReconciler {
   let running: Promise<unknown> = Promise.resolve();
