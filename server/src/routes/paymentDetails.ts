@@ -12,13 +12,12 @@ import {
   Uuid,
 } from '@checkout/core';
 import {
-  createWebhookDelivery,
   type Database,
-  findAccountWebhookEndpoint,
   findPaymentDetail,
   insertPaymentDetail,
   listPaymentDetails,
   type PaymentDetailRow,
+  queueAccountEvent,
   type SecretBox,
   setPaymentDetailStatus,
   type UserRow,
@@ -78,19 +77,13 @@ export async function changePaymentDetailStatus(
   const write = async (trx: Kysely<Database>) => {
     const row = await setPaymentDetailStatus(trx, detail.id, status);
     if (!row) return { row: detail, deliveryId: null };
-    const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
-    if (!endpoint) return { row, deliveryId: null };
-    const delivery = await createWebhookDelivery(trx, {
+    const deliveryId = await queueAccountEvent(trx, {
       merchantId: row.merchant_id,
-      eventType: paymentDetailUpdateEvent,
+      event: paymentDetailUpdateEvent,
       subjectId: `${row.id}:status:${row.status_version}`,
-      url: endpoint.url,
-      payload: JSON.stringify({
-        event: paymentDetailUpdateEvent,
-        payload: { payment_detail: presentPaymentDetail(row, deps.secrets) },
-      }),
+      payload: { payment_detail: presentPaymentDetail(row, deps.secrets) },
     });
-    return { row, deliveryId: delivery.id };
+    return { row, deliveryId };
   };
   const db = ctx.state.db;
   const { row, deliveryId } = db.isTransaction ? await write(db) : await db.transaction().execute(write);

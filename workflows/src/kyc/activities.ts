@@ -2,11 +2,10 @@
 
 import { printableText } from '@checkout/core';
 import {
-  createWebhookDelivery,
   type Db,
-  findAccountWebhookEndpoint,
   findUserById,
   presentUser,
+  queueAccountEvent,
   type SecretBox,
   writeUserKyc,
   writeUserKycStatusMessage,
@@ -57,22 +56,13 @@ export function createKycActivities(deps: KycActivityDeps): KycActivities {
             webhookDeliveryId: null,
           };
         }
-        const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
-        let webhookDeliveryId: string | null = null;
-        if (endpoint) {
-          const delivery = await createWebhookDelivery(trx, {
-            merchantId: row.merchant_id,
-            eventType: kycUpdateEvent,
-            // One event per stored version, so each change is its own delivery.
-            subjectId: `${userId}:kyc:${version}`,
-            url: endpoint.url,
-            payload: JSON.stringify({
-              event: kycUpdateEvent,
-              payload: { user: presentUser(row, deps.secrets) },
-            }),
-          });
-          webhookDeliveryId = delivery.id;
-        }
+        const webhookDeliveryId = await queueAccountEvent(trx, {
+          merchantId: row.merchant_id,
+          event: kycUpdateEvent,
+          // One event per stored version, so each change is its own delivery.
+          subjectId: `${userId}:kyc:${version}`,
+          payload: { user: presentUser(row, deps.secrets) },
+        });
         return { applied: true, kyc: row.kyc as KycState, version: row.kyc_version, webhookDeliveryId };
       });
     },

@@ -8,16 +8,15 @@
 import type { ChainClients } from '@checkout/chain';
 import { fiatDecimals, formatUnits, normalizeDecimal, parseUnits, printableText } from '@checkout/core';
 import {
-  createWebhookDelivery,
   type Database,
   type Db,
-  findAccountWebhookEndpoint,
   findOnrampById,
   findUnattemptedDelivery,
   type OnrampChange,
   type OnrampRow,
   type OnrampStatusValue,
   presentOnramp,
+  queueAccountEvent,
   recordOnrampTransfer,
   type StoredDeposit,
   type StoredOnrampRefund,
@@ -51,16 +50,12 @@ const money = (units: bigint) => formatUnits(units, fiatDecimals, fiatDecimals);
 
 /** Queues the `onramp_update` of the row's current version; null without a webhook endpoint. */
 async function queueUpdate(trx: Kysely<Database>, row: OnrampRow): Promise<string | null> {
-  const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
-  if (!endpoint) return null;
-  const delivery = await createWebhookDelivery(trx, {
+  return queueAccountEvent(trx, {
     merchantId: row.merchant_id,
-    eventType: onrampUpdateEvent,
+    event: onrampUpdateEvent,
     subjectId: `${row.id}:status:${row.status_version}`,
-    url: endpoint.url,
-    payload: JSON.stringify({ event: onrampUpdateEvent, payload: { onramp: presentOnramp(row) } }),
+    payload: { onramp: presentOnramp(row) },
   });
-  return delivery.id;
 }
 
 /** Applies a status change and queues its webhook in the same transaction; null when the change lost a race. */

@@ -15,10 +15,8 @@ import {
 } from '@checkout/chain';
 import { formatUnits, normalizeDecimal, parseUnits, printableText, type TokenRegistry } from '@checkout/core';
 import {
-  createWebhookDelivery,
   type Database,
   type Db,
-  findAccountWebhookEndpoint,
   findQuoteById,
   findQuoteRefundById,
   findUnattemptedDelivery,
@@ -34,6 +32,7 @@ import {
   presentOfframp,
   type QuoteRefundRow,
   type QuoteRow,
+  queueAccountEvent,
   quoteTotals,
   recordOfframpRefundTransfer,
   recordQuoteRefundTransfer,
@@ -89,16 +88,13 @@ async function changeOfframp(
   const row = await transitionOfframp(trx, id, from, to, message, extras);
   if (!row) return null;
   const step = { offrampId: row.id, status: row.status, refund: row.refund_status };
-  const endpoint = await findAccountWebhookEndpoint(trx, row.merchant_id);
-  if (!endpoint) return { ...step, webhookDeliveryId: null };
-  const delivery = await createWebhookDelivery(trx, {
+  const webhookDeliveryId = await queueAccountEvent(trx, {
     merchantId: row.merchant_id,
-    eventType: offrampUpdateEvent,
+    event: offrampUpdateEvent,
     subjectId: `${row.id}:status:${row.status_version}`,
-    url: endpoint.url,
-    payload: JSON.stringify({ event: offrampUpdateEvent, payload: { offramp: presentOfframp(row) } }),
+    payload: { offramp: presentOfframp(row) },
   });
-  return { ...step, webhookDeliveryId: delivery.id };
+  return { ...step, webhookDeliveryId };
 }
 
 /**

@@ -4,9 +4,7 @@
  * sandbox.
  */
 import {
-  createWebhookDelivery,
   type Database,
-  findAccountWebhookEndpoint,
   findQuoteById,
   insertQuoteRefund,
   listOfframpsOfQuote,
@@ -14,6 +12,7 @@ import {
   type NewQuoteRefund,
   presentQuote,
   type QuoteRefundRow,
+  queueAccountEvent,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { quoteUpdateEvent } from './shared.ts';
@@ -26,21 +25,16 @@ export async function createQuoteUpdate(
 ): Promise<string | null> {
   const quote = await findQuoteById(trx, quoteId);
   if (!quote) return null;
-  const endpoint = await findAccountWebhookEndpoint(trx, quote.merchant_id);
-  if (!endpoint) return null;
-  const payload = presentQuote(
-    quote,
-    await listOfframpsOfQuote(trx, quoteId),
-    await listQuoteRefunds(trx, quoteId),
-  );
-  const delivery = await createWebhookDelivery(trx, {
+  return queueAccountEvent(trx, {
     merchantId: quote.merchant_id,
-    eventType: quoteUpdateEvent,
+    event: quoteUpdateEvent,
     subjectId: subject,
-    url: endpoint.url,
-    payload: JSON.stringify({ event: quoteUpdateEvent, payload }),
+    payload: presentQuote(
+      quote,
+      await listOfframpsOfQuote(trx, quoteId),
+      await listQuoteRefunds(trx, quoteId),
+    ),
   });
-  return delivery.id;
 }
 
 /** The subject of a refund's `quote_update` for one of its statuses (each is reached once). */

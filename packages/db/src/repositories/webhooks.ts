@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, WebhookAttemptRow, WebhookDeliveryRow } from '../schema.ts';
 import type { SecretBox } from '../secretBox.ts';
+import { findAccountWebhookEndpoint } from './users.ts';
 
 /** A new signing secret: `whsec_` and 43 base64url characters (256 bits). */
 function generateWebhookSecret(): string {
@@ -95,6 +96,28 @@ export interface NewWebhookDelivery {
   url: string;
   /** The exact body to send (serialised once, so every attempt and redelivery sends the same bytes). */
   payload: string;
+}
+
+/**
+ * Queues an Area B account event (`kyc_update`, `payment_detail_update`, `onramp_update`, `offramp_update`,
+ * `quote_update`) for the account's webhook endpoint, inside the caller's transaction: the body is
+ * `{"event": <event>, "payload": <payload>}`, serialised once. Returns the delivery's id, or null when the
+ * account has no endpoint. Idempotent on (event, subject), as {@link createWebhookDelivery} is.
+ */
+export async function queueAccountEvent(
+  trx: Kysely<Database>,
+  input: { merchantId: string; event: string; subjectId: string; payload: unknown },
+): Promise<string | null> {
+  const endpoint = await findAccountWebhookEndpoint(trx, input.merchantId);
+  if (!endpoint) return null;
+  const delivery = await createWebhookDelivery(trx, {
+    merchantId: input.merchantId,
+    eventType: input.event,
+    subjectId: input.subjectId,
+    url: endpoint.url,
+    payload: JSON.stringify({ event: input.event, payload: input.payload }),
+  });
+  return delivery.id;
 }
 
 /**
