@@ -5,7 +5,7 @@
  *   GET  /orders    the orders and what became of them
  * Run it with Node 22: `node server.ts` (see README.md for the settings).
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createCheckoutClient, verifyWebhookSignature, webhookHeaderNames } from '@checkout/client';
 
 const setting = (name: string) => {
@@ -37,7 +37,7 @@ const read = async (req: IncomingMessage) => {
   return Buffer.concat(chunks);
 };
 
-const server = createServer(async (req, res) => {
+const handle = async (req: IncomingMessage, res: ServerResponse) => {
   if (req.method === 'GET' && req.url === '/') {
     const created = await client.POST('/api/v1/products/{id}/expected_payments', {
       params: { path: { id: productId } },
@@ -80,6 +80,14 @@ const server = createServer(async (req, res) => {
   } else {
     res.writeHead(404).end();
   }
+};
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error: unknown) => {
+    console.error(error);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
 });
 server.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', () => {
   const address = server.address();
