@@ -12,6 +12,8 @@ export const finalFailureTypes = {
   constraint: 'DatabaseConstraint',
   /** The activity's input or a stored value failed validation (a zod schema). */
   invalidInput: 'InvalidInput',
+  /** A step asked for a status move its machine does not have (packages/db transitions.ts). */
+  illegalTransition: 'IllegalTransition',
 } as const;
 
 /**

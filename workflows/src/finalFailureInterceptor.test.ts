@@ -1,4 +1,5 @@
 import { Uuid } from '@checkout/core';
+import { checkTransition, offrampTransitions } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { finalFailureTypes } from './finalFailure.ts';
@@ -17,6 +18,17 @@ describe('toFinalFailure', () => {
     expect(toFinalFailure(dbError('23505'))?.type).toBe(finalFailureTypes.constraint);
     expect(toFinalFailure(dbError('23514'))?.type).toBe(finalFailureTypes.constraint);
     expect(toFinalFailure(Uuid.safeParse('not-a-uuid').error)?.type).toBe(finalFailureTypes.invalidInput);
+    let illegal: unknown;
+    try {
+      checkTransition('offramp', offrampTransitions, 'fiat_sent', 'sending_fiat');
+    } catch (error) {
+      illegal = error;
+    }
+    expect(toFinalFailure(illegal)).toMatchObject({
+      type: finalFailureTypes.illegalTransition,
+      nonRetryable: true,
+      message: 'An offramp cannot move from fiat_sent to sending_fiat',
+    });
   });
 
   it('leaves failures a retry may cure, and decisions already made, as they are', () => {

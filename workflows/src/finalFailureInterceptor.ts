@@ -5,7 +5,7 @@
  */
 
 import { printableText } from '@checkout/core';
-import { databaseErrorKind, sqlState } from '@checkout/db';
+import { databaseErrorKind, IllegalTransitionError, sqlState } from '@checkout/db';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
@@ -40,7 +40,9 @@ export function toFinalFailure(error: unknown): ApplicationFailure | undefined {
         ? finalFailureTypes.constraint
         : isZodError(error)
           ? finalFailureTypes.invalidInput
-          : undefined;
+          : error instanceof IllegalTransitionError
+            ? finalFailureTypes.illegalTransition
+            : undefined;
   if (!type) return undefined;
   const state = sqlState(error);
   const reason = printableText((error as Error).message ?? String(error));

@@ -23,4 +23,5 @@ export * from './repositories/users.ts';
 export * from './repositories/webhooks.ts';
 export type * from './schema.ts';
 export * from './secretBox.ts';
+export * from './transitions.ts';
 export type * from './usersSchema.ts';

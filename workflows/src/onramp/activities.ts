@@ -62,7 +62,7 @@ async function queueUpdate(trx: Kysely<Database>, row: OnrampRow): Promise<strin
 async function changeStatus(
   trx: Kysely<Database>,
   id: string,
-  from: readonly OnrampStatusValue[],
+  from: OnrampStatusValue,
   change: OnrampChange,
 ): Promise<OnrampStep | null> {
   const row = await transitionOnramp(trx, id, from, change);
@@ -147,7 +147,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
 
     async expireOnramp({ onrampId }) {
       return db.transaction().execute(async (trx) => {
-        const step = await changeStatus(trx, onrampId, ['initiated'], {
+        const step = await changeStatus(trx, onrampId, 'initiated', {
           status: 'expired',
           statusMessage: 'No deposit arrived before the onramp expired.',
         });
@@ -176,7 +176,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         const due = cents(row.deposit_amount);
         const funded = received >= due;
         const over = received - due;
-        const step = await changeStatus(trx, onrampId, [row.status], {
+        const step = await changeStatus(trx, onrampId, row.status, {
           status: funded ? 'funds_received' : 'held',
           statusMessage: funded
             ? over > 0n
@@ -202,7 +202,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
       const moved = await db
         .transaction()
         .execute((trx) =>
-          changeStatus(trx, onrampId, ['funds_received'], { status: 'sending_crypto', statusMessage: null }),
+          changeStatus(trx, onrampId, 'funds_received', { status: 'sending_crypto', statusMessage: null }),
         );
       const row = await load(db, onrampId);
       if (row.status === 'sending_crypto') await treasury.send(paymentOf(row));
@@ -219,7 +219,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         return { ...(await unchanged(db, row)), transfer: 'pending' };
       if (check.state === 'reverted') {
         const step = await db.transaction().execute((trx) =>
-          changeStatus(trx, onrampId, ['sending_crypto'], {
+          changeStatus(trx, onrampId, 'sending_crypto', {
             status: 'failed',
             statusMessage: `The treasury transfer ${check.hash} reverted on chain; the deposit is returned to the sending account.`,
             // The deposit amount goes back; an excess above it has its own refund.
@@ -234,7 +234,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
       const step = await db
         .transaction()
         .execute((trx) =>
-          changeStatus(trx, onrampId, ['sending_crypto'], { status: 'crypto_sent', statusMessage: null }),
+          changeStatus(trx, onrampId, 'sending_crypto', { status: 'crypto_sent', statusMessage: null }),
         );
       return { ...(step ?? (await unchanged(db, await load(db, onrampId)))), transfer: 'confirmed' };
     },
@@ -244,7 +244,7 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
         const row = await load(trx, onrampId);
         // A retried note (its first attempt committed) changes nothing and queues no second webhook.
         if (row.status_message === printableText(message)) return unchanged(trx, row);
-        const step = await changeStatus(trx, onrampId, [row.status], {
+        const step = await changeStatus(trx, onrampId, row.status, {
           status: row.status,
           statusMessage: printableText(message),
         });

@@ -80,7 +80,7 @@ export interface QuoteActivityDeps {
 async function changeOfframp(
   trx: Kysely<Database>,
   id: string,
-  from: readonly OfframpStatusValue[],
+  from: OfframpStatusValue,
   to: OfframpStatusValue,
   message: string | null,
   extras: OfframpChangeExtras = {},
@@ -306,7 +306,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         for (const row of await listOfframpsOfQuote(trx, quoteId)) {
           const moved =
             expired?.status === 'expired' && row.status === 'initiated'
-              ? await changeOfframp(trx, row.id, ['initiated'], 'failed', quoteExpiredMessage)
+              ? await changeOfframp(trx, row.id, 'initiated', 'failed', quoteExpiredMessage)
               : null;
           offramps.push(moved ?? (await unchanged(trx, row)));
         }
@@ -321,7 +321,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         for (const row of await listOfframpsOfQuote(trx, quoteId)) {
           const moved =
             quote.status === 'executed' && row.status === 'initiated'
-              ? await changeOfframp(trx, row.id, ['initiated'], 'pending_internal_assessment', null)
+              ? await changeOfframp(trx, row.id, 'initiated', 'pending_internal_assessment', null)
               : null;
           offramps.push(moved ?? (await unchanged(trx, row)));
         }
@@ -331,7 +331,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
 
     async submitOfframpPayout({ offrampId }) {
       const step = await db.transaction().execute((trx) =>
-        changeOfframp(trx, offrampId, ['pending_internal_assessment'], 'sending_fiat', null, {
+        changeOfframp(trx, offrampId, 'pending_internal_assessment', 'sending_fiat', null, {
           payoutAttempt: true,
         }),
       );
@@ -347,13 +347,13 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
       const outcome = await partner.outcome(row);
       const step = await db.transaction().execute(async (trx) => {
         if (outcome.status === 'fiat_sent') {
-          return changeOfframp(trx, offrampId, ['sending_fiat'], 'fiat_sent', null);
+          return changeOfframp(trx, offrampId, 'sending_fiat', 'fiat_sent', null);
         }
         if (outcome.status === 'bounced') {
           return changeOfframp(
             trx,
             offrampId,
-            ['sending_fiat'],
+            'sending_fiat',
             'bounced',
             `${outcome.message} Resend it to another approved payment detail in ${row.destination_currency.toUpperCase()}, or request a refund of the tokens.`,
           );
@@ -364,7 +364,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         return changeOfframp(
           trx,
           offrampId,
-          ['sending_fiat'],
+          'sending_fiat',
           'failed',
           `${outcome.message} ${refund.text}`,
           refund.extras,
@@ -378,7 +378,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         const row = await loadOfframp(trx, offrampId, true);
         if (row.status !== 'bounced' || row.bounce_action === null) return null;
         if (row.bounce_action === 'resend') {
-          return changeOfframp(trx, offrampId, ['bounced'], 'sending_fiat', null, {
+          return changeOfframp(trx, offrampId, 'bounced', 'sending_fiat', null, {
             bounceAction: null,
             payoutAttempt: true,
           });
@@ -388,7 +388,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         return changeOfframp(
           trx,
           offrampId,
-          ['bounced'],
+          'bounced',
           'failed',
           `The payout bounced and a refund was requested. ${refund.text}`,
           { bounceAction: null, ...refund.extras },
@@ -429,7 +429,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
             ? changeOfframp(
                 trx,
                 offrampId,
-                ['failed'],
+                'failed',
                 'failed',
                 refundedMessage(
                   row,
@@ -441,7 +441,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
             : changeOfframp(
                 trx,
                 offrampId,
-                ['failed'],
+                'failed',
                 'failed',
                 refundedMessage(
                   row,
@@ -562,7 +562,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
         const row = await loadOfframp(trx, offrampId, true);
         // A retried note (its first attempt committed) changes nothing and queues no second webhook.
         if (row.status_message === printableText(message)) return unchanged(trx, row);
-        const step = await changeOfframp(trx, offrampId, [row.status], row.status, printableText(message));
+        const step = await changeOfframp(trx, offrampId, row.status, row.status, printableText(message));
         return step ?? unchanged(trx, row);
       });
     },

@@ -9,6 +9,7 @@ import type {
   StoredOnrampRefund,
 } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
+import { checkTransition, onrampTransitions } from '../transitions.ts';
 
 /** A new onramp row; the status version starts at 0. */
 export type NewOnrampRow = Omit<
@@ -90,15 +91,17 @@ export interface OnrampChange {
 }
 
 /**
- * Moves an onramp to a new status when it is in one of `from`, bumping its version; undefined when it
- * was not (another change came first), so a retried or racing step never applies twice.
+ * Moves an onramp from `from` to a new status (a move of its machine, {@link onrampTransitions}), bumping
+ * its version; undefined when it was no longer in `from` (another change came first), so a retried or
+ * racing step never applies twice.
  */
 export async function transitionOnramp(
   db: Kysely<Database>,
   id: string,
-  from: readonly OnrampStatusValue[],
+  from: OnrampStatusValue,
   change: OnrampChange,
 ): Promise<OnrampRow | undefined> {
+  checkTransition('onramp', onrampTransitions, from, change.status);
   return db
     .updateTable('onramps')
     .set((eb) => ({
@@ -111,7 +114,7 @@ export async function transitionOnramp(
       updated_at: new Date(),
     }))
     .where('id', '=', id)
-    .where('status', 'in', from)
+    .where('status', '=', from)
     .returningAll()
     .executeTakeFirst();
 }

@@ -15,6 +15,7 @@ import type {
   StoredCryptoTransfer,
 } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
+import { checkTransition, offrampTransitions } from '../transitions.ts';
 
 /** The next unused HD index for a deposit address (a sequence: never handed out twice). */
 export async function nextDepositIndex(db: Kysely<Database>): Promise<number> {
@@ -265,17 +266,19 @@ export interface OfframpChangeExtras {
 }
 
 /**
- * Moves an offramp to `to` when it is in one of `from`, bumping its version (so every change gets its own
- * `offramp_update`); undefined otherwise. `to` may equal `from` for a change of message or refund only.
+ * Moves an offramp from `from` to `to` (a move of its machine, {@link offrampTransitions}), bumping its
+ * version (so every change gets its own `offramp_update`); undefined when it was no longer in `from`. `to`
+ * may equal `from` for a change of message or refund only.
  */
 export async function transitionOfframp(
   db: Kysely<Database>,
   id: string,
-  from: readonly OfframpStatusValue[],
+  from: OfframpStatusValue,
   to: OfframpStatusValue,
   statusMessage: string | null,
   extras: OfframpChangeExtras = {},
 ): Promise<OfframpRow | undefined> {
+  checkTransition('offramp', offrampTransitions, from, to);
   return db
     .updateTable('offramps')
     .set((eb) => ({
@@ -294,7 +297,7 @@ export async function transitionOfframp(
       updated_at: new Date(),
     }))
     .where('id', '=', id)
-    .where('status', 'in', from)
+    .where('status', '=', from)
     .returningAll()
     .executeTakeFirst();
 }
