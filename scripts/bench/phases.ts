@@ -10,11 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeDecimal, tokenId } from '@checkout/core';
-import { findMerchantAddress, findMerchantByApiKey, hashApiKey, listProducts } from '@checkout/db';
+import {
+  findMerchantAddress,
+  findMerchantByApiKey,
+  hashApiKey,
+  listProducts,
+  presentProduct,
+} from '@checkout/db';
 import { loadConfig, startService } from '@checkout/server';
 import { sql } from 'kysely';
 import { english, generateMnemonic, generatePrivateKey } from 'viem/accounts';
-import { presentProduct } from '../../server/src/presenters/product.ts';
 import { defaultAdminUrl, preparePostgres } from './postgres.ts';
 import { merchantHeaders, productsPath } from './protocol.ts';
 import { seedService } from './seed.ts';

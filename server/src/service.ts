@@ -15,7 +15,7 @@ import {
   ensureApiKey,
   openDatabase,
   purgeIdempotencyKeys,
-  revokeApiKey,
+  revokeApiKeysLabelled,
 } from '@checkout/db';
 import { createMailer } from '@checkout/mail';
 import {
@@ -132,13 +132,7 @@ export async function startService(
       devApiKey = { key: config.dev.apiKey, address: config.dev.walletAddress };
     } else if (api && config.env === 'development') {
       // One printed key at a time: the key of the previous start is revoked.
-      const previous = await db.kysely
-        .selectFrom('api_keys')
-        .select('id')
-        .where('label', '=', 'npm start')
-        .where('revoked_at', 'is', null)
-        .execute();
-      for (const p of previous) await revokeApiKey(db.kysely, p.id);
+      await revokeApiKeysLabelled(db.kysely, 'npm start');
       const created = await createApiKey(db.kysely, { address: devWalletAddress, label: 'npm start' });
       devApiKey = { key: created.key, address: created.address };
     }

@@ -1,9 +1,6 @@
 /** Table types of the checkout flow: expected payments, sessions and their transactions. */
-import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { StoredToken } from './schema.ts';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Generated, Selectable } from 'kysely';
+import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
 
 export interface ExpectedPaymentsTable {
   id: string;

@@ -1,8 +1,6 @@
 /** Table types of the ramps: fiat-to-crypto onramps, quotes with their deposit addresses, and fiat offramps. */
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Json, Timestamp } from './columnTypes.ts';
 
 /** Onramp lifecycle status (see docs/area-b-decisions.md). */
 export type OnrampStatusValue =

@@ -1,21 +1,11 @@
 /** Table types of the service's database (the same on PGlite and PostgreSQL). */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { CheckoutTables } from './checkoutSchema.ts';
+import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
 import type { RampsTables } from './rampsSchema.ts';
 import type { UsersTables } from './usersSchema.ts';
 
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
-
-/** A token as stored inside a resolved payment (the wire Token without id). */
-export interface StoredToken {
-  symbol: string;
-  address: string;
-  name: string;
-  decimal_count: number;
-  blockchain: string;
-  network: string;
-}
+export type { StoredToken } from './columnTypes.ts';
 
 export interface MerchantsTable {
   id: string;

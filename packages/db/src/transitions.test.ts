@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './openDatabase.ts';
-import { transitionOfframp } from './repositories/quotes.ts';
+import { transitionOfframp } from './repositories/offramps.ts';
 import {
   checkTransition,
   IllegalTransitionError,

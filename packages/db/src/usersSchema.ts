@@ -1,8 +1,6 @@
 /** Table types of Area B: users with their KYC state, KYC sessions, payment details and the account webhook endpoint. */
-import type { ColumnType, Generated, Selectable } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Generated, Selectable } from 'kysely';
+import type { Json, Timestamp } from './columnTypes.ts';
 
 /** Clearance of one currency as stored: the same vocabulary as the general status. */
 export interface StoredKycCurrency {

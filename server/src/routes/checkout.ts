@@ -19,6 +19,7 @@ import {
 } from '@checkout/core';
 import {
   type CheckoutSessionRow,
+  checkoutUrl,
   claimTransaction,
   findExpectedPayment,
   findMerchantExpectedPayment,
@@ -30,13 +31,14 @@ import {
   markSessionHashPending,
   markTransactionHandedOver,
   type ProductWithAddress,
+  presentExpectedPayment,
+  presentSession,
   releaseTransaction,
 } from '@checkout/db';
 import { checkoutRejections, handHashToCheckout, openCheckoutSession } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
-import { checkoutUrl, presentExpectedPayment, presentSession } from '../presenters/checkout.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
 
 function uuidParam(id: string | undefined, what: string): string {

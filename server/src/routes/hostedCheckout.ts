@@ -9,6 +9,8 @@ import {
   createApiKey,
   findExpectedPayment,
   findProductBySlug,
+  findProductSlugByName,
+  findWalletByAddress,
   insertExpectedPayment,
   insertProduct,
 } from '@checkout/db';
@@ -241,22 +243,13 @@ export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   router.get('/demo', async (ctx) => {
     const db = deps.db.kysely;
     const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
-    let wallet = await db
-      .selectFrom('merchant_addresses')
-      .select(['id', 'merchant_id'])
-      .where('address', '=', address)
-      .executeTakeFirst();
+    let wallet = await findWalletByAddress(db, address);
     if (!wallet) {
       const created = await createApiKey(db, { address, label: 'demo shop' });
-      wallet = { id: created.addressId, merchant_id: created.merchantId };
+      wallet = await findWalletByAddress(db, created.address);
+      if (!wallet) throw new Error('the demo wallet was not stored');
     }
-    const existing = await db
-      .selectFrom('products')
-      .select('slug')
-      .where('address_id', '=', wallet.id)
-      .where('name', '=', demoProductName)
-      .executeTakeFirst();
-    let slug = existing?.slug;
+    let slug = await findProductSlugByName(db, { addressId: wallet.id, name: demoProductName });
     let productId: string;
     if (slug) {
       productId = (await findProductBySlug(db, slug))!.id;

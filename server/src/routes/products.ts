@@ -15,13 +15,14 @@ import {
   insertProduct,
   listProducts,
   listResolvedPayments,
+  presentProduct,
   presentResolvedPayment,
+  presentUpdatedProduct,
   setProductActive,
 } from '@checkout/db';
 import type { Router, RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
-import { presentProduct, presentUpdatedProduct } from '../presenters/product.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */

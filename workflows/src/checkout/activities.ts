@@ -7,7 +7,9 @@ import {
   claimTransaction,
   createWebhookDelivery,
   type Db,
+  findExpectedPayment,
   findProductById,
+  findResolvedPayment,
   findSession,
   findSessionByExpectedPayment,
   listOtherOpenSessionsOfPayer,
@@ -468,13 +470,12 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       const session = await sessionOf(input.sessionId);
       const [product, expectedPayment] = await Promise.all([
         findProductById(db, session.product_id),
-        db
-          .selectFrom('expected_payments')
-          .selectAll()
-          .where('id', '=', session.expected_payment_id)
-          .executeTakeFirstOrThrow(),
+        findExpectedPayment(db, session.expected_payment_id),
       ]);
       if (!product) throw ApplicationFailure.nonRetryable('product not found', 'product_not_found');
+      if (!expectedPayment) {
+        throw ApplicationFailure.nonRetryable('expected payment not found', 'expected_payment_not_found');
+      }
       const { facts } = input;
       const received = facts.receivedToken
         ? deps.tokens.findPaymentToken(session.chain_id, facts.receivedToken)
@@ -522,11 +523,8 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
         },
         async (trx, id) => {
           if (!product.send_webhook || !product.webhook_url) return;
-          const row = await trx
-            .selectFrom('resolved_payments')
-            .selectAll()
-            .where('id', '=', id)
-            .executeTakeFirstOrThrow();
+          const row = await findResolvedPayment(trx, id);
+          if (!row) throw new Error(`the resolved payment ${id} just recorded is missing`);
           const delivery = await createWebhookDelivery(trx, {
             merchantId: product.merchant_id,
             eventType: resolvedPaymentEvent,
@@ -552,11 +550,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
      * per payment; `sent` counts the messages this call sent.
      */
     async sendPaymentEmails(input: { resolvedPaymentId: string }): Promise<{ sent: number }> {
-      const row = await db
-        .selectFrom('resolved_payments')
-        .selectAll()
-        .where('id', '=', input.resolvedPaymentId)
-        .executeTakeFirst();
+      const row = await findResolvedPayment(db, input.resolvedPaymentId);
       if (!row)
         throw ApplicationFailure.nonRetryable('resolved payment not found', 'resolved_payment_not_found');
       const product = await findProductById(db, row.product_id);

@@ -17,6 +17,7 @@ import { formatUnits, normalizeDecimal, parseUnits, printableText, type TokenReg
 import {
   type Database,
   type Db,
+  findOfframpById,
   findQuoteById,
   findQuoteRefundById,
   findUnattemptedDelivery,
@@ -139,8 +140,7 @@ export function createQuoteActivities(deps: QuoteActivityDeps): QuoteActivities 
   const treasury = createTreasury({ chains: deps.chains, privateKey: deps.ramps.treasuryPrivateKey });
 
   const loadOfframp = async (trx: Kysely<Database>, id: string, forUpdate = false): Promise<OfframpRow> => {
-    const query = trx.selectFrom('offramps').selectAll().where('id', '=', id);
-    const row = await (forUpdate ? query.forUpdate() : query).executeTakeFirst();
+    const row = await findOfframpById(trx, id, forUpdate);
     if (!row) throw ApplicationFailure.nonRetryable(`offramp ${id} does not exist`, 'OfframpNotFound');
     return row;
   };

@@ -10,6 +10,7 @@ import { ApiError, formatUnits, normalizeDecimal, type QuoteExecuteBody } from '
 import {
   type Database,
   findPaymentDetail,
+  findQuoteFundedBy,
   findQuoteRefundOfDeposit,
   inTransaction,
   isUniqueViolation,
@@ -136,12 +137,8 @@ export async function executeQuote(
   // 5. quote_expired
   if (isExpired(quote)) throw quoteExpired(await late());
   // 6. one transaction funds one quote.
-  const used = await db
-    .selectFrom('quotes')
-    .select('id')
-    .where((eb) => eb(eb.ref('crypto_transfer', '->>').key('tx_id'), '=', transfer.tx_id.toLowerCase()))
-    .executeTakeFirst();
-  if (used) throw new ApiError('tx_already_used', 'This transaction already funded another quote');
+  if (await findQuoteFundedBy(db, transfer.tx_id))
+    throw new ApiError('tx_already_used', 'This transaction already funded another quote');
 
   // 7. on chain: the transfer of at least the quote's total into its deposit address.
   const chain = deps.chains.get(quote.chain_id);

@@ -153,3 +153,26 @@ export async function revokeApiKey(db: Kysely<Database>, apiKeyId: string): Prom
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Revokes every live key with `label` (e.g. the key a development start printed); how many it revoked. */
+export async function revokeApiKeysLabelled(db: Kysely<Database>, label: string): Promise<number> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('label', '=', label)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The wallet record of an address (checksummed), whichever merchant holds it; undefined when none does. */
+export async function findWalletByAddress(
+  db: Kysely<Database>,
+  address: string,
+): Promise<MerchantAddressRow | undefined> {
+  return db
+    .selectFrom('merchant_addresses')
+    .selectAll()
+    .where('address', '=', getAddress(address))
+    .executeTakeFirst();
+}

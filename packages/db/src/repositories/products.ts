@@ -108,3 +108,17 @@ export async function setProductActive(
   if (!updated) return undefined;
   return findProduct(db, scope, id);
 }
+
+/** The slug of the wallet's product named `name`, or undefined (the first, when several are). */
+export async function findProductSlugByName(
+  db: Kysely<Database>,
+  input: { addressId: string; name: string },
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('products')
+    .select('slug')
+    .where('address_id', '=', input.addressId)
+    .where('name', '=', input.name)
+    .executeTakeFirst();
+  return row?.slug;
+}

@@ -15,3 +15,11 @@ export async function listResolvedPayments(
     .orderBy('id', 'desc')
     .execute();
 }
+
+/** A resolved payment by id, or undefined. */
+export async function findResolvedPayment(
+  db: Kysely<Database>,
+  id: string,
+): Promise<ResolvedPaymentRow | undefined> {
+  return db.selectFrom('resolved_payments').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -6,7 +6,7 @@ import {
   normalizeDecimal,
   paymentUri,
 } from '@checkout/core';
-import type { CheckoutSessionRow, ExpectedPaymentRow } from '@checkout/db';
+import type { CheckoutSessionRow, ExpectedPaymentRow } from '../checkoutSchema.ts';
 
 /** The hosted checkout URL of an expected payment. */
 export function checkoutUrl(publicBaseUrl: string, slug: string, expectedPaymentId: string): string {

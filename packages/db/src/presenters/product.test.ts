@@ -1,6 +1,6 @@
 import { Product, UpdatedProduct } from '@checkout/core';
-import type { ProductWithAddress } from '@checkout/db';
 import { describe, expect, it } from 'vitest';
+import type { ProductWithAddress } from '../repositories/products.ts';
 import { presentProduct, presentUpdatedProduct } from './product.ts';
 
 const row: ProductWithAddress = {

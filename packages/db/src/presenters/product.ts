@@ -1,6 +1,6 @@
 /** Product rows as the wire shapes of spec 2.1. */
 import { normalizeDecimal, type Product, tokenId, type UpdatedProduct } from '@checkout/core';
-import type { ProductWithAddress } from '@checkout/db';
+import type { ProductWithAddress } from '../repositories/products.ts';
 
 /** The product as create and list return it (with `verified_address`). */
 export function presentProduct(row: ProductWithAddress): Product {
