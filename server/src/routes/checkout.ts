@@ -9,11 +9,8 @@ import {
   CheckoutTransactionBody,
   type CheckoutView,
   ExpectedPaymentCreateBody,
-  fieldErrors,
   normalizeDecimal,
   notFound,
-  recordInvalid,
-  safeParseReporting,
   temporalUnavailable,
   Uuid,
 } from '@checkout/core';
@@ -34,28 +31,18 @@ import {
   presentExpectedPayment,
   presentSession,
   releaseTransaction,
+  storedTokenOf,
 } from '@checkout/db';
 import { checkoutRejections, handHashToCheckout, openCheckoutSession } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AppDeps, AppState } from '../context.ts';
+import { parseBody } from '../parseBody.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
 
 function uuidParam(id: string | undefined, what: string): string {
   if (!id || !Uuid.safeParse(id).success) throw notFound(what);
   return id;
-}
-
-/** A flat (unwrapped) JSON body validated against `schema`. */
-function parseFlatBody<T extends import('zod').ZodType>(schema: T, body: unknown): import('zod').output<T> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError('parameter_missing', 'The request body must be a JSON object', {
-      errors: [{ path: '(body)', message: 'is required' }],
-    });
-  }
-  const parsed = safeParseReporting(schema, body);
-  if (!parsed.success) throw recordInvalid(fieldErrors(parsed.error));
-  return parsed.data;
 }
 
 /** Merchant routes: create and read expected payments. Registered on the authenticated Area A router. */
@@ -64,7 +51,7 @@ export function expectedPaymentRoutes(router: Router<AppState>, deps: AppDeps): 
     const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
     const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
     if (!product) throw notFound('Product');
-    const body = parseFlatBody(ExpectedPaymentCreateBody, ctx.state.body);
+    const body = parseBody(ExpectedPaymentCreateBody, ctx.state.body);
     if (!product.active)
       throw new ApiError('product_inactive', 'The product is not active: it takes no new checkouts');
     const row = await insertExpectedPayment(ctx.state.db, {
@@ -107,15 +94,7 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     expectedPaymentId: string | undefined,
   ): Promise<CheckoutView> => {
     const chain = deps.tokens.chainById(product.chain_id);
-    const productToken = {
-      symbol: product.token_symbol,
-      address: product.token_address,
-      name: product.token_name,
-      decimal_count: product.token_decimals,
-      blockchain: product.token_blockchain,
-      network: product.token_network,
-      chain_id: product.chain_id,
-    };
+    const productToken = { ...storedTokenOf(product), chain_id: product.chain_id };
     const paymentTokens = product.swappable
       ? (chain?.paymentTokens ?? []).map((t) => ({
           symbol: t.symbol,
@@ -189,7 +168,7 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
 
   router.post('/checkout/:slug/sessions', async (ctx) => {
     const product = await productBySlug(ctx.params.slug);
-    const body = parseFlatBody(CheckoutSessionCreateBody, ctx.state.body);
+    const body = parseBody(CheckoutSessionCreateBody, ctx.state.body);
     const { session } = await openCheckoutSession(
       {
         db: deps.db.kysely,
@@ -214,7 +193,7 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
   router.post('/checkout/sessions/:id/transactions', async (ctx) => {
     const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
     if (!session) throw notFound('Checkout session');
-    const { tx_hash } = parseFlatBody(CheckoutTransactionBody, ctx.state.body);
+    const { tx_hash } = parseBody(CheckoutTransactionBody, ctx.state.body);
     const txHash = tx_hash.toLowerCase();
     const temporal = deps.temporal;
     if (!temporal) throw temporalUnavailable('transactions cannot be checked');

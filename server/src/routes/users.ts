@@ -1,22 +1,11 @@
 /** Area B users (spec 2.4, 4.5): create, show, list, and opening a KYC session. */
 import { randomUUID } from 'node:crypto';
 import { checkCountryCode, checkPhone, checkUsState } from '@checkout/banking';
-import {
-  ApiError,
-  type FieldError,
-  fieldErrors,
-  initialKyc,
-  notFound,
-  recordInvalid,
-  safeParseReporting,
-  UserCreateBody,
-  Uuid,
-} from '@checkout/core';
+import { ApiError, type FieldError, initialKyc, notFound, UserCreateBody, Uuid } from '@checkout/core';
 import { findUser, insertKycSession, insertUser, listUsers, presentUser, type UserRow } from '@checkout/db';
 import { kycWorkflowSummary, startKycOnboarding } from '@checkout/workflows';
 import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import { z } from 'zod';
 import type { AppDeps, AppState } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
 import { parseBody } from '../parseBody.ts';
@@ -56,22 +45,6 @@ function userFormatErrors(raw: Record<string, unknown>, blockedCountries: readon
   return errors;
 }
 
-/** Parses the create body and applies every user rule, listing every problem at once. */
-function parseUserCreate(body: unknown, blockedCountries: readonly string[]) {
-  parseBody(z.object({ user: z.unknown() }), body, 'user');
-  const raw = (body as { user: unknown }).user;
-  const parsed = safeParseReporting(UserCreateBody, body);
-  const errors = parsed.success ? [] : fieldErrors(parsed.error);
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
-    const taken = new Set(errors.map((e) => e.path));
-    for (const error of userFormatErrors(raw as Record<string, unknown>, blockedCountries)) {
-      if (!taken.has(error.path)) errors.push(error);
-    }
-  }
-  if (errors.length > 0 || !parsed.success) throw recordInvalid(errors);
-  return parsed.data.user;
-}
-
 /** Registers the user routes on the Area B router (API key only). */
 export function userRoutes(
   router: Router<AppState>,
@@ -79,7 +52,9 @@ export function userRoutes(
   kycProvider: KycProvider | undefined,
 ): void {
   router.post('/users', async (ctx) => {
-    const input = parseUserCreate(ctx.state.body, deps.config.areaB.blockedCountries);
+    const { user: input } = parseBody(UserCreateBody, ctx.state.body, 'user', (raw) =>
+      userFormatErrors(raw, deps.config.areaB.blockedCountries),
+    );
     const merchantId = ctx.state.merchant!.merchantId;
     const row = await insertUser(ctx.state.db, {
       id: randomUUID(),

@@ -32,6 +32,7 @@ import {
   releasePaymentAmounts,
   reservePaymentAmount,
   setSessionReservedAmount,
+  storedTokenOf,
   upsertSession,
 } from '@checkout/db';
 import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
@@ -294,14 +295,7 @@ export async function openCheckoutSession(
     : undefined;
   if (body.expected_payment_id && (!found || found.product_id !== product.id))
     throw notFound('Expected payment');
-  const expectedToken = {
-    symbol: product.token_symbol,
-    address: product.token_address,
-    name: product.token_name,
-    decimal_count: product.token_decimals,
-    blockchain: product.token_blockchain,
-    network: product.token_network,
-  };
+  const expectedToken = storedTokenOf(product);
   // Read before anything is written: an unreachable chain leaves no row behind.
   const latest = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
     throw new ApiError(

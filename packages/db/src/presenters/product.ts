@@ -1,5 +1,6 @@
 /** Product rows as the wire shapes of spec 2.1. */
 import { normalizeDecimal, type Product, tokenId, type UpdatedProduct } from '@checkout/core';
+import type { StoredToken } from '../columnTypes.ts';
 import type { ProductWithAddress } from '../repositories/products.ts';
 
 /** The product as create and list return it (with `verified_address`). */
@@ -48,4 +49,16 @@ export function presentProduct(row: ProductWithAddress): Product {
 export function presentUpdatedProduct(row: ProductWithAddress): UpdatedProduct {
   const { verified_address: _omitted, ...rest } = presentProduct(row);
   return rest;
+}
+
+/** The product's token as a session stores it (the wire Token without id). */
+export function storedTokenOf(product: ProductWithAddress): StoredToken {
+  return {
+    symbol: product.token_symbol,
+    address: product.token_address,
+    name: product.token_name,
+    decimal_count: product.token_decimals,
+    blockchain: product.token_blockchain,
+    network: product.token_network,
+  };
 }
