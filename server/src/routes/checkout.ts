@@ -6,9 +6,12 @@ import { randomUUID } from 'node:crypto';
 import {
   ApiError,
   CheckoutSessionCreateBody,
+  CheckoutSessionResponse,
   CheckoutTransactionBody,
-  type CheckoutView,
+  CheckoutView,
+  ErrorResponse,
   ExpectedPaymentCreateBody,
+  ExpectedPaymentResponse,
   normalizeDecimal,
   notFound,
   temporalUnavailable,
@@ -34,11 +37,13 @@ import {
   storedTokenOf,
 } from '@checkout/db';
 import { checkoutRejections, handHashToCheckout, openCheckoutSession } from '@checkout/workflows';
-import type { Router } from '@koa/router';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { AppDeps, AppState } from '../context.ts';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
+import type { Routes } from './declare.ts';
+import { areaA, errors, idPath, json, limited, merchantHeaders, ok, slugPath, walletHeader } from './docs.ts';
 
 function uuidParam(id: string | undefined, what: string): string {
   if (!id || !Uuid.safeParse(id).success) throw notFound(what);
@@ -46,47 +51,70 @@ function uuidParam(id: string | undefined, what: string): string {
 }
 
 /** Merchant routes: create and read expected payments. Registered on the authenticated Area A router. */
-export function expectedPaymentRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.post('/products/:id/expected_payments', async (ctx) => {
-    const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
-    const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
-    if (!product) throw notFound('Product');
-    const body = parseBody(ExpectedPaymentCreateBody, ctx.state.body);
-    if (!product.active)
-      throw new ApiError('product_inactive', 'The product is not active: it takes no new checkouts');
-    const row = await insertExpectedPayment(ctx.state.db, {
-      id: randomUUID(),
-      merchant_id: product.merchant_id,
-      product_id: product.id,
-      dollar_amount: body.dollar_amount,
-      metadata: body.metadata ?? null,
-      customer_email: body.customer_email ?? null,
-      source: 'merchant',
-    });
-    ctx.body = {
-      expected_payment: presentExpectedPayment(
-        row,
-        checkoutUrl(deps.config.publicBaseUrl, product.slug, row.id),
-      ),
-    };
-  });
+export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
+  router.post(
+    '/products/:id/expected_payments',
+    areaA({
+      summary: 'Create an expected payment: a fixed amount to pay through the checkout, with its link',
+      requestParams: { header: merchantHeaders, path: idPath },
+      requestBody: { required: true, content: json(ExpectedPaymentCreateBody) },
+      responses: {
+        ...ok('The expected payment', ExpectedPaymentResponse),
+        ...errors(400, 401, 403, 404, 409, 413, 415, 422),
+      },
+    }),
+    async (ctx) => {
+      const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
+      const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
+      if (!product) throw notFound('Product');
+      const body = parseBody(ExpectedPaymentCreateBody, ctx.state.body);
+      if (!product.active)
+        throw new ApiError('product_inactive', 'The product is not active: it takes no new checkouts');
+      const row = await insertExpectedPayment(ctx.state.db, {
+        id: randomUUID(),
+        merchant_id: product.merchant_id,
+        product_id: product.id,
+        dollar_amount: body.dollar_amount,
+        metadata: body.metadata ?? null,
+        customer_email: body.customer_email ?? null,
+        source: 'merchant',
+      });
+      ctx.body = {
+        expected_payment: presentExpectedPayment(
+          row,
+          checkoutUrl(deps.config.publicBaseUrl, product.slug, row.id),
+        ),
+      };
+    },
+  );
 
-  router.get('/expected_payments/:id', async (ctx) => {
-    const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
-    const row = await findMerchantExpectedPayment(
-      ctx.state.db,
-      scope,
-      uuidParam(ctx.params.id, 'Expected payment'),
-    );
-    if (!row) throw notFound('Expected payment');
-    ctx.body = {
-      expected_payment: presentExpectedPayment(row, checkoutUrl(deps.config.publicBaseUrl, row.slug, row.id)),
-    };
-  });
+  router.get(
+    '/expected_payments/:id',
+    areaA({
+      summary: 'Show an expected payment',
+      requestParams: { header: walletHeader, path: idPath },
+      responses: { ...ok('The expected payment', ExpectedPaymentResponse), ...errors(400, 401, 403, 404) },
+    }),
+    async (ctx) => {
+      const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
+      const row = await findMerchantExpectedPayment(
+        ctx.state.db,
+        scope,
+        uuidParam(ctx.params.id, 'Expected payment'),
+      );
+      if (!row) throw notFound('Expected payment');
+      ctx.body = {
+        expected_payment: presentExpectedPayment(
+          row,
+          checkoutUrl(deps.config.publicBaseUrl, row.slug, row.id),
+        ),
+      };
+    },
+  );
 }
 
 /** Public routes of the checkout widget. */
-export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
+export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
   const chainOf = (product: ProductWithAddress) => deps.chains.get(product.chain_id);
 
   const view = async (
@@ -157,110 +185,170 @@ export function publicCheckoutRoutes(router: Router<AppState>, deps: AppDeps): v
     return presentSession(row, expected?.dollar_amount ?? '0');
   };
 
-  router.get('/checkout/:slug', async (ctx) => {
-    const product = await productBySlug(ctx.params.slug);
-    const expectedPaymentId =
-      typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
-    if (expectedPaymentId !== undefined && !Uuid.safeParse(expectedPaymentId).success)
-      throw notFound('Expected payment');
-    ctx.body = { checkout: await view(product, expectedPaymentId) };
-  });
+  router.get(
+    '/checkout/:slug',
+    {
+      summary: 'What the element renders for a product (and an expected payment)',
+      requestParams: { path: slugPath, query: z.object({ expected_payment: z.uuid().optional() }) },
+      responses: { ...ok('The checkout', z.object({ checkout: CheckoutView })), ...errors(404), ...limited },
+    },
+    async (ctx) => {
+      const product = await productBySlug(ctx.params.slug);
+      const expectedPaymentId =
+        typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
+      if (expectedPaymentId !== undefined && !Uuid.safeParse(expectedPaymentId).success)
+        throw notFound('Expected payment');
+      ctx.body = { checkout: await view(product, expectedPaymentId) };
+    },
+  );
 
-  router.post('/checkout/:slug/sessions', async (ctx) => {
-    const product = await productBySlug(ctx.params.slug);
-    const body = parseBody(CheckoutSessionCreateBody, ctx.state.body);
-    const { session } = await openCheckoutSession(
-      {
-        db: deps.db.kysely,
-        tokens: deps.tokens,
-        chains: deps.chains,
-        temporal: deps.temporal?.client,
-        taskQueue: deps.config.temporal.taskQueue,
-        checkout: deps.config.checkout,
+  router.post(
+    '/checkout/:slug/sessions',
+    {
+      summary: "Open (or update) the shopper's checkout session",
+      requestParams: { path: slugPath },
+      requestBody: { required: true, content: json(CheckoutSessionCreateBody) },
+      responses: {
+        ...ok('The session', CheckoutSessionResponse),
+        ...errors(400, 404, 413, 415, 422),
+        ...limited,
+        '503': {
+          description: 'The chain or the workflow service is unavailable',
+          content: json(ErrorResponse),
+        },
       },
-      product,
-      body,
-    );
-    ctx.body = { session: await sessionView(session) };
-  });
+    },
+    async (ctx) => {
+      const product = await productBySlug(ctx.params.slug);
+      const body = parseBody(CheckoutSessionCreateBody, ctx.state.body);
+      const { session } = await openCheckoutSession(
+        {
+          db: deps.db.kysely,
+          tokens: deps.tokens,
+          chains: deps.chains,
+          temporal: deps.temporal?.client,
+          taskQueue: deps.config.temporal.taskQueue,
+          checkout: deps.config.checkout,
+        },
+        product,
+        body,
+      );
+      ctx.body = { session: await sessionView(session) };
+    },
+  );
 
-  router.get('/checkout/sessions/:id', async (ctx) => {
-    const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
-    if (!session) throw notFound('Checkout session');
-    ctx.body = { session: await sessionView(session) };
-  });
+  router.get(
+    '/checkout/sessions/:id',
+    {
+      summary: 'A checkout session',
+      requestParams: { path: idPath },
+      responses: { ...ok('The session', CheckoutSessionResponse), ...errors(404), ...limited },
+    },
+    async (ctx) => {
+      const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
+      if (!session) throw notFound('Checkout session');
+      ctx.body = { session: await sessionView(session) };
+    },
+  );
 
-  router.post('/checkout/sessions/:id/transactions', async (ctx) => {
-    const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
-    if (!session) throw notFound('Checkout session');
-    const { tx_hash } = parseBody(CheckoutTransactionBody, ctx.state.body);
-    const txHash = tx_hash.toLowerCase();
-    const temporal = deps.temporal;
-    if (!temporal) throw temporalUnavailable('transactions cannot be checked');
-    // The claim is durable before Temporal hears of the hash: no other checkout can take the transfer,
-    // and a hash Temporal or its workers were not there to take is handed over by the reconciler.
-    const claim = await claimTransaction(deps.db.kysely, {
-      chainId: session.chain_id,
-      txHash,
-      sessionId: session.id,
-      handedOver: false,
-    });
-    if (claim === 'other_session') {
-      throw new ApiError('tx_already_used', 'This transaction already pays another checkout', {
-        errors: [{ path: 'tx_hash', message: 'already pays another checkout' }],
+  router.post(
+    '/checkout/sessions/:id/transactions',
+    {
+      summary: "Submit the shopper's transaction hash",
+      requestParams: { path: idPath },
+      requestBody: { required: true, content: json(CheckoutTransactionBody) },
+      responses: {
+        ...ok('The session', CheckoutSessionResponse),
+        ...errors(400, 404, 413, 415, 422),
+        ...limited,
+        '503': { description: 'The workflow service is unavailable', content: json(ErrorResponse) },
+      },
+    },
+    async (ctx) => {
+      const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
+      if (!session) throw notFound('Checkout session');
+      const { tx_hash } = parseBody(CheckoutTransactionBody, ctx.state.body);
+      const txHash = tx_hash.toLowerCase();
+      const temporal = deps.temporal;
+      if (!temporal) throw temporalUnavailable('transactions cannot be checked');
+      // The claim is durable before Temporal hears of the hash: no other checkout can take the transfer,
+      // and a hash Temporal or its workers were not there to take is handed over by the reconciler.
+      const claim = await claimTransaction(deps.db.kysely, {
+        chainId: session.chain_id,
+        txHash,
+        sessionId: session.id,
+        handedOver: false,
       });
-    }
-    const target = { chainId: session.chain_id, txHash, sessionId: session.id };
-    const handover = await handHashToCheckout(temporal.client, session.expected_payment_id, txHash);
-    if (handover.outcome === 'refused') {
-      if (claim === 'claimed') await releaseTransaction(deps.db.kysely, target);
-      throw rejectionError(handover.error);
-    }
-    if (handover.outcome === 'taken') {
-      await markTransactionHandedOver(deps.db.kysely, target);
-    } else {
-      // Recorded, not yet taken: the session shows the hash confirming while it waits for its workflow.
-      await markSessionHashPending(deps.db.kysely, session.id, txHash);
-      if (handover.outcome === 'temporal_unavailable') {
-        throw temporalUnavailable('the transaction is recorded and will be checked as soon as it is back');
+      if (claim === 'other_session') {
+        throw new ApiError('tx_already_used', 'This transaction already pays another checkout', {
+          errors: [{ path: 'tx_hash', message: 'already pays another checkout' }],
+        });
       }
-      ctx.status = 202;
-    }
-    // The workflow keeps the session's status: by now it shows the hash confirming, or already resolved.
-    const updated = await findSession(deps.db.kysely, session.id);
-    ctx.body = { session: await sessionView(updated!) };
-  });
+      const target = { chainId: session.chain_id, txHash, sessionId: session.id };
+      const handover = await handHashToCheckout(temporal.client, session.expected_payment_id, txHash);
+      if (handover.outcome === 'refused') {
+        if (claim === 'claimed') await releaseTransaction(deps.db.kysely, target);
+        throw rejectionError(handover.error);
+      }
+      if (handover.outcome === 'taken') {
+        await markTransactionHandedOver(deps.db.kysely, target);
+      } else {
+        // Recorded, not yet taken: the session shows the hash confirming while it waits for its workflow.
+        await markSessionHashPending(deps.db.kysely, session.id, txHash);
+        if (handover.outcome === 'temporal_unavailable') {
+          throw temporalUnavailable('the transaction is recorded and will be checked as soon as it is back');
+        }
+        ctx.status = 202;
+      }
+      // The workflow keeps the session's status: by now it shows the hash confirming, or already resolved.
+      const updated = await findSession(deps.db.kysely, session.id);
+      ctx.body = { session: await sessionView(updated!) };
+    },
+  );
 
   // Server-sent events: the session each time it changes (pushed, not polled), for at most ten minutes per connection.
-  router.get('/checkout/sessions/:id/events', async (ctx) => {
-    const id = uuidParam(ctx.params.id, 'Checkout session');
-    let dollarAmount: string | undefined;
-    const stream = await openSessionEventStream({
-      events: deps.sessionEvents,
-      metrics: deps.metrics,
-      log: ctx.state.log,
-      sessionId: id,
-      closed: ctx.res,
-      read: async () => {
-        const row = await findSession(deps.db.kysely, id);
-        if (!row) return undefined;
-        // The amount never changes: read once per stream.
-        dollarAmount ??= (await findExpectedPayment(deps.db.kysely, row.expected_payment_id))?.dollar_amount;
-        return presentSession(row, dollarAmount ?? '0');
+  router.get(
+    '/checkout/sessions/:id/events',
+    {
+      summary: 'Server-sent events: the session on every change',
+      requestParams: { path: idPath },
+      responses: {
+        '200': { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
+        ...errors(404),
+        ...limited,
       },
-    });
-    if (!stream) throw notFound('Checkout session');
-    ctx.req.socket.setTimeout(0);
-    ctx.set({
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache',
-      Connection: 'keep-alive',
-      // Proxies that buffer responses (nginx) pass the events on at once.
-      'X-Accel-Buffering': 'no',
-    });
-    ctx.status = 200;
-    ctx.body = stream;
-  });
+    },
+    async (ctx) => {
+      const id = uuidParam(ctx.params.id, 'Checkout session');
+      let dollarAmount: string | undefined;
+      const stream = await openSessionEventStream({
+        events: deps.sessionEvents,
+        metrics: deps.metrics,
+        log: ctx.state.log,
+        sessionId: id,
+        closed: ctx.res,
+        read: async () => {
+          const row = await findSession(deps.db.kysely, id);
+          if (!row) return undefined;
+          // The amount never changes: read once per stream.
+          dollarAmount ??= (await findExpectedPayment(deps.db.kysely, row.expected_payment_id))
+            ?.dollar_amount;
+          return presentSession(row, dollarAmount ?? '0');
+        },
+      });
+      if (!stream) throw notFound('Checkout session');
+      ctx.req.socket.setTimeout(0);
+      ctx.set({
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache',
+        Connection: 'keep-alive',
+        // Proxies that buffer responses (nginx) pass the events on at once.
+        'X-Accel-Buffering': 'no',
+      });
+      ctx.status = 200;
+      ctx.body = stream;
+    },
+  );
 }
 
 /** Maps a refused Update to the API's error. */

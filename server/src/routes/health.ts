@@ -2,8 +2,10 @@
 
 import { listChainWatches } from '@checkout/db';
 import { type ReconcileBacklog, reconcileBacklog } from '@checkout/workflows';
-import type { Router } from '@koa/router';
-import type { AppDeps, AppState } from '../context.ts';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import type { Routes } from './declare.ts';
+import { json } from './docs.ts';
 
 /** `check`'s answer within `timeoutMs`, or undefined when it failed or took longer. */
 async function within<T>(check: () => Promise<T>, timeoutMs = 2_000): Promise<T | undefined> {
@@ -95,57 +97,77 @@ function recordGauges(
 }
 
 /** GET /health (503 when the database or Temporal is down) and GET /metrics. */
-export function healthRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.get('/health', async (ctx) => {
-    const temporal = deps.temporal;
-    const [database, workflow, pollers, backlog, watchers] = await Promise.all([
-      probe(() => deps.db.ping()),
-      temporal ? probe(() => temporal.check()) : Promise.resolve('disabled' as const),
-      temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
-      within(() => reconcileBacklog(deps.db.kysely)),
-      within(() => watcherHealth(deps)),
-    ]);
-    // Workers are present when any polled the task queue lately; with none, nothing moves.
-    const workers = !temporal
-      ? ('disabled' as const)
-      : pollers === undefined
-        ? ('unknown' as const)
-        : pollers.workflow > 0 && pollers.activity > 0
-          ? ('ok' as const)
-          : ('absent' as const);
-    recordGauges(deps, pollers, backlog, watchers);
-    const ok = database === 'ok' && workflow === 'ok' && workers === 'ok';
-    ctx.status = ok ? 200 : 503;
-    ctx.body = {
-      status: ok ? 'ok' : 'degraded',
-      database: { status: database, kind: deps.db.kind },
-      temporal: { status: workflow, namespace: deps.config.temporal.namespace },
-      workers: {
-        status: workers,
-        task_queue: deps.config.temporal.taskQueue,
-        ...(pollers ? { workflow_pollers: pollers.workflow, activity_pollers: pollers.activity } : {}),
+export function healthRoutes(router: Routes, deps: AppDeps): void {
+  router.get(
+    '/health',
+    {
+      summary: 'Database, Temporal, workers and chain watchers',
+      responses: {
+        '200': { description: 'Healthy', content: json(z.looseObject({})) },
+        '503': {
+          description: 'The database or Temporal is down, or no worker polls',
+          content: json(z.looseObject({})),
+        },
       },
-      ...(backlog
-        ? {
-            backlog: {
-              pending_hashes: backlog.pendingHashes,
-              unattempted_webhooks: backlog.unattemptedWebhooks,
-            },
-          }
-        : {}),
-      ...(watchers ? { chain_watchers: watchers } : {}),
-    };
-  });
+    },
+    async (ctx) => {
+      const temporal = deps.temporal;
+      const [database, workflow, pollers, backlog, watchers] = await Promise.all([
+        probe(() => deps.db.ping()),
+        temporal ? probe(() => temporal.check()) : Promise.resolve('disabled' as const),
+        temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
+        within(() => reconcileBacklog(deps.db.kysely)),
+        within(() => watcherHealth(deps)),
+      ]);
+      // Workers are present when any polled the task queue lately; with none, nothing moves.
+      const workers = !temporal
+        ? ('disabled' as const)
+        : pollers === undefined
+          ? ('unknown' as const)
+          : pollers.workflow > 0 && pollers.activity > 0
+            ? ('ok' as const)
+            : ('absent' as const);
+      recordGauges(deps, pollers, backlog, watchers);
+      const ok = database === 'ok' && workflow === 'ok' && workers === 'ok';
+      ctx.status = ok ? 200 : 503;
+      ctx.body = {
+        status: ok ? 'ok' : 'degraded',
+        database: { status: database, kind: deps.db.kind },
+        temporal: { status: workflow, namespace: deps.config.temporal.namespace },
+        workers: {
+          status: workers,
+          task_queue: deps.config.temporal.taskQueue,
+          ...(pollers ? { workflow_pollers: pollers.workflow, activity_pollers: pollers.activity } : {}),
+        },
+        ...(backlog
+          ? {
+              backlog: {
+                pending_hashes: backlog.pendingHashes,
+                unattempted_webhooks: backlog.unattemptedWebhooks,
+              },
+            }
+          : {}),
+        ...(watchers ? { chain_watchers: watchers } : {}),
+      };
+    },
+  );
 
-  router.get('/metrics', async (ctx) => {
-    const temporal = deps.temporal;
-    const [pollers, backlog, watchers] = await Promise.all([
-      temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
-      within(() => reconcileBacklog(deps.db.kysely)),
-      within(() => watcherHealth(deps)),
-    ]);
-    recordGauges(deps, pollers, backlog, watchers);
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
-  });
+  router.get(
+    '/metrics',
+    {
+      summary: 'Prometheus metrics of this process',
+      responses: { '200': { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
+    },
+    async (ctx) => {
+      const temporal = deps.temporal;
+      const [pollers, backlog, watchers] = await Promise.all([
+        temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
+        within(() => reconcileBacklog(deps.db.kysely)),
+        within(() => watcherHealth(deps)),
+      ]);
+      recordGauges(deps, pollers, backlog, watchers);
+      ctx.type = deps.metrics.registry.contentType;
+      ctx.body = await deps.metrics.registry.metrics();
+    },
+  );
 }

@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Uuid } from '@checkout/core';
+import { ErrorResponse, Uuid } from '@checkout/core';
 import {
   createApiKey,
   findExpectedPayment,
@@ -14,10 +14,12 @@ import {
   insertExpectedPayment,
   insertProduct,
 } from '@checkout/db';
-import type { Router } from '@koa/router';
 import { getAddress } from 'viem';
-import type { AppDeps, AppState } from '../context.ts';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
 import { createWidgetAssets } from '../widgetAssets.ts';
+import type { Routes } from './declare.ts';
+import { html, json, slugPath } from './docs.ts';
 import { widgetFileRoutes } from './widgetFiles.ts';
 
 const widgetDist = fileURLToPath(new URL('../../../widget/dist/', import.meta.url));
@@ -195,126 +197,153 @@ const favicon: Buffer = (() => {
  * GET /widget/*.js (built element), GET /favicon.ico, GET /demo outside production; both pages speak the
  * shopper's language (`Accept-Language`).
  */
-export function hostedCheckoutRoutes(router: Router<AppState>, deps: AppDeps): void {
+export function hostedCheckoutRoutes(router: Routes, deps: AppDeps): void {
   const widget = createWidgetAssets(widgetDist);
-  router.get('/checkout/:slug', async (ctx) => {
-    const slug = ctx.params.slug ?? '';
-    const expected = typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
-    const product = /^[A-Za-z0-9_-]{1,64}$/.test(slug)
-      ? await findProductBySlug(deps.db.kysely, slug)
-      : undefined;
-    const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
-    ctx.set('Vary', 'Accept-Language');
-    if (!product || (expected !== undefined && !Uuid.safeParse(expected).success)) {
-      ctx.status = 404;
+  router.get(
+    '/checkout/:slug',
+    {
+      summary: 'The hosted checkout page',
+      requestParams: { path: slugPath, query: z.object({ expected_payment: z.uuid().optional() }) },
+      responses: {
+        '200': html('The page'),
+        // A page for an unknown checkout; the one error body for a path the service refuses outright.
+        '404': {
+          description: 'No such checkout',
+          content: { 'text/html': { schema: z.string() }, ...json(ErrorResponse) },
+        },
+      },
+    },
+    async (ctx) => {
+      const slug = ctx.params.slug ?? '';
+      const expected =
+        typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
+      const product = /^[A-Za-z0-9_-]{1,64}$/.test(slug)
+        ? await findProductBySlug(deps.db.kysely, slug)
+        : undefined;
+      const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
+      ctx.set('Vary', 'Accept-Language');
+      if (!product || (expected !== undefined && !Uuid.safeParse(expected).success)) {
+        ctx.status = 404;
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = page(
+          texts.notFound,
+          `<h1>${escapeHtml(texts.notFound)}</h1><p>${escapeHtml(texts.checkLink)}</p>`,
+          tag,
+          await widget.classicScriptPath(),
+        );
+        return;
+      }
+      // The merchant may have given the shopper's e-mail with the expected payment: the form starts with it.
+      const payment = expected ? await findExpectedPayment(deps.db.kysely, expected) : undefined;
+      const email = payment?.product_id === product.id ? payment.customer_email : null;
       ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      // The page is never cached, so it names the hashed script directly and skips the loader.
       ctx.body = page(
-        texts.notFound,
-        `<h1>${escapeHtml(texts.notFound)}</h1><p>${escapeHtml(texts.checkLink)}</p>`,
+        product.name,
+        `<h1>${escapeHtml(texts.checkout)}</h1>\n${element(slug, expected, email)}`,
         tag,
         await widget.classicScriptPath(),
       );
-      return;
-    }
-    // The merchant may have given the shopper's e-mail with the expected payment: the form starts with it.
-    const payment = expected ? await findExpectedPayment(deps.db.kysely, expected) : undefined;
-    const email = payment?.product_id === product.id ? payment.customer_email : null;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    // The page is never cached, so it names the hashed script directly and skips the loader.
-    ctx.body = page(
-      product.name,
-      `<h1>${escapeHtml(texts.checkout)}</h1>\n${element(slug, expected, email)}`,
-      tag,
-      await widget.classicScriptPath(),
-    );
-  });
+    },
+  );
 
-  router.get('/favicon.ico', (ctx) => {
-    ctx.type = 'image/x-icon';
-    ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.body = favicon;
-  });
+  router.get(
+    '/favicon.ico',
+    {
+      summary: 'The icon',
+      responses: { '200': { description: 'An icon', content: { 'image/x-icon': { schema: z.string() } } } },
+    },
+    (ctx) => {
+      ctx.type = 'image/x-icon';
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = favicon;
+    },
+  );
 
-  widgetFileRoutes(router, widget);
+  router.files((files) => widgetFileRoutes(files, widget));
 
   if (deps.config.env === 'production') return;
 
-  router.get('/demo', async (ctx) => {
-    const db = deps.db.kysely;
-    const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
-    let wallet = await findWalletByAddress(db, address);
-    if (!wallet) {
-      const created = await createApiKey(db, { address, label: 'demo shop' });
-      wallet = await findWalletByAddress(db, created.address);
-      if (!wallet) throw new Error('the demo wallet was not stored');
-    }
-    let slug = await findProductSlugByName(db, { addressId: wallet.id, name: demoProductName });
-    let productId: string;
-    if (slug) {
-      productId = (await findProductBySlug(db, slug))!.id;
-    } else {
-      const token =
-        deps.tokens.tokensOf('binance-smart-chain', 'testnet').find((t) => t.symbol === 'BUSD') ??
-        deps.tokens.tokensOf('binance-smart-chain', 'testnet')[0];
-      if (!token) throw new Error('no test token is configured');
-      const now = new Date();
-      const row = await insertProduct(db, {
+  router.get(
+    '/demo',
+    { summary: 'The demo shop (outside production)', responses: { '200': html('The page') } },
+    async (ctx) => {
+      const db = deps.db.kysely;
+      const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
+      let wallet = await findWalletByAddress(db, address);
+      if (!wallet) {
+        const created = await createApiKey(db, { address, label: 'demo shop' });
+        wallet = await findWalletByAddress(db, created.address);
+        if (!wallet) throw new Error('the demo wallet was not stored');
+      }
+      let slug = await findProductSlugByName(db, { addressId: wallet.id, name: demoProductName });
+      let productId: string;
+      if (slug) {
+        productId = (await findProductBySlug(db, slug))!.id;
+      } else {
+        const token =
+          deps.tokens.tokensOf('binance-smart-chain', 'testnet').find((t) => t.symbol === 'BUSD') ??
+          deps.tokens.tokensOf('binance-smart-chain', 'testnet')[0];
+        if (!token) throw new Error('no test token is configured');
+        const now = new Date();
+        const row = await insertProduct(db, {
+          id: randomUUID(),
+          merchant_id: wallet.merchant_id,
+          address_id: wallet.id,
+          name: demoProductName,
+          email: 'merchant@example.com',
+          send_email: false,
+          email_body: '',
+          send_webhook: false,
+          webhook_url: null,
+          success_url: '',
+          failure_url: '',
+          active: true,
+          tax_rate: '20',
+          swappable: true,
+          open_amount: false,
+          expires_in_minutes: 30,
+          custom_fields: JSON.stringify(['full_name']),
+          token_blockchain: token.blockchain,
+          token_network: token.network,
+          token_address: token.address,
+          token_symbol: token.symbol,
+          token_name: token.name,
+          token_decimals: token.decimals,
+          chain_id: token.chainId,
+          secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
+          created_at: now,
+          updated_at: now,
+        });
+        slug = row.slug;
+        productId = row.id;
+      }
+      const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
+      ctx.set('Vary', 'Accept-Language');
+      const expected = await insertExpectedPayment(db, {
         id: randomUUID(),
         merchant_id: wallet.merchant_id,
-        address_id: wallet.id,
-        name: demoProductName,
-        email: 'merchant@example.com',
-        send_email: false,
-        email_body: '',
-        send_webhook: false,
-        webhook_url: null,
-        success_url: '',
-        failure_url: '',
-        active: true,
-        tax_rate: '20',
-        swappable: true,
-        open_amount: false,
-        expires_in_minutes: 30,
-        custom_fields: JSON.stringify(['full_name']),
-        token_blockchain: token.blockchain,
-        token_network: token.network,
-        token_address: token.address,
-        token_symbol: token.symbol,
-        token_name: token.name,
-        token_decimals: token.decimals,
-        chain_id: token.chainId,
-        secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
-        created_at: now,
-        updated_at: now,
+        product_id: productId,
+        dollar_amount: demoDollarAmount,
+        metadata: { demo: true },
+        customer_email: null,
+        source: 'merchant',
       });
-      slug = row.slug;
-      productId = row.id;
-    }
-    const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
-    ctx.set('Vary', 'Accept-Language');
-    const expected = await insertExpectedPayment(db, {
-      id: randomUUID(),
-      merchant_id: wallet.merchant_id,
-      product_id: productId,
-      dollar_amount: demoDollarAmount,
-      metadata: { demo: true },
-      customer_email: null,
-      source: 'merchant',
-    });
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    const amount = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD' }).format(
-      Number(demoDollarAmount),
-    );
-    ctx.body = page(
-      texts.demo.title,
-      `<h1>${escapeHtml(texts.demo.heading)}</h1>
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      const amount = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD' }).format(
+        Number(demoDollarAmount),
+      );
+      ctx.body = page(
+        texts.demo.title,
+        `<h1>${escapeHtml(texts.demo.heading)}</h1>
 <p>${texts.demo.intro(amount, `<code>${escapeHtml(address)}</code>`)}</p>
 <p>${texts.demo.howToPay}</p>
 ${element(slug, expected.id)}`,
-      tag,
-      await widget.classicScriptPath(),
-    );
-  });
+        tag,
+        await widget.classicScriptPath(),
+      );
+    },
+  );
 }

@@ -1,11 +1,14 @@
 import {
   ApiError,
   notFound,
+  OfframpListResponse,
   OfframpRefundBody,
   OfframpResendBody,
+  OfframpResponse,
   OfframpsCreateBody,
   OfframpUpdateBody,
   QuoteExecuteBody,
+  QuoteResponse,
   recordInvalid,
   Uuid,
 } from '@checkout/core';
@@ -30,18 +33,29 @@ import {
   handQuoteToWorkflow,
   startWebhookDelivery,
 } from '@checkout/workflows';
-import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { getAddress } from 'viem';
 import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import type { Routes } from './declare.ts';
+import {
+  areaB,
+  errors,
+  idPath,
+  json,
+  offrampPath,
+  ok,
+  quotePath,
+  unavailable,
+  userOfframpPath,
+} from './docs.ts';
 import { quoteOfRequest } from './quotes.ts';
 import { userOfRequest } from './users.ts';
 
 const scopeOf = (row: OfframpRow) => ({ merchantId: row.merchant_id, userId: row.user_id });
 
 /** Registers offramp and quote execution routes on the Area B router (API key only). */
-export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
+export function offrampRoutes(router: Routes, deps: AppDeps): void {
   const offrampOfRequest = async (
     ctx: ParameterizedContext<AppState>,
     scope: { merchantId: string; userId: string },
@@ -53,44 +67,78 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     return row;
   };
 
-  router.post('/users/:id/quotes/:quoteId/offramps', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-    const { offramps: inputs } = parseBody(OfframpsCreateBody, ctx.state.body, 'offramps');
-    const inserted = await addOfframps(ctx.state.db, deps.config.ramps, { quote, offramps: inputs });
-    ctx.body = { offramps: inserted.map(presentOfframp) };
-  });
+  router.post(
+    '/users/:id/quotes/:quoteId/offramps',
+    areaB({
+      summary: 'Add offramps (payouts to approved payment details) to an open quote',
+      requestParams: { path: quotePath },
+      requestBody: { required: true, content: json(OfframpsCreateBody) },
+      responses: { ...ok('The new offramps', OfframpListResponse), ...errors(400, 401, 404, 409, 415, 422) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+      const { offramps: inputs } = parseBody(OfframpsCreateBody, ctx.state.body, 'offramps');
+      const inserted = await addOfframps(ctx.state.db, deps.config.ramps, { quote, offramps: inputs });
+      ctx.body = { offramps: inserted.map(presentOfframp) };
+    },
+  );
 
-  router.get('/users/:id/offramps', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const rows = await listOfframpsOfUser(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
-    ctx.body = { offramps: rows.map(presentOfframp) };
-  });
+  router.get(
+    '/users/:id/offramps',
+    areaB({
+      summary: "List a user's offramps across quotes",
+      requestParams: { path: idPath },
+      responses: { ...ok('Offramps, oldest first', OfframpListResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const rows = await listOfframpsOfUser(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+      ctx.body = { offramps: rows.map(presentOfframp) };
+    },
+  );
 
-  router.get('/users/:id/offramps/:offrampId', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const scope = { merchantId: user.merchant_id, userId: user.id };
-    ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx, scope, ctx.params.offrampId)) };
-  });
+  router.get(
+    '/users/:id/offramps/:offrampId',
+    areaB({
+      summary: 'Show an offramp',
+      requestParams: { path: userOfframpPath },
+      responses: { ...ok('The offramp', OfframpResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const scope = { merchantId: user.merchant_id, userId: user.id };
+      ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx, scope, ctx.params.offrampId)) };
+    },
+  );
 
-  router.patch('/users/:id/quotes/:quoteId/offramps/:offrampId', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-    const scope = { merchantId: user.merchant_id, userId: user.id };
-    const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
-    if (row.quote_id !== quote.id) throw notFound('Offramp');
-    const { offramp: input } = parseBody(OfframpUpdateBody, ctx.state.body, 'offramp');
-    if (row.destination_currency === 'usd' && row.rails === 'local') {
-      throw recordInvalid([{ path: 'offramp.reference', message: 'cannot change on a USD local payout' }]);
-    }
-    const updated = await updateOfframpReference(ctx.state.db, row.id, input.reference || null);
-    if (!updated) {
-      throw recordInvalid([
-        { path: 'offramp.reference', message: `cannot change once the offramp is ${row.status}` },
-      ]);
-    }
-    ctx.body = { offramp: presentOfframp(updated) };
-  });
+  router.patch(
+    '/users/:id/quotes/:quoteId/offramps/:offrampId',
+    areaB({
+      summary: "Change an offramp's reference while it is initiated",
+      requestParams: { path: offrampPath },
+      requestBody: { required: true, content: json(OfframpUpdateBody) },
+      responses: { ...ok('The offramp', OfframpResponse), ...errors(400, 401, 404, 415, 422) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+      const scope = { merchantId: user.merchant_id, userId: user.id };
+      const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
+      if (row.quote_id !== quote.id) throw notFound('Offramp');
+      const { offramp: input } = parseBody(OfframpUpdateBody, ctx.state.body, 'offramp');
+      if (row.destination_currency === 'usd' && row.rails === 'local') {
+        throw recordInvalid([{ path: 'offramp.reference', message: 'cannot change on a USD local payout' }]);
+      }
+      const updated = await updateOfframpReference(ctx.state.db, row.id, input.reference || null);
+      if (!updated) {
+        throw recordInvalid([
+          { path: 'offramp.reference', message: `cannot change once the offramp is ${row.status}` },
+        ]);
+      }
+      ctx.body = { offramp: presentOfframp(updated) };
+    },
+  );
 
   /** The bounced offramp of the request's quote that a resend or refund is asked for. */
   const bouncedOfframpOfRequest = async (ctx: ParameterizedContext<AppState>) => {
@@ -122,79 +170,118 @@ export function offrampRoutes(router: Router<AppState>, deps: AppDeps): void {
   };
 
   // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
-  router.post('/users/:id/quotes/:quoteId/offramps/:offrampId/resend', async (ctx) => {
-    const { quote, row, scope } = await bouncedOfframpOfRequest(ctx);
-    const { offramp: input } = parseBody(OfframpResendBody, ctx.state.body, 'offramp');
-    if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
-    const path = 'offramp.payment_detail_id';
-    const detail = await findPaymentDetail(ctx.state.db, scope, input.payment_detail_id);
-    if (!detail) throw recordInvalid([{ path, message: 'does not exist' }]);
-    if (detail.status !== 'approved') {
-      throw new ApiError(
-        'payment_detail_not_approved',
-        `Payment detail ${detail.id} is ${detail.status}, not approved`,
-        { errors: [{ path, message: `is ${detail.status}` }] },
-      );
-    }
-    if (detail.currency !== row.destination_currency) {
-      throw new ApiError(
-        'currency_mismatch',
-        `The offramp pays out ${row.destination_currency}, not the payment detail's ${detail.currency}`,
-        { errors: [{ path, message: `must be a ${row.destination_currency} payment detail` }] },
-      );
-    }
-    if (detail.rails === 'swift' && row.rails !== 'swift') {
-      throw recordInvalid([
-        { path, message: `must not be a SWIFT payment detail for a ${row.rails} payout` },
-      ]);
-    }
-    await requestAction(ctx, quote, row, { kind: 'resend', paymentDetailId: detail.id });
-  });
+  router.post(
+    '/users/:id/quotes/:quoteId/offramps/:offrampId/resend',
+    areaB({
+      summary:
+        'Pay a bounced offramp out again, to another approved payment detail of the same currency (applied by the workflow moments later)',
+      requestParams: { path: offrampPath },
+      requestBody: { required: true, content: json(OfframpResendBody) },
+      responses: {
+        ...ok('The offramp, still bounced, with its new payment detail', OfframpResponse),
+        ...errors(400, 401, 404, 409, 415, 422),
+      },
+    }),
+    async (ctx) => {
+      const { quote, row, scope } = await bouncedOfframpOfRequest(ctx);
+      const { offramp: input } = parseBody(OfframpResendBody, ctx.state.body, 'offramp');
+      if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
+      const path = 'offramp.payment_detail_id';
+      const detail = await findPaymentDetail(ctx.state.db, scope, input.payment_detail_id);
+      if (!detail) throw recordInvalid([{ path, message: 'does not exist' }]);
+      if (detail.status !== 'approved') {
+        throw new ApiError(
+          'payment_detail_not_approved',
+          `Payment detail ${detail.id} is ${detail.status}, not approved`,
+          { errors: [{ path, message: `is ${detail.status}` }] },
+        );
+      }
+      if (detail.currency !== row.destination_currency) {
+        throw new ApiError(
+          'currency_mismatch',
+          `The offramp pays out ${row.destination_currency}, not the payment detail's ${detail.currency}`,
+          { errors: [{ path, message: `must be a ${row.destination_currency} payment detail` }] },
+        );
+      }
+      if (detail.rails === 'swift' && row.rails !== 'swift') {
+        throw recordInvalid([
+          { path, message: `must not be a SWIFT payment detail for a ${row.rails} payout` },
+        ]);
+      }
+      await requestAction(ctx, quote, row, { kind: 'resend', paymentDetailId: detail.id });
+    },
+  );
 
   // A bounced payout (research §7): return its tokens, fee included, to the deposit's sender or a given address.
-  router.post('/users/:id/quotes/:quoteId/offramps/:offrampId/refund', async (ctx) => {
-    const { quote, row } = await bouncedOfframpOfRequest(ctx);
-    const { offramp: input } = parseBody(OfframpRefundBody, ctx.state.body, 'offramp');
-    if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
-    const address = input.refund_address ?? quote.sender_address;
-    if (!address) {
-      throw recordInvalid([
-        { path: 'offramp.refund_address', message: "is required: the deposit's sender is unknown" },
-      ]);
-    }
-    await requestAction(ctx, quote, row, { kind: 'refund', refundAddress: getAddress(address) });
-  });
-
-  router.post('/users/:id/quotes/:quoteId/execute', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-    const { quote: input } = parseBody(QuoteExecuteBody, ctx.state.body, 'quote');
-    const done = await executeQuote(
-      ctx.state.db,
-      {
-        chains: deps.chains,
-        reportDeposit: (late, txHash) =>
-          handDepositReportToWorkflow(handOverDeps(deps), late, txHash, ctx.state.log),
-        log: ctx.state.log,
+  router.post(
+    '/users/:id/quotes/:quoteId/offramps/:offrampId/refund',
+    areaB({
+      summary:
+        "Refund a bounced offramp's tokens, fee included, to the deposit's sender or refund_address (applied by the workflow moments later)",
+      requestParams: { path: offrampPath },
+      requestBody: { required: true, content: json(OfframpRefundBody) },
+      responses: {
+        ...ok('The offramp, still bounced, with the refund requested', OfframpResponse),
+        ...errors(400, 401, 404, 409, 415, 422),
       },
-      { quote, transfer: input.crypto_transfer },
-    );
-    const executed = done.quote;
-    const excessUpdate = done.excessWebhookDeliveryId;
-    // The execute is committed: its payouts start now, or once the reconciler reaches Temporal again.
-    await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, executed, ctx.state.log);
-    if (excessUpdate && deps.temporal) {
-      try {
-        await startWebhookDelivery(deps.temporal.client, excessUpdate, deps.config.temporal.taskQueue);
-      } catch (error) {
-        // The delivery row stays pending and can be redelivered; the execute stands.
-        ctx.state.log.warn({ err: error, deliveryId: excessUpdate }, 'could not start a webhook delivery');
+    }),
+    async (ctx) => {
+      const { quote, row } = await bouncedOfframpOfRequest(ctx);
+      const { offramp: input } = parseBody(OfframpRefundBody, ctx.state.body, 'offramp');
+      if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
+      const address = input.refund_address ?? quote.sender_address;
+      if (!address) {
+        throw recordInvalid([
+          { path: 'offramp.refund_address', message: "is required: the deposit's sender is unknown" },
+        ]);
       }
-    }
-    ctx.body = presentQuote(
-      executed,
-      await listOfframpsOfQuote(ctx.state.db, executed.id),
-      await listQuoteRefunds(ctx.state.db, executed.id),
-    );
-  });
+      await requestAction(ctx, quote, row, { kind: 'refund', refundAddress: getAddress(address) });
+    },
+  );
+
+  router.post(
+    '/users/:id/quotes/:quoteId/execute',
+    areaB({
+      summary: 'Execute a quote funded on chain: verifies the deposit, then starts the payouts',
+      requestParams: { path: quotePath },
+      requestBody: { required: true, content: json(QuoteExecuteBody) },
+      responses: {
+        ...ok('The executed quote, its offramps still initiated', QuoteResponse),
+        ...errors(400, 401, 404, 409, 415, 422),
+        ...unavailable,
+      },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+      const { quote: input } = parseBody(QuoteExecuteBody, ctx.state.body, 'quote');
+      const done = await executeQuote(
+        ctx.state.db,
+        {
+          chains: deps.chains,
+          reportDeposit: (late, txHash) =>
+            handDepositReportToWorkflow(handOverDeps(deps), late, txHash, ctx.state.log),
+          log: ctx.state.log,
+        },
+        { quote, transfer: input.crypto_transfer },
+      );
+      const executed = done.quote;
+      const excessUpdate = done.excessWebhookDeliveryId;
+      // The execute is committed: its payouts start now, or once the reconciler reaches Temporal again.
+      await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, executed, ctx.state.log);
+      if (excessUpdate && deps.temporal) {
+        try {
+          await startWebhookDelivery(deps.temporal.client, excessUpdate, deps.config.temporal.taskQueue);
+        } catch (error) {
+          // The delivery row stays pending and can be redelivered; the execute stands.
+          ctx.state.log.warn({ err: error, deliveryId: excessUpdate }, 'could not start a webhook delivery');
+        }
+      }
+      ctx.body = presentQuote(
+        executed,
+        await listOfframpsOfQuote(ctx.state.db, executed.id),
+        await listQuoteRefunds(ctx.state.db, executed.id),
+      );
+    },
+  );
 }

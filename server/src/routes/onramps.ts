@@ -14,9 +14,12 @@ import {
   type Kyc,
   notFound,
   OnrampCreateBody,
+  OnrampListResponse,
+  OnrampResponse,
   parseUnits,
   recordInvalid,
   SandboxDepositBody,
+  SandboxDepositResponse,
   type TokenInfo,
   temporalUnavailable,
   Uuid,
@@ -31,11 +34,12 @@ import {
   type UserRow,
 } from '@checkout/db';
 import { handDepositToWorkflow, handOnrampToWorkflow } from '@checkout/workflows';
-import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { getAddress } from 'viem';
 import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import type { Routes } from './declare.ts';
+import { areaB, errors, idPath, json, ok, onrampPath, unavailable } from './docs.ts';
 import { userOfRequest } from './users.ts';
 
 /** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
@@ -81,7 +85,7 @@ async function onrampOfRequest(
 }
 
 /** Registers the onramp routes on the Area B router (API key only). */
-export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
+export function onrampRoutes(router: Routes, deps: AppDeps): void {
   const create = async (ctx: ParameterizedContext<AppState>, userId: string | undefined) => {
     const user = await userOfRequest(ctx, userId);
     const { onramp: input } = parseBody(OnrampCreateBody, ctx.state.body, 'onramp');
@@ -161,42 +165,100 @@ export function onrampRoutes(router: Router<AppState>, deps: AppDeps): void {
     ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
   };
 
-  router.post('/users/:id/onramps', (ctx) => create(ctx, ctx.params.id));
-  router.post('/users/:id/onramp', (ctx) => create(ctx, ctx.params.id));
+  router.post(
+    '/users/:id/onramps',
+    areaB({
+      summary:
+        'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
+      requestParams: { path: idPath },
+      requestBody: { required: true, content: json(OnrampCreateBody) },
+      responses: {
+        ...ok('The new onramp, with deposit_instructions', OnrampResponse),
+        ...errors(400, 401, 404, 409, 415, 422),
+      },
+    }),
+    (ctx) => create(ctx, ctx.params.id),
+  );
+  router.post(
+    '/users/:id/onramp',
+    areaB({
+      summary:
+        'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
+      requestParams: { path: idPath },
+      requestBody: { required: true, content: json(OnrampCreateBody) },
+      responses: {
+        ...ok('The new onramp, with deposit_instructions', OnrampResponse),
+        ...errors(400, 401, 404, 409, 415, 422),
+      },
+    }),
+    (ctx) => create(ctx, ctx.params.id),
+  );
 
-  router.get('/users/:id/onramps', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const rows = await listOnramps(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
-    ctx.body = { onramps: rows.map((row) => presentOnramp(row)) };
-  });
+  router.get(
+    '/users/:id/onramps',
+    areaB({
+      summary: "List a user's onramps",
+      requestParams: { path: idPath },
+      responses: { ...ok('Onramps, oldest first', OnrampListResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const rows = await listOnramps(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+      ctx.body = { onramps: rows.map((row) => presentOnramp(row)) };
+    },
+  );
 
-  router.get('/users/:id/onramps/:onrampId', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx, user, ctx.params.onrampId)) };
-  });
+  router.get(
+    '/users/:id/onramps/:onrampId',
+    areaB({
+      summary: 'Show an onramp (without deposit_instructions)',
+      requestParams: { path: onrampPath },
+      responses: { ...ok('The onramp', OnrampResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx, user, ctx.params.onrampId)) };
+    },
+  );
 }
 
 /** Registers the sandbox bank partner's deposit notification (API key only, sandbox only). */
-export function onrampSandboxRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.post('/sandbox/users/:id/onramps/:onrampId/deposit', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
-    const { amount } = parseBody(SandboxDepositBody, ctx.state.body, 'amount');
-    const cents = parseUnits(amount, fiatDecimals);
-    if (cents <= 0n) throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
-    if (cents > parseUnits(onrampLimits.maxDeposit, fiatDecimals)) {
-      throw recordInvalid([{ path: 'amount', message: `must be at most ${onrampLimits.maxDeposit}` }]);
-    }
-    if (!deps.temporal) throw temporalUnavailable('deposits cannot be credited');
-    // Stored before the workflow hears of it: a notice is never lost, even while Temporal is down.
-    const stored = await insertOnrampDeposit(ctx.state.db, {
-      id: randomUUID(),
-      onramp_id: row.id,
-      amount: centsToDecimal(parseUnits(amount, fiatDecimals)),
-    });
-    const deposit = { depositId: stored.id, amount };
-    await handDepositToWorkflow(handOverDeps(deps), ctx.state.db, row, deposit, ctx.state.log);
-    // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.
-    ctx.body = { deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) } };
-  });
+export function onrampSandboxRoutes(router: Routes, deps: AppDeps): void {
+  router.post(
+    '/sandbox/users/:id/onramps/:onrampId/deposit',
+    areaB({
+      summary:
+        "Sandbox only: the bank partner's deposit notice; stored, then credited by the onramp's workflow",
+      requestParams: { path: onrampPath },
+      requestBody: { required: true, content: json(SandboxDepositBody) },
+      responses: {
+        ...ok('The stored deposit notice', SandboxDepositResponse),
+        ...errors(400, 401, 404, 409, 415, 422),
+        ...unavailable,
+      },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
+      const { amount } = parseBody(SandboxDepositBody, ctx.state.body, 'amount');
+      const cents = parseUnits(amount, fiatDecimals);
+      if (cents <= 0n) throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
+      if (cents > parseUnits(onrampLimits.maxDeposit, fiatDecimals)) {
+        throw recordInvalid([{ path: 'amount', message: `must be at most ${onrampLimits.maxDeposit}` }]);
+      }
+      if (!deps.temporal) throw temporalUnavailable('deposits cannot be credited');
+      // Stored before the workflow hears of it: a notice is never lost, even while Temporal is down.
+      const stored = await insertOnrampDeposit(ctx.state.db, {
+        id: randomUUID(),
+        onramp_id: row.id,
+        amount: centsToDecimal(parseUnits(amount, fiatDecimals)),
+      });
+      const deposit = { depositId: stored.id, amount };
+      await handDepositToWorkflow(handOverDeps(deps), ctx.state.db, row, deposit, ctx.state.log);
+      // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.
+      ctx.body = {
+        deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) },
+      };
+    },
+  );
 }

@@ -8,6 +8,9 @@ import {
   type PaymentDetail,
   PaymentDetailBody,
   type PaymentDetailInput,
+  PaymentDetailListResponse,
+  PaymentDetailResponse,
+  PaymentDetailValidationResponse,
   recordInvalid,
   Uuid,
 } from '@checkout/core';
@@ -23,11 +26,12 @@ import {
   type UserRow,
 } from '@checkout/db';
 import { startWebhookDelivery } from '@checkout/workflows';
-import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Kysely } from 'kysely';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import type { Routes } from './declare.ts';
+import { areaB, detailPath, errors, idPath, json, ok } from './docs.ts';
 import { userOfRequest } from './users.ts';
 
 /** Event type of the webhook sent on every payment detail status change (research §11). */
@@ -131,59 +135,107 @@ function requireClearance(kyc: Kyc, currency: string, rail: string): void {
 }
 
 /** Registers the payment detail routes on the Area B router. */
-export function paymentDetailRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.post('/users/:id/payment_details/validate', async (ctx) => {
-    await userOfRequest(ctx, ctx.params.id);
-    const { payment_detail: input } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
-    const result = validatePaymentDetail(input);
-    ctx.body = { payment_detail: { valid: result.valid, errors: result.errors } };
-  });
+export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
+  router.post(
+    '/users/:id/payment_details/validate',
+    areaB({
+      summary: "Check a payment detail's format (not the account itself)",
+      requestParams: { path: idPath },
+      requestBody: { required: true, content: json(PaymentDetailBody) },
+      responses: {
+        ...ok('The verdict', PaymentDetailValidationResponse),
+        ...errors(400, 401, 404, 415, 422),
+      },
+    }),
+    async (ctx) => {
+      await userOfRequest(ctx, ctx.params.id);
+      const { payment_detail: input } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
+      const result = validatePaymentDetail(input);
+      ctx.body = { payment_detail: { valid: result.valid, errors: result.errors } };
+    },
+  );
 
-  router.post('/users/:id/payment_details', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const { payment_detail: submitted } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
-    const kyc = user.kyc as Kyc;
-    if (kyc.general.status !== 'approved') requireClearance(kyc, '', '');
-    // What was checked is what is stored and shown: identifiers in their electronic form, a listed bank name as listed.
-    const input = canonicalPaymentDetail(submitted);
-    const result = validatePaymentDetail(input);
-    if (!result.valid) {
-      throw recordInvalid(
-        result.errors.map((e) => ({ path: `payment_detail.${e.field}`, message: e.message })),
-      );
-    }
-    const currency = input.currency as string;
-    const rail = resolvePaymentRail(currency, input.rails) ?? 'local';
-    requireClearance(kyc, currency, rail);
-    const row = await insertPaymentDetail(ctx.state.db, {
-      id: randomUUID(),
-      user_id: user.id,
-      merchant_id: user.merchant_id,
-      currency,
-      rails: nullable(input.rails),
-      beneficiary_type: input.beneficiary_type as PaymentDetailRow['beneficiary_type'],
-      status: 'pending',
-      details_ciphertext: deps.secrets.seal(JSON.stringify(input)),
-    });
-    ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
-  });
+  router.post(
+    '/users/:id/payment_details',
+    areaB({
+      summary: 'Create a payment detail (needs approved KYC for its currency and rail)',
+      requestParams: { path: idPath },
+      requestBody: { required: true, content: json(PaymentDetailBody) },
+      responses: {
+        ...ok('The new payment detail', PaymentDetailResponse),
+        ...errors(400, 401, 404, 415, 422),
+      },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const { payment_detail: submitted } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
+      const kyc = user.kyc as Kyc;
+      if (kyc.general.status !== 'approved') requireClearance(kyc, '', '');
+      // What was checked is what is stored and shown: identifiers in their electronic form, a listed bank name as listed.
+      const input = canonicalPaymentDetail(submitted);
+      const result = validatePaymentDetail(input);
+      if (!result.valid) {
+        throw recordInvalid(
+          result.errors.map((e) => ({ path: `payment_detail.${e.field}`, message: e.message })),
+        );
+      }
+      const currency = input.currency as string;
+      const rail = resolvePaymentRail(currency, input.rails) ?? 'local';
+      requireClearance(kyc, currency, rail);
+      const row = await insertPaymentDetail(ctx.state.db, {
+        id: randomUUID(),
+        user_id: user.id,
+        merchant_id: user.merchant_id,
+        currency,
+        rails: nullable(input.rails),
+        beneficiary_type: input.beneficiary_type as PaymentDetailRow['beneficiary_type'],
+        status: 'pending',
+        details_ciphertext: deps.secrets.seal(JSON.stringify(input)),
+      });
+      ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
+    },
+  );
 
-  router.get('/users/:id/payment_details', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const rows = await listPaymentDetails(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
-    ctx.body = { payment_details: rows.map((row) => presentPaymentDetail(row, deps.secrets)) };
-  });
+  router.get(
+    '/users/:id/payment_details',
+    areaB({
+      summary: "List a user's payment details",
+      requestParams: { path: idPath },
+      responses: { ...ok('Payment details', PaymentDetailListResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const rows = await listPaymentDetails(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+      ctx.body = { payment_details: rows.map((row) => presentPaymentDetail(row, deps.secrets)) };
+    },
+  );
 
-  router.get('/users/:id/payment_details/:detailId', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const row = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
-    ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
-  });
+  router.get(
+    '/users/:id/payment_details/:detailId',
+    areaB({
+      summary: 'Show a payment detail',
+      requestParams: { path: detailPath },
+      responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const row = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
+      ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
+    },
+  );
 
-  router.patch('/users/:id/payment_details/:detailId/deactivate', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
-    const row = await changePaymentDetailStatus(ctx, deps, detail, 'deactivated');
-    ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
-  });
+  router.patch(
+    '/users/:id/payment_details/:detailId/deactivate',
+    areaB({
+      summary: 'Deactivate a payment detail',
+      requestParams: { path: detailPath },
+      responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
+      const row = await changePaymentDetailStatus(ctx, deps, detail, 'deactivated');
+      ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
+    },
+  );
 }

@@ -4,10 +4,14 @@ import {
   notFound,
   ProductCreateBody,
   type ProductCreateInput,
+  ProductListResponse,
+  ProductResponse,
   ProductUpdateBody,
+  ResolvedPaymentListResponse,
   recordInvalid,
   type TokenInfo,
   type TokenRegistry,
+  UpdatedProductResponse,
   Uuid,
 } from '@checkout/core';
 import {
@@ -20,10 +24,12 @@ import {
   presentUpdatedProduct,
   setProductActive,
 } from '@checkout/db';
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
+import type { Routes } from './declare.ts';
+import { areaA, errors, idPath, json, merchantHeaders, ok, walletHeader } from './docs.ts';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
 export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
@@ -65,68 +71,85 @@ function productIdParam(id: string | undefined): string {
 }
 
 /** Registers the product routes on a router whose middleware has authenticated the merchant and wallet. */
-export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.post('/products', async (ctx) => {
-    const { product: input } = parseBody(ProductCreateBody, ctx.state.body, 'product');
-    const token = resolveProductToken(deps.tokens, input.token);
-    assertWebhookUrlAllowed(
-      input.webhook_url,
-      'product.webhook_url',
-      deps.config.webhooks.allowPrivateAddresses,
-    );
-    const wallet = ctx.state.address!;
-    const now = new Date();
-    const row = await insertProduct(ctx.state.db, {
-      id: randomUUID(),
-      merchant_id: ctx.state.merchant!.merchantId,
-      address_id: wallet.id,
-      name: input.name,
-      email: input.email,
-      send_email: input.send_email,
-      email_body: input.email_body ?? '',
-      send_webhook: input.send_webhook,
-      webhook_url: input.webhook_url || null,
-      success_url: input.success_url ?? '',
-      failure_url: input.failure_url ?? '',
-      active: input.active,
-      tax_rate: input.tax_rate,
-      swappable: input.swappable,
-      open_amount: input.open_amount,
-      expires_in_minutes: input.expires_in_minutes ?? null,
-      custom_fields: JSON.stringify(input.custom_fields),
-      token_blockchain: token.blockchain,
-      token_network: token.network,
-      token_address: token.address,
-      token_symbol: token.symbol,
-      token_name: token.name,
-      token_decimals: token.decimals,
-      chain_id: token.chainId,
-      secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
-      created_at: now,
-      updated_at: now,
-    });
-    ctx.body = {
-      product: presentProduct({ ...row, address: wallet.address, verified_address: wallet.verified }),
-    };
-  });
+export function productRoutes(router: Routes, deps: AppDeps): void {
+  router.post(
+    '/products',
+    areaA({
+      summary: 'Create a product',
+      requestParams: { header: merchantHeaders },
+      requestBody: { required: true, content: json(ProductCreateBody) },
+      responses: { ...ok('The new product', ProductResponse), ...errors(400, 401, 403, 409, 413, 415, 422) },
+    }),
+    async (ctx) => {
+      const { product: input } = parseBody(ProductCreateBody, ctx.state.body, 'product');
+      const token = resolveProductToken(deps.tokens, input.token);
+      assertWebhookUrlAllowed(
+        input.webhook_url,
+        'product.webhook_url',
+        deps.config.webhooks.allowPrivateAddresses,
+      );
+      const wallet = ctx.state.address!;
+      const now = new Date();
+      const row = await insertProduct(ctx.state.db, {
+        id: randomUUID(),
+        merchant_id: ctx.state.merchant!.merchantId,
+        address_id: wallet.id,
+        name: input.name,
+        email: input.email,
+        send_email: input.send_email,
+        email_body: input.email_body ?? '',
+        send_webhook: input.send_webhook,
+        webhook_url: input.webhook_url || null,
+        success_url: input.success_url ?? '',
+        failure_url: input.failure_url ?? '',
+        active: input.active,
+        tax_rate: input.tax_rate,
+        swappable: input.swappable,
+        open_amount: input.open_amount,
+        expires_in_minutes: input.expires_in_minutes ?? null,
+        custom_fields: JSON.stringify(input.custom_fields),
+        token_blockchain: token.blockchain,
+        token_network: token.network,
+        token_address: token.address,
+        token_symbol: token.symbol,
+        token_name: token.name,
+        token_decimals: token.decimals,
+        chain_id: token.chainId,
+        secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
+        created_at: now,
+        updated_at: now,
+      });
+      ctx.body = {
+        product: presentProduct({ ...row, address: wallet.address, verified_address: wallet.verified }),
+      };
+    },
+  );
 
   // The serialised list per wallet, reused while the wallet's products_version is unchanged: every
   // product write bumps it in the same transaction, so no instance serves a stale list.
   const listCache = new Map<string, { version: number; body: string }>();
-  router.get('/products', async (ctx) => {
-    const wallet = ctx.state.address!;
-    const cached = listCache.get(wallet.id);
-    ctx.type = 'application/json';
-    if (cached && cached.version === wallet.productsVersion) {
-      ctx.body = cached.body;
-      return;
-    }
-    const rows = await listProducts(ctx.state.db, wallet.id);
-    const body = JSON.stringify({ products: rows.map(presentProduct) });
-    if (listCache.size >= 10_000) listCache.delete(listCache.keys().next().value!);
-    listCache.set(wallet.id, { version: wallet.productsVersion, body });
-    ctx.body = body;
-  });
+  router.get(
+    '/products',
+    areaA({
+      summary: "List the wallet's products",
+      requestParams: { header: walletHeader },
+      responses: { ...ok('Products', ProductListResponse), ...errors(400, 401, 403) },
+    }),
+    async (ctx) => {
+      const wallet = ctx.state.address!;
+      const cached = listCache.get(wallet.id);
+      ctx.type = 'application/json';
+      if (cached && cached.version === wallet.productsVersion) {
+        ctx.body = cached.body;
+        return;
+      }
+      const rows = await listProducts(ctx.state.db, wallet.id);
+      const body = JSON.stringify({ products: rows.map(presentProduct) });
+      if (listCache.size >= 10_000) listCache.delete(listCache.keys().next().value!);
+      listCache.set(wallet.id, { version: wallet.productsVersion, body });
+      ctx.body = body;
+    },
+  );
 
   const update: RouterMiddleware<AppState> = async (ctx) => {
     const id = productIdParam(ctx.params.id);
@@ -137,14 +160,46 @@ export function productRoutes(router: Router<AppState>, deps: AppDeps): void {
     if (!row) throw notFound('Product');
     ctx.body = { product: presentUpdatedProduct(row) };
   };
-  router.patch('/products/:id', update);
-  router.patch('/product/:id', update);
+  router.patch(
+    '/products/:id',
+    areaA({
+      summary: 'Enable or disable a product',
+      requestParams: { header: merchantHeaders, path: idPath },
+      requestBody: { required: true, content: json(ProductUpdateBody) },
+      responses: {
+        ...ok('The updated product', UpdatedProductResponse),
+        ...errors(400, 401, 403, 404, 415, 422),
+      },
+    }),
+    update,
+  );
+  router.patch(
+    '/product/:id',
+    areaA({
+      summary: 'Enable or disable a product (alias)',
+      requestParams: { header: merchantHeaders, path: idPath },
+      requestBody: { required: true, content: json(ProductUpdateBody) },
+      responses: {
+        ...ok('The updated product', UpdatedProductResponse),
+        ...errors(400, 401, 403, 404, 415, 422),
+      },
+    }),
+    update,
+  );
 
-  router.get('/products/:id/resolved_payments', async (ctx) => {
-    const id = productIdParam(ctx.params.id);
-    const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
-    if (!product) throw notFound('Product');
-    const rows = await listResolvedPayments(ctx.state.db, id);
-    ctx.body = { resolved_payments: rows.map((r) => presentResolvedPayment(r, product, deps.secrets)) };
-  });
+  router.get(
+    '/products/:id/resolved_payments',
+    areaA({
+      summary: "List a product's resolved payments",
+      requestParams: { header: walletHeader, path: idPath },
+      responses: { ...ok('Resolved payments', ResolvedPaymentListResponse), ...errors(400, 401, 403, 404) },
+    }),
+    async (ctx) => {
+      const id = productIdParam(ctx.params.id);
+      const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
+      if (!product) throw notFound('Product');
+      const rows = await listResolvedPayments(ctx.state.db, id);
+      ctx.body = { resolved_payments: rows.map((r) => presentResolvedPayment(r, product, deps.secrets)) };
+    },
+  );
 }

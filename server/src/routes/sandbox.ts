@@ -2,12 +2,19 @@
  * Area B sandbox (research §13): the hosted KYC page of the sandbox provider, and the special moves that
  * force a user's KYC or a payment detail's status. Registered only when the sandbox is enabled.
  */
-import { ApiError, SandboxKycBody, SandboxPaymentDetailBody, temporalUnavailable } from '@checkout/core';
+import {
+  ApiError,
+  PaymentDetailResponse,
+  SandboxKycBody,
+  SandboxPaymentDetailBody,
+  temporalUnavailable,
+} from '@checkout/core';
 import { findKycSessionByToken, findUserById, inTransaction, markKycSession } from '@checkout/db';
 import { type KycEvent, kycWorkflowSummary, signalKycOnboarding } from '@checkout/workflows';
-import type { Router } from '@koa/router';
-import type { AppDeps, AppState } from '../context.ts';
+import type { AppDeps } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
+import type { Routes } from './declare.ts';
+import { areaB, detailPath, errors, html, idPath, json, kycTokenPath, ok } from './docs.ts';
 import { changePaymentDetailStatus, paymentDetailOfRequest, presentPaymentDetail } from './paymentDetails.ts';
 import { userOfRequest } from './users.ts';
 
@@ -40,7 +47,7 @@ async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: stri
 }
 
 /** Registers the hosted sandbox KYC page: no API key, the URL token is the credential. */
-export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void {
+export function sandboxPageRoutes(router: Routes, deps: AppDeps): void {
   const sessionOf = async (token: string | undefined) => {
     const session = token ? await findKycSessionByToken(deps.db.kysely, token) : undefined;
     const user = session ? await findUserById(deps.db.kysely, session.user_id) : undefined;
@@ -61,54 +68,88 @@ export function sandboxPageRoutes(router: Router<AppState>, deps: AppDeps): void
         await sendKycEvent(deps, user, { source: 'session', status });
     });
 
-  router.get('/sandbox/kyc/:token', async (ctx) => {
-    const { session, user } = await sessionOf(ctx.params.token);
-    await markThenSend(session.id, 'opened_at', user, 'initiated');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = page(
-      'Sandbox identity check',
-      `<p>This is the sandbox KYC provider. No documents are needed.</p>
+  router.get(
+    '/sandbox/kyc/:token',
+    {
+      summary: 'Sandbox only: the KYC page a user verifies on',
+      requestParams: { path: kycTokenPath },
+      responses: { '200': html('The page'), ...errors(404) },
+    },
+    async (ctx) => {
+      const { session, user } = await sessionOf(ctx.params.token);
+      await markThenSend(session.id, 'opened_at', user, 'initiated');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = page(
+        'Sandbox identity check',
+        `<p>This is the sandbox KYC provider. No documents are needed.</p>
 <form method="post" action="/sandbox/kyc/${encodeURIComponent(session.token)}/submit">
 <button type="submit">Submit my application</button></form>`,
-    );
-  });
+      );
+    },
+  );
 
-  router.post('/sandbox/kyc/:token/submit', async (ctx) => {
-    const { session, user } = await sessionOf(ctx.params.token);
-    await markThenSend(session.id, 'submitted_at', user, 'pending_assessment');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page(
-      'Application submitted',
-      '<p>Thank you. Decisions are made with <code>PATCH /sandbox/users/:id/kycs</code>.</p>',
-    );
-  });
+  router.post(
+    '/sandbox/kyc/:token/submit',
+    {
+      summary: 'Sandbox only: the KYC page submitted',
+      requestParams: { path: kycTokenPath },
+      responses: { '200': html('The page'), ...errors(404) },
+    },
+    async (ctx) => {
+      const { session, user } = await sessionOf(ctx.params.token);
+      await markThenSend(session.id, 'submitted_at', user, 'pending_assessment');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = page(
+        'Application submitted',
+        '<p>Thank you. Decisions are made with <code>PATCH /sandbox/users/:id/kycs</code>.</p>',
+      );
+    },
+  );
 }
 
 /** Registers the sandbox special moves on the Area B router (API key only). */
-export function sandboxRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.patch('/sandbox/users/:id/kycs', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const { kyc } = parseBody(SandboxKycBody, ctx.state.body, 'kyc');
-    await sendKycEvent(deps, user, {
-      source: 'provider',
-      status: kyc.status,
-      ...(kyc.currency ? { currency: kyc.currency } : {}),
-      ...(kyc.rail ? { rail: kyc.rail } : {}),
-      ...(kyc.moderation_comment === undefined ? {} : { moderationComment: kyc.moderation_comment }),
-    });
-    // Applied by the user's KYC workflow moments later; GET /users/:id and kyc_update show the result.
-    ctx.body = { kyc: { user_id: user.id, status: kyc.status } };
-  });
+export function sandboxRoutes(router: Routes, deps: AppDeps): void {
+  router.patch(
+    '/sandbox/users/:id/kycs',
+    areaB({
+      summary: 'Sandbox only: force a KYC decision (applied asynchronously by the KYC workflow)',
+      requestParams: { path: idPath },
+      requestBody: { required: true, content: json(SandboxKycBody) },
+      responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 415, 422, 503) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const { kyc } = parseBody(SandboxKycBody, ctx.state.body, 'kyc');
+      await sendKycEvent(deps, user, {
+        source: 'provider',
+        status: kyc.status,
+        ...(kyc.currency ? { currency: kyc.currency } : {}),
+        ...(kyc.rail ? { rail: kyc.rail } : {}),
+        ...(kyc.moderation_comment === undefined ? {} : { moderationComment: kyc.moderation_comment }),
+      });
+      // Applied by the user's KYC workflow moments later; GET /users/:id and kyc_update show the result.
+      ctx.body = { kyc: { user_id: user.id, status: kyc.status } };
+    },
+  );
 
-  router.patch('/sandbox/users/:id/payment_details/:detailId', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
-    const { payment_detail: input } = parseBody(SandboxPaymentDetailBody, ctx.state.body, 'payment_detail');
-    if (detail.status === 'deactivated') {
-      throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
-    }
-    const row = await changePaymentDetailStatus(ctx, deps, detail, input.status);
-    ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
-  });
+  router.patch(
+    '/sandbox/users/:id/payment_details/:detailId',
+    areaB({
+      summary: "Sandbox only: force a payment detail's status",
+      requestParams: { path: detailPath },
+      requestBody: { required: true, content: json(SandboxPaymentDetailBody) },
+      responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 415, 422) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
+      const { payment_detail: input } = parseBody(SandboxPaymentDetailBody, ctx.state.body, 'payment_detail');
+      if (detail.status === 'deactivated') {
+        throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
+      }
+      const row = await changePaymentDetailStatus(ctx, deps, detail, input.status);
+      ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
+    },
+  );
 }

@@ -1,14 +1,25 @@
 /** Area B users (spec 2.4, 4.5): create, show, list, and opening a KYC session. */
 import { randomUUID } from 'node:crypto';
 import { checkCountryCode, checkPhone, checkUsState } from '@checkout/banking';
-import { ApiError, type FieldError, initialKyc, notFound, UserCreateBody, Uuid } from '@checkout/core';
+import {
+  ApiError,
+  type FieldError,
+  initialKyc,
+  KycSessionResponse,
+  notFound,
+  UserCreateBody,
+  UserListResponse,
+  UserResponse,
+  Uuid,
+} from '@checkout/core';
 import { findUser, insertKycSession, insertUser, listUsers, presentUser, type UserRow } from '@checkout/db';
 import { kycWorkflowSummary, startKycOnboarding } from '@checkout/workflows';
-import type { Router } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { AppDeps, AppState } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
 import { parseBody } from '../parseBody.ts';
+import type { Routes } from './declare.ts';
+import { areaB, errors, idPath, json, ok } from './docs.ts';
 
 /** The account's user named by the `:id` path parameter, or a 404 (malformed id, absent, another account's). */
 export async function userOfRequest(
@@ -46,82 +57,109 @@ function userFormatErrors(raw: Record<string, unknown>, blockedCountries: readon
 }
 
 /** Registers the user routes on the Area B router (API key only). */
-export function userRoutes(
-  router: Router<AppState>,
-  deps: AppDeps,
-  kycProvider: KycProvider | undefined,
-): void {
-  router.post('/users', async (ctx) => {
-    const { user: input } = parseBody(UserCreateBody, ctx.state.body, 'user', (raw) =>
-      userFormatErrors(raw, deps.config.areaB.blockedCountries),
-    );
-    const merchantId = ctx.state.merchant!.merchantId;
-    const row = await insertUser(ctx.state.db, {
-      id: randomUUID(),
-      merchant_id: merchantId,
-      beneficiary_type: input.beneficiary_type,
-      first_name: input.first_name || null,
-      last_name: input.last_name || null,
-      company_name: input.company_name || null,
-      email: input.email,
-      date_of_birth: input.date_of_birth,
-      address_line1: input.address_line1,
-      address_line2: input.address_line2 || null,
-      city: input.city,
-      state: input.state,
-      postcode: input.postcode,
-      country: input.country,
-      nationality: input.nationality,
-      phone: input.phone,
-      ssn_ciphertext: deps.secrets.seal(input.ssn),
-      website: input.website || null,
-      source_of_funds: input.source_of_funds || null,
-      business_activity: input.business_activity || null,
-      business_description: input.business_description || null,
-      kyc: initialKyc(),
-    });
-    if (deps.temporal) {
-      try {
-        await startKycOnboarding(
-          deps.temporal.client,
-          deps.config.temporal.taskQueue,
-          { userId: row.id, merchantId },
-          kycWorkflowSummary(row),
-        );
-      } catch (error) {
-        // The first KYC signal starts the workflow anyway (signal-with-start); the user stays created.
-        ctx.state.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');
-      }
-    }
-    ctx.body = { user: presentUser(row, deps.secrets) };
-  });
-
-  router.get('/users', async (ctx) => {
-    const rows = await listUsers(ctx.state.db, ctx.state.merchant!.merchantId);
-    ctx.body = { users: rows.map((row) => presentUser(row, deps.secrets)) };
-  });
-
-  router.get('/users/:id', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    ctx.body = { user: presentUser(user, deps.secrets) };
-  });
-
-  router.post('/users/:id/kycs', async (ctx) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    if (!kycProvider) {
-      throw new ApiError(
-        'service_unavailable',
-        'KYC sessions are unavailable: no KYC provider is configured',
+export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvider | undefined): void {
+  router.post(
+    '/users',
+    areaB({
+      summary: 'Create a user (starts its KYC workflow)',
+      requestBody: { required: true, content: json(UserCreateBody) },
+      responses: { ...ok('The new user', UserResponse), ...errors(400, 401, 409, 415, 422) },
+    }),
+    async (ctx) => {
+      const { user: input } = parseBody(UserCreateBody, ctx.state.body, 'user', (raw) =>
+        userFormatErrors(raw, deps.config.areaB.blockedCountries),
       );
-    }
-    const session = await kycProvider.createSession({ id: user.id, email: user.email });
-    await insertKycSession(ctx.state.db, {
-      id: randomUUID(),
-      user_id: user.id,
-      merchant_id: user.merchant_id,
-      token: session.token,
-      provider: kycProvider.name,
-    });
-    ctx.body = { kyc: { user_id: user.id, url: session.url } };
-  });
+      const merchantId = ctx.state.merchant!.merchantId;
+      const row = await insertUser(ctx.state.db, {
+        id: randomUUID(),
+        merchant_id: merchantId,
+        beneficiary_type: input.beneficiary_type,
+        first_name: input.first_name || null,
+        last_name: input.last_name || null,
+        company_name: input.company_name || null,
+        email: input.email,
+        date_of_birth: input.date_of_birth,
+        address_line1: input.address_line1,
+        address_line2: input.address_line2 || null,
+        city: input.city,
+        state: input.state,
+        postcode: input.postcode,
+        country: input.country,
+        nationality: input.nationality,
+        phone: input.phone,
+        ssn_ciphertext: deps.secrets.seal(input.ssn),
+        website: input.website || null,
+        source_of_funds: input.source_of_funds || null,
+        business_activity: input.business_activity || null,
+        business_description: input.business_description || null,
+        kyc: initialKyc(),
+      });
+      if (deps.temporal) {
+        try {
+          await startKycOnboarding(
+            deps.temporal.client,
+            deps.config.temporal.taskQueue,
+            { userId: row.id, merchantId },
+            kycWorkflowSummary(row),
+          );
+        } catch (error) {
+          // The first KYC signal starts the workflow anyway (signal-with-start); the user stays created.
+          ctx.state.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');
+        }
+      }
+      ctx.body = { user: presentUser(row, deps.secrets) };
+    },
+  );
+
+  router.get(
+    '/users',
+    areaB({
+      summary: "List the account's users",
+      responses: { ...ok('Users', UserListResponse), ...errors(401) },
+    }),
+    async (ctx) => {
+      const rows = await listUsers(ctx.state.db, ctx.state.merchant!.merchantId);
+      ctx.body = { users: rows.map((row) => presentUser(row, deps.secrets)) };
+    },
+  );
+
+  router.get(
+    '/users/:id',
+    areaB({
+      summary: 'Show a user',
+      requestParams: { path: idPath },
+      responses: { ...ok('The user', UserResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      ctx.body = { user: presentUser(user, deps.secrets) };
+    },
+  );
+
+  router.post(
+    '/users/:id/kycs',
+    areaB({
+      summary: 'Open a KYC session; the user verifies at the returned URL',
+      requestParams: { path: idPath },
+      responses: { ...ok('The session URL', KycSessionResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const user = await userOfRequest(ctx, ctx.params.id);
+      if (!kycProvider) {
+        throw new ApiError(
+          'service_unavailable',
+          'KYC sessions are unavailable: no KYC provider is configured',
+        );
+      }
+      const session = await kycProvider.createSession({ id: user.id, email: user.email });
+      await insertKycSession(ctx.state.db, {
+        id: randomUUID(),
+        user_id: user.id,
+        merchant_id: user.merchant_id,
+        token: session.token,
+        provider: kycProvider.name,
+      });
+      ctx.body = { kyc: { user_id: user.id, url: session.url } };
+    },
+  );
 }

@@ -1,39 +1,62 @@
 /** Area B account webhook endpoint: where `kyc_update` and `payment_detail_update` events are sent. */
-import { notFound, WebhookEndpointBody } from '@checkout/core';
+import { notFound, WebhookEndpointBody, WebhookEndpointResponse } from '@checkout/core';
 import {
   type AccountWebhookEndpointRow,
   deleteAccountWebhookEndpoint,
   findAccountWebhookEndpoint,
   putAccountWebhookEndpoint,
 } from '@checkout/db';
-import type { Router } from '@koa/router';
-import type { AppDeps, AppState } from '../context.ts';
+import type { AppDeps } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
+import type { Routes } from './declare.ts';
+import { areaB, errors, json, ok } from './docs.ts';
 
 function present(row: AccountWebhookEndpointRow) {
   return { url: row.url, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
 }
 
 /** Registers `PUT/GET/DELETE /webhook_endpoint` on the Area B router. */
-export function webhookEndpointRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.put('/webhook_endpoint', async (ctx) => {
-    const { webhook_endpoint: input } = parseBody(WebhookEndpointBody, ctx.state.body, 'webhook_endpoint');
-    assertWebhookUrlAllowed(input.url, 'webhook_endpoint.url', deps.config.webhooks.allowPrivateAddresses);
-    const row = await putAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId, input.url);
-    ctx.body = { webhook_endpoint: present(row) };
-  });
+export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
+  router.put(
+    '/webhook_endpoint',
+    areaB({
+      summary: 'Set the URL that receives kyc_update and payment_detail_update',
+      requestBody: { required: true, content: json(WebhookEndpointBody) },
+      responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(400, 401, 415, 422) },
+    }),
+    async (ctx) => {
+      const { webhook_endpoint: input } = parseBody(WebhookEndpointBody, ctx.state.body, 'webhook_endpoint');
+      assertWebhookUrlAllowed(input.url, 'webhook_endpoint.url', deps.config.webhooks.allowPrivateAddresses);
+      const row = await putAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId, input.url);
+      ctx.body = { webhook_endpoint: present(row) };
+    },
+  );
 
-  router.get('/webhook_endpoint', async (ctx) => {
-    const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
-    if (!row) throw notFound('Webhook endpoint');
-    ctx.body = { webhook_endpoint: present(row) };
-  });
+  router.get(
+    '/webhook_endpoint',
+    areaB({
+      summary: 'Show the webhook endpoint',
+      responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
+      if (!row) throw notFound('Webhook endpoint');
+      ctx.body = { webhook_endpoint: present(row) };
+    },
+  );
 
-  router.delete('/webhook_endpoint', async (ctx) => {
-    const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
-    if (!row) throw notFound('Webhook endpoint');
-    await deleteAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
-    ctx.body = { webhook_endpoint: present(row) };
-  });
+  router.delete(
+    '/webhook_endpoint',
+    areaB({
+      summary: 'Remove the webhook endpoint',
+      responses: { ...ok('The removed endpoint', WebhookEndpointResponse), ...errors(401, 404) },
+    }),
+    async (ctx) => {
+      const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
+      if (!row) throw notFound('Webhook endpoint');
+      await deleteAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
+      ctx.body = { webhook_endpoint: present(row) };
+    },
+  );
 }

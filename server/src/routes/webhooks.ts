@@ -5,7 +5,10 @@ import {
   temporalUnavailable,
   Uuid,
   type WebhookDelivery,
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResponse,
   type WebhookSecret,
+  WebhookSecretResponse,
 } from '@checkout/core';
 import {
   createWebhookRedelivery,
@@ -19,8 +22,9 @@ import {
   type WebhookSecretRecord,
 } from '@checkout/db';
 import { startWebhookDelivery, webhookWorkflowSummary } from '@checkout/workflows';
-import type { Router } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
+import type { Routes } from './declare.ts';
+import { areaA, errors, idPath, merchantHeaders, ok, unavailable, walletHeader } from './docs.ts';
 
 function presentSecret(record: WebhookSecretRecord): WebhookSecret {
   return {
@@ -63,56 +67,92 @@ function idParam(id: string | undefined, what: string): string {
 }
 
 /** Registers the webhook routes on the authenticated Area A router. */
-export function webhookRoutes(router: Router<AppState>, deps: AppDeps): void {
-  router.get('/webhook_secret', async (ctx) => {
-    const record = await ensureWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { webhook_secret: presentSecret(record) };
-  });
+export function webhookRoutes(router: Routes, deps: AppDeps): void {
+  router.get(
+    '/webhook_secret',
+    areaA({
+      summary: 'The webhook signing secret (created on first read)',
+      requestParams: { header: walletHeader },
+      responses: { ...ok('The secret', WebhookSecretResponse), ...errors(400, 401, 403) },
+    }),
+    async (ctx) => {
+      const record = await ensureWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { webhook_secret: presentSecret(record) };
+    },
+  );
 
-  router.post('/webhook_secret/rotate', async (ctx) => {
-    const record = await rotateWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { webhook_secret: presentSecret(record) };
-  });
+  router.post(
+    '/webhook_secret/rotate',
+    areaA({
+      summary: 'Replace the webhook signing secret; later attempts are signed with the new one',
+      requestParams: { header: merchantHeaders },
+      responses: { ...ok('The new secret', WebhookSecretResponse), ...errors(400, 401, 403, 409, 422) },
+    }),
+    async (ctx) => {
+      const record = await rotateWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { webhook_secret: presentSecret(record) };
+    },
+  );
 
-  router.get('/products/:id/webhook_deliveries', async (ctx) => {
-    const id = idParam(ctx.params.id, 'Product');
-    const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
-    if (!product) throw notFound('Product');
-    const rows = await listWebhookDeliveries(ctx.state.db, id);
-    ctx.body = { webhook_deliveries: rows.map(presentDelivery) };
-  });
+  router.get(
+    '/products/:id/webhook_deliveries',
+    areaA({
+      summary: "List a product's webhook deliveries, newest first, with every attempt",
+      requestParams: { header: walletHeader, path: idPath },
+      responses: { ...ok('Webhook deliveries', WebhookDeliveryListResponse), ...errors(400, 401, 403, 404) },
+    }),
+    async (ctx) => {
+      const id = idParam(ctx.params.id, 'Product');
+      const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
+      if (!product) throw notFound('Product');
+      const rows = await listWebhookDeliveries(ctx.state.db, id);
+      ctx.body = { webhook_deliveries: rows.map(presentDelivery) };
+    },
+  );
 
-  router.post('/webhook_deliveries/:id/redeliver', async (ctx) => {
-    const id = idParam(ctx.params.id, 'Webhook delivery');
-    const original = await findScopedWebhookDelivery(ctx.state.db, scopeOf(ctx.state), id);
-    if (!original) throw notFound('Webhook delivery');
-    const temporal = deps.temporal;
-    if (!temporal) {
-      throw temporalUnavailable('webhooks cannot be redelivered');
-    }
-    const db = ctx.state.db;
-    // Committed before the start (unless an Idempotency-Key transaction holds it), so the first activity finds it.
-    const row = await createWebhookRedelivery(db, original);
-    try {
-      await startWebhookDelivery(
-        temporal.client,
-        row.id,
-        deps.config.temporal.taskQueue,
-        webhookWorkflowSummary(row),
-      );
-    } catch (error) {
-      // Inside a transaction the throw rolls the row back; outside, it is removed by hand.
-      if (!db.isTransaction) await discardWebhookDelivery(db, row.id);
-      throw new ApiError(
-        'service_unavailable',
-        'The workflow service (Temporal) did not take the delivery; retry',
-        {
-          cause: error,
-        },
-      );
-    }
-    ctx.body = { webhook_delivery: presentDelivery({ ...row, attempts: [] }) };
-  });
+  router.post(
+    '/webhook_deliveries/:id/redeliver',
+    areaA({
+      summary: 'Send a delivery again: same bytes, same URL, linked to the original',
+      requestParams: { header: merchantHeaders, path: idPath },
+      responses: {
+        ...ok('The new delivery', WebhookDeliveryResponse),
+        ...errors(400, 401, 403, 404, 409, 422),
+        ...unavailable,
+      },
+    }),
+    async (ctx) => {
+      const id = idParam(ctx.params.id, 'Webhook delivery');
+      const original = await findScopedWebhookDelivery(ctx.state.db, scopeOf(ctx.state), id);
+      if (!original) throw notFound('Webhook delivery');
+      const temporal = deps.temporal;
+      if (!temporal) {
+        throw temporalUnavailable('webhooks cannot be redelivered');
+      }
+      const db = ctx.state.db;
+      // Committed before the start (unless an Idempotency-Key transaction holds it), so the first activity finds it.
+      const row = await createWebhookRedelivery(db, original);
+      try {
+        await startWebhookDelivery(
+          temporal.client,
+          row.id,
+          deps.config.temporal.taskQueue,
+          webhookWorkflowSummary(row),
+        );
+      } catch (error) {
+        // Inside a transaction the throw rolls the row back; outside, it is removed by hand.
+        if (!db.isTransaction) await discardWebhookDelivery(db, row.id);
+        throw new ApiError(
+          'service_unavailable',
+          'The workflow service (Temporal) did not take the delivery; retry',
+          {
+            cause: error,
+          },
+        );
+      }
+      ctx.body = { webhook_delivery: presentDelivery({ ...row, attempts: [] }) };
+    },
+  );
 }

@@ -1,0 +1,93 @@
+/**
+ * Every route the API answers, in one list, by the router that serves it: the app registers them
+ * (app.ts) and the document describes them (../openapi.ts) from this same walk.
+ */
+import { readInbox, renderInboxPage } from '@checkout/mail';
+import { z } from 'zod';
+import type { AppDeps } from '../context.ts';
+import { sandboxKycProvider } from '../kycProvider.ts';
+import { expectedPaymentRoutes, publicCheckoutRoutes } from './checkout.ts';
+import type { Routes } from './declare.ts';
+import { html, json } from './docs.ts';
+import { healthRoutes } from './health.ts';
+import { hostedCheckoutRoutes } from './hostedCheckout.ts';
+import { latamBankNameRoutes } from './latamBankNames.ts';
+import { offrampRoutes } from './offramps.ts';
+import { onrampRoutes, onrampSandboxRoutes } from './onramps.ts';
+import { paymentDetailRoutes } from './paymentDetails.ts';
+import { productRoutes } from './products.ts';
+import { quoteRoutes } from './quotes.ts';
+import { sandboxPageRoutes, sandboxRoutes } from './sandbox.ts';
+import { userRoutes } from './users.ts';
+import { webhookEndpointRoutes } from './webhookEndpoint.ts';
+import { webhookRoutes } from './webhooks.ts';
+
+/**
+ * The routers of the API, each with its own middleware (see app.ts): `open` (health, pages, the document),
+ * `checkout` (the public checkout API under /api/v1, rate-limited), `areaA` (merchant key and wallet, under
+ * /api/v1), `pages` (sandbox pages) and `areaB` (merchant key).
+ */
+export type RouterName = 'open' | 'checkout' | 'areaA' | 'pages' | 'areaB';
+
+/** The URL prefix of each router. */
+export const routerPrefixes: Readonly<Record<RouterName, string>> = {
+  open: '',
+  checkout: '/api/v1',
+  areaA: '/api/v1',
+  pages: '',
+  areaB: '',
+};
+
+/** Declares every route on the router `on` gives for it; `document` answers GET /openapi.json. */
+export function declareRoutes(
+  deps: AppDeps,
+  on: (name: RouterName) => Routes,
+  document: () => unknown,
+): void {
+  const open = on('open');
+  healthRoutes(open, deps);
+  hostedCheckoutRoutes(open, deps);
+  open.get(
+    '/openapi.json',
+    {
+      summary: 'This document',
+      responses: { '200': { description: 'The OpenAPI document', content: json(z.looseObject({})) } },
+    },
+    (ctx) => {
+      ctx.body = document();
+    },
+  );
+  const inboxDir = deps.config.mail.devInboxDir;
+  if (inboxDir) {
+    // Development only: the local SMTP inbox as a page.
+    const cache = new Map();
+    open.get(
+      '/dev/mail',
+      { summary: 'The development mail inbox', responses: { '200': html('The inbox') } },
+      async (ctx) => {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = renderInboxPage(await readInbox(inboxDir, { cache }));
+      },
+    );
+  }
+
+  publicCheckoutRoutes(on('checkout'), deps);
+
+  const areaA = on('areaA');
+  productRoutes(areaA, deps);
+  expectedPaymentRoutes(areaA, deps);
+  webhookRoutes(areaA, deps);
+
+  const sandbox = deps.config.areaB.sandboxEnabled;
+  if (sandbox) sandboxPageRoutes(on('pages'), deps);
+  const areaB = on('areaB');
+  userRoutes(areaB, deps, sandbox ? sandboxKycProvider(deps.config.publicBaseUrl) : undefined);
+  paymentDetailRoutes(areaB, deps);
+  latamBankNameRoutes(areaB);
+  webhookEndpointRoutes(areaB, deps);
+  onrampRoutes(areaB, deps);
+  quoteRoutes(areaB, deps);
+  offrampRoutes(areaB, deps);
+  if (sandbox) sandboxRoutes(areaB, deps);
+  if (sandbox) onrampSandboxRoutes(areaB, deps);
+}
