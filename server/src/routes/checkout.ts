@@ -40,9 +40,8 @@ import { checkoutRejections, handHashToCheckout, openCheckoutSession } from '@ch
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
-import type { Routes } from './declare.ts';
+import { type Routes, withBody } from './declare.ts';
 import { areaA, errors, idPath, json, limited, merchantHeaders, ok, slugPath, walletHeader } from './docs.ts';
 
 function uuidParam(id: string | undefined, what: string): string {
@@ -57,26 +56,25 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
     areaA({
       summary: 'Create an expected payment: a fixed amount to pay through the checkout, with its link',
       requestParams: { header: merchantHeaders, path: idPath },
-      requestBody: { required: true, content: json(ExpectedPaymentCreateBody) },
       responses: {
         ...ok('The expected payment', ExpectedPaymentResponse),
         ...errors(400, 401, 403, 404, 409, 413, 415, 422),
       },
     }),
-    async (ctx) => {
+    withBody({ schema: ExpectedPaymentCreateBody }, async (ctx, body) => {
       const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
       const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
       if (!product) throw notFound('Product');
-      const body = parseBody(ExpectedPaymentCreateBody, ctx.state.body);
+      const input = body();
       if (!product.active)
         throw new ApiError('product_inactive', 'The product is not active: it takes no new checkouts');
       const row = await insertExpectedPayment(ctx.state.db, {
         id: randomUUID(),
         merchant_id: product.merchant_id,
         product_id: product.id,
-        dollar_amount: body.dollar_amount,
-        metadata: body.metadata ?? null,
-        customer_email: body.customer_email ?? null,
+        dollar_amount: input.dollar_amount,
+        metadata: input.metadata ?? null,
+        customer_email: input.customer_email ?? null,
         source: 'merchant',
       });
       ctx.body = {
@@ -85,7 +83,7 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
           checkoutUrl(deps.config.publicBaseUrl, product.slug, row.id),
         ),
       };
-    },
+    }),
   );
 
   router.get(
@@ -207,7 +205,6 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     {
       summary: "Open (or update) the shopper's checkout session",
       requestParams: { path: slugPath },
-      requestBody: { required: true, content: json(CheckoutSessionCreateBody) },
       responses: {
         ...ok('The session', CheckoutSessionResponse),
         ...errors(400, 404, 413, 415, 422),
@@ -218,9 +215,9 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
         },
       },
     },
-    async (ctx) => {
+    withBody({ schema: CheckoutSessionCreateBody }, async (ctx, body) => {
       const product = await productBySlug(ctx.params.slug);
-      const body = parseBody(CheckoutSessionCreateBody, ctx.state.body);
+      const input = body();
       const { session } = await openCheckoutSession(
         {
           db: deps.db.kysely,
@@ -231,10 +228,10 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
           checkout: deps.config.checkout,
         },
         product,
-        body,
+        input,
       );
       ctx.body = { session: await sessionView(session) };
-    },
+    }),
   );
 
   router.get(
@@ -256,7 +253,6 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     {
       summary: "Submit the shopper's transaction hash",
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(CheckoutTransactionBody) },
       responses: {
         ...ok('The session', CheckoutSessionResponse),
         ...errors(400, 404, 413, 415, 422),
@@ -264,10 +260,10 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
         '503': { description: 'The workflow service is unavailable', content: json(ErrorResponse) },
       },
     },
-    async (ctx) => {
+    withBody({ schema: CheckoutTransactionBody }, async (ctx, body) => {
       const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
       if (!session) throw notFound('Checkout session');
-      const { tx_hash } = parseBody(CheckoutTransactionBody, ctx.state.body);
+      const { tx_hash } = body();
       const txHash = tx_hash.toLowerCase();
       const temporal = deps.temporal;
       if (!temporal) throw temporalUnavailable('transactions cannot be checked');
@@ -303,7 +299,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       // The workflow keeps the session's status: by now it shows the hash confirming, or already resolved.
       const updated = await findSession(deps.db.kysely, session.id);
       ctx.body = { session: await sessionView(updated!) };
-    },
+    }),
   );
 
   // Server-sent events: the session each time it changes (pushed, not polled), for at most ten minutes per connection.

@@ -4,9 +4,11 @@
  * handlers from these declarations (app.ts), and `/openapi.json` is generated from the same declarations
  * (../openapi.ts): both walk one list, `declareRoutes` in ./index.ts.
  */
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
+import type { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { AppState } from '../context.ts';
+import { type BodyRules, parseBody } from '../parseBody.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type RouteHandler = RouterMiddleware<AppState>;
@@ -31,6 +33,38 @@ export type Routes = Record<Method, (path: string, doc: RouteDoc, handler: Route
 
 const methods: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
 
+/** A route's JSON body: its schema, the key it sits under (none for a flat body), rules beyond the schema. */
+export interface BodySpec<T extends z.ZodType = z.ZodType> {
+  schema: T;
+  root?: string;
+  rules?: BodyRules;
+}
+
+type BodyHandler = RouteHandler & { body?: BodySpec };
+
+/**
+ * A handler whose body its declaration parses: `body()` validates the request body against `spec` (when
+ * the handler asks, so that its path checks answer first) and the document's request body is `spec.schema`.
+ */
+export function withBody<T extends z.ZodType>(
+  spec: BodySpec<T>,
+  handler: (ctx: RouterContext<AppState>, body: () => z.output<T>) => Promise<void>,
+): RouteHandler {
+  const route: RouteHandler = (ctx) =>
+    handler(ctx, () => parseBody(spec.schema, ctx.state.body, spec.root, spec.rules));
+  return Object.assign(route, { body: spec });
+}
+
+/** The operation with the request body its handler parses (always required). */
+function documented(doc: RouteDoc, handler: BodyHandler): RouteDoc {
+  const spec = handler.body;
+  if (!spec) return doc;
+  return {
+    ...doc,
+    requestBody: { required: true, content: { 'application/json': { schema: spec.schema } } },
+  };
+}
+
 /** Routes registered on `router` (under its prefix), each also noted in `declared` when given. */
 export function routesOn(router: Router<AppState>, declared?: RouteDeclaration[]): Routes {
   const prefix = router.opts.prefix ?? '';
@@ -40,7 +74,7 @@ export function routesOn(router: Router<AppState>, declared?: RouteDeclaration[]
   for (const method of methods) {
     routes[method] = (path, doc, handler) => {
       router[method](path, handler);
-      declared?.push({ method, path: `${prefix}${path}`, doc });
+      declared?.push({ method, path: `${prefix}${path}`, doc: documented(doc, handler) });
     };
   }
   return routes;
@@ -50,8 +84,8 @@ export function routesOn(router: Router<AppState>, declared?: RouteDeclaration[]
 export function recordedRoutes(declared: RouteDeclaration[], prefix = ''): Routes {
   const routes = { files: () => undefined } as unknown as Routes;
   for (const method of methods) {
-    routes[method] = (path, doc) => {
-      declared.push({ method, path: `${prefix}${path}`, doc });
+    routes[method] = (path, doc, handler) => {
+      declared.push({ method, path: `${prefix}${path}`, doc: documented(doc, handler) });
     };
   }
   return routes;

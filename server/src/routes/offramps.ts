@@ -36,19 +36,8 @@ import {
 import type { ParameterizedContext } from 'koa';
 import { getAddress } from 'viem';
 import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
-import type { Routes } from './declare.ts';
-import {
-  areaB,
-  errors,
-  idPath,
-  json,
-  offrampPath,
-  ok,
-  quotePath,
-  unavailable,
-  userOfframpPath,
-} from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaB, errors, idPath, offrampPath, ok, quotePath, unavailable, userOfframpPath } from './docs.ts';
 import { quoteOfRequest } from './quotes.ts';
 import { userOfRequest } from './users.ts';
 
@@ -72,16 +61,15 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: 'Add offramps (payouts to approved payment details) to an open quote',
       requestParams: { path: quotePath },
-      requestBody: { required: true, content: json(OfframpsCreateBody) },
       responses: { ...ok('The new offramps', OfframpListResponse), ...errors(400, 401, 404, 409, 415, 422) },
     }),
-    async (ctx) => {
+    withBody({ schema: OfframpsCreateBody, root: 'offramps' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-      const { offramps: inputs } = parseBody(OfframpsCreateBody, ctx.state.body, 'offramps');
+      const { offramps: inputs } = body();
       const inserted = await addOfframps(ctx.state.db, deps.config.ramps, { quote, offramps: inputs });
       ctx.body = { offramps: inserted.map(presentOfframp) };
-    },
+    }),
   );
 
   router.get(
@@ -117,16 +105,15 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: "Change an offramp's reference while it is initiated",
       requestParams: { path: offrampPath },
-      requestBody: { required: true, content: json(OfframpUpdateBody) },
       responses: { ...ok('The offramp', OfframpResponse), ...errors(400, 401, 404, 415, 422) },
     }),
-    async (ctx) => {
+    withBody({ schema: OfframpUpdateBody, root: 'offramp' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
       const scope = { merchantId: user.merchant_id, userId: user.id };
       const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
       if (row.quote_id !== quote.id) throw notFound('Offramp');
-      const { offramp: input } = parseBody(OfframpUpdateBody, ctx.state.body, 'offramp');
+      const { offramp: input } = body();
       if (row.destination_currency === 'usd' && row.rails === 'local') {
         throw recordInvalid([{ path: 'offramp.reference', message: 'cannot change on a USD local payout' }]);
       }
@@ -137,7 +124,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
         ]);
       }
       ctx.body = { offramp: presentOfframp(updated) };
-    },
+    }),
   );
 
   /** The bounced offramp of the request's quote that a resend or refund is asked for. */
@@ -176,15 +163,14 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       summary:
         'Pay a bounced offramp out again, to another approved payment detail of the same currency (applied by the workflow moments later)',
       requestParams: { path: offrampPath },
-      requestBody: { required: true, content: json(OfframpResendBody) },
       responses: {
         ...ok('The offramp, still bounced, with its new payment detail', OfframpResponse),
         ...errors(400, 401, 404, 409, 415, 422),
       },
     }),
-    async (ctx) => {
+    withBody({ schema: OfframpResendBody, root: 'offramp' }, async (ctx, body) => {
       const { quote, row, scope } = await bouncedOfframpOfRequest(ctx);
-      const { offramp: input } = parseBody(OfframpResendBody, ctx.state.body, 'offramp');
+      const { offramp: input } = body();
       if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
       const path = 'offramp.payment_detail_id';
       const detail = await findPaymentDetail(ctx.state.db, scope, input.payment_detail_id);
@@ -209,7 +195,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
         ]);
       }
       await requestAction(ctx, quote, row, { kind: 'resend', paymentDetailId: detail.id });
-    },
+    }),
   );
 
   // A bounced payout (research §7): return its tokens, fee included, to the deposit's sender or a given address.
@@ -219,15 +205,14 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       summary:
         "Refund a bounced offramp's tokens, fee included, to the deposit's sender or refund_address (applied by the workflow moments later)",
       requestParams: { path: offrampPath },
-      requestBody: { required: true, content: json(OfframpRefundBody) },
       responses: {
         ...ok('The offramp, still bounced, with the refund requested', OfframpResponse),
         ...errors(400, 401, 404, 409, 415, 422),
       },
     }),
-    async (ctx) => {
+    withBody({ schema: OfframpRefundBody, root: 'offramp' }, async (ctx, body) => {
       const { quote, row } = await bouncedOfframpOfRequest(ctx);
-      const { offramp: input } = parseBody(OfframpRefundBody, ctx.state.body, 'offramp');
+      const { offramp: input } = body();
       if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
       const address = input.refund_address ?? quote.sender_address;
       if (!address) {
@@ -236,7 +221,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
         ]);
       }
       await requestAction(ctx, quote, row, { kind: 'refund', refundAddress: getAddress(address) });
-    },
+    }),
   );
 
   router.post(
@@ -244,17 +229,16 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: 'Execute a quote funded on chain: verifies the deposit, then starts the payouts',
       requestParams: { path: quotePath },
-      requestBody: { required: true, content: json(QuoteExecuteBody) },
       responses: {
         ...ok('The executed quote, its offramps still initiated', QuoteResponse),
         ...errors(400, 401, 404, 409, 415, 422),
         ...unavailable,
       },
     }),
-    async (ctx) => {
+    withBody({ schema: QuoteExecuteBody, root: 'quote' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-      const { quote: input } = parseBody(QuoteExecuteBody, ctx.state.body, 'quote');
+      const { quote: input } = body();
       const done = await executeQuote(
         ctx.state.db,
         {
@@ -282,6 +266,6 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
         await listOfframpsOfQuote(ctx.state.db, executed.id),
         await listQuoteRefunds(ctx.state.db, executed.id),
       );
-    },
+    }),
   );
 }

@@ -37,9 +37,8 @@ import { handDepositToWorkflow, handOnrampToWorkflow } from '@checkout/workflows
 import type { ParameterizedContext } from 'koa';
 import { getAddress } from 'viem';
 import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
-import type { Routes } from './declare.ts';
-import { areaB, errors, idPath, json, ok, onrampPath, unavailable } from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaB, errors, idPath, ok, onrampPath, unavailable } from './docs.ts';
 import { userOfRequest } from './users.ts';
 
 /** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
@@ -86,9 +85,9 @@ async function onrampOfRequest(
 
 /** Registers the onramp routes on the Area B router (API key only). */
 export function onrampRoutes(router: Routes, deps: AppDeps): void {
-  const create = async (ctx: ParameterizedContext<AppState>, userId: string | undefined) => {
-    const user = await userOfRequest(ctx, userId);
-    const { onramp: input } = parseBody(OnrampCreateBody, ctx.state.body, 'onramp');
+  const create = withBody({ schema: OnrampCreateBody, root: 'onramp' }, async (ctx, body) => {
+    const user = await userOfRequest(ctx, ctx.params.id);
+    const { onramp: input } = body();
     const kyc = user.kyc as Kyc;
     if (kyc.general.status !== 'approved') {
       throw new ApiError(
@@ -163,7 +162,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
     // The onramp stands; when Temporal is down the reconciler (or the first deposit) starts its lifecycle.
     await handOnrampToWorkflow(handOverDeps(deps), ctx.state.db, row, ctx.state.log);
     ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
-  };
+  });
 
   router.post(
     '/users/:id/onramps',
@@ -171,13 +170,12 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
       summary:
         'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(OnrampCreateBody) },
       responses: {
         ...ok('The new onramp, with deposit_instructions', OnrampResponse),
         ...errors(400, 401, 404, 409, 415, 422),
       },
     }),
-    (ctx) => create(ctx, ctx.params.id),
+    create,
   );
   router.post(
     '/users/:id/onramp',
@@ -185,13 +183,12 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
       summary:
         'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(OnrampCreateBody) },
       responses: {
         ...ok('The new onramp, with deposit_instructions', OnrampResponse),
         ...errors(400, 401, 404, 409, 415, 422),
       },
     }),
-    (ctx) => create(ctx, ctx.params.id),
+    create,
   );
 
   router.get(
@@ -230,17 +227,16 @@ export function onrampSandboxRoutes(router: Routes, deps: AppDeps): void {
       summary:
         "Sandbox only: the bank partner's deposit notice; stored, then credited by the onramp's workflow",
       requestParams: { path: onrampPath },
-      requestBody: { required: true, content: json(SandboxDepositBody) },
       responses: {
         ...ok('The stored deposit notice', SandboxDepositResponse),
         ...errors(400, 401, 404, 409, 415, 422),
         ...unavailable,
       },
     }),
-    async (ctx) => {
+    withBody({ schema: SandboxDepositBody, root: 'amount' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
-      const { amount } = parseBody(SandboxDepositBody, ctx.state.body, 'amount');
+      const { amount } = body();
       const cents = parseUnits(amount, fiatDecimals);
       if (cents <= 0n) throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
       if (cents > parseUnits(onrampLimits.maxDeposit, fiatDecimals)) {
@@ -259,6 +255,6 @@ export function onrampSandboxRoutes(router: Routes, deps: AppDeps): void {
       ctx.body = {
         deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) },
       };
-    },
+    }),
   );
 }

@@ -29,9 +29,8 @@ import { startWebhookDelivery } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
 import type { Kysely } from 'kysely';
 import type { AppDeps, AppState } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
-import type { Routes } from './declare.ts';
-import { areaB, detailPath, errors, idPath, json, ok } from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaB, detailPath, errors, idPath, ok } from './docs.ts';
 import { userOfRequest } from './users.ts';
 
 /** Event type of the webhook sent on every payment detail status change (research §11). */
@@ -141,18 +140,17 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: "Check a payment detail's format (not the account itself)",
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(PaymentDetailBody) },
       responses: {
         ...ok('The verdict', PaymentDetailValidationResponse),
         ...errors(400, 401, 404, 415, 422),
       },
     }),
-    async (ctx) => {
+    withBody({ schema: PaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
       await userOfRequest(ctx, ctx.params.id);
-      const { payment_detail: input } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
+      const { payment_detail: input } = body();
       const result = validatePaymentDetail(input);
       ctx.body = { payment_detail: { valid: result.valid, errors: result.errors } };
-    },
+    }),
   );
 
   router.post(
@@ -160,15 +158,14 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: 'Create a payment detail (needs approved KYC for its currency and rail)',
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(PaymentDetailBody) },
       responses: {
         ...ok('The new payment detail', PaymentDetailResponse),
         ...errors(400, 401, 404, 415, 422),
       },
     }),
-    async (ctx) => {
+    withBody({ schema: PaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
-      const { payment_detail: submitted } = parseBody(PaymentDetailBody, ctx.state.body, 'payment_detail');
+      const { payment_detail: submitted } = body();
       const kyc = user.kyc as Kyc;
       if (kyc.general.status !== 'approved') requireClearance(kyc, '', '');
       // What was checked is what is stored and shown: identifiers in their electronic form, a listed bank name as listed.
@@ -193,7 +190,7 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
         details_ciphertext: deps.secrets.seal(JSON.stringify(input)),
       });
       ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
-    },
+    }),
   );
 
   router.get(

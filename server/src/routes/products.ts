@@ -26,10 +26,9 @@ import {
 } from '@checkout/db';
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
-import type { Routes } from './declare.ts';
-import { areaA, errors, idPath, json, merchantHeaders, ok, walletHeader } from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaA, errors, idPath, merchantHeaders, ok, walletHeader } from './docs.ts';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
 export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
@@ -77,11 +76,10 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
     areaA({
       summary: 'Create a product',
       requestParams: { header: merchantHeaders },
-      requestBody: { required: true, content: json(ProductCreateBody) },
       responses: { ...ok('The new product', ProductResponse), ...errors(400, 401, 403, 409, 413, 415, 422) },
     }),
-    async (ctx) => {
-      const { product: input } = parseBody(ProductCreateBody, ctx.state.body, 'product');
+    withBody({ schema: ProductCreateBody, root: 'product' }, async (ctx, body) => {
+      const { product: input } = body();
       const token = resolveProductToken(deps.tokens, input.token);
       assertWebhookUrlAllowed(
         input.webhook_url,
@@ -122,7 +120,7 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
       ctx.body = {
         product: presentProduct({ ...row, address: wallet.address, verified_address: wallet.verified }),
       };
-    },
+    }),
   );
 
   // The serialised list per wallet, reused while the wallet's products_version is unchanged: every
@@ -151,21 +149,23 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
     },
   );
 
-  const update: RouterMiddleware<AppState> = async (ctx) => {
-    const id = productIdParam(ctx.params.id);
-    const existing = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
-    if (!existing) throw notFound('Product');
-    const { product } = parseBody(ProductUpdateBody, ctx.state.body, 'product');
-    const row = await setProductActive(ctx.state.db, scopeOf(ctx.state), id, product.active);
-    if (!row) throw notFound('Product');
-    ctx.body = { product: presentUpdatedProduct(row) };
-  };
+  const update: RouterMiddleware<AppState> = withBody(
+    { schema: ProductUpdateBody, root: 'product' },
+    async (ctx, body) => {
+      const id = productIdParam(ctx.params.id);
+      const existing = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
+      if (!existing) throw notFound('Product');
+      const { product } = body();
+      const row = await setProductActive(ctx.state.db, scopeOf(ctx.state), id, product.active);
+      if (!row) throw notFound('Product');
+      ctx.body = { product: presentUpdatedProduct(row) };
+    },
+  );
   router.patch(
     '/products/:id',
     areaA({
       summary: 'Enable or disable a product',
       requestParams: { header: merchantHeaders, path: idPath },
-      requestBody: { required: true, content: json(ProductUpdateBody) },
       responses: {
         ...ok('The updated product', UpdatedProductResponse),
         ...errors(400, 401, 403, 404, 415, 422),
@@ -178,7 +178,6 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
     areaA({
       summary: 'Enable or disable a product (alias)',
       requestParams: { header: merchantHeaders, path: idPath },
-      requestBody: { required: true, content: json(ProductUpdateBody) },
       responses: {
         ...ok('The updated product', UpdatedProductResponse),
         ...errors(400, 401, 403, 404, 415, 422),

@@ -33,9 +33,8 @@ import {
 import { handQuoteToWorkflow } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
 import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
-import type { Routes } from './declare.ts';
-import { areaB, errors, idPath, json, ok, quotePath } from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaB, errors, idPath, ok, quotePath } from './docs.ts';
 import { userOfRequest } from './users.ts';
 
 /** Deposit tokens a quote accepts: USD stablecoins, as in the research (§7, §14). */
@@ -77,12 +76,11 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: 'Create a quote with its own deposit address (starts its expiry timer)',
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(QuoteCreateBody) },
       responses: { ...ok('The new quote', QuoteResponse), ...errors(400, 401, 404, 409, 415, 422) },
     }),
-    async (ctx) => {
+    withBody({ schema: QuoteCreateBody, root: 'quote' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
-      const { quote: input } = parseBody(QuoteCreateBody, ctx.state.body, 'quote');
+      const { quote: input } = body();
       const { chain, token, network } = depositToken(input.deposit_token, input.deposit_token_chain);
       // Outside the request's transaction semantics: a sequence value is never returned, even on rollback.
       const index = await nextDepositIndex(ctx.state.db);
@@ -104,7 +102,7 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
       // The quote's lifecycle holds its expiry timer; when Temporal is down the reconciler starts it later.
       await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, row, ctx.state.log);
       ctx.body = presentQuote(row, []);
-    },
+    }),
   );
 
   // A calculator for one payout (research §7, Quote#Rate): nothing is stored and no address is handed out.
@@ -113,13 +111,12 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: 'Price one payout from the fiat or the token side (nothing is stored)',
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(QuoteRateBody) },
       responses: { ...ok('The price', QuoteRateResponse), ...errors(400, 401, 404, 415, 422) },
     }),
-    async (ctx) => {
+    withBody({ schema: QuoteRateBody, root: 'quote' }, async (ctx, body) => {
       // Only the account's own users may be priced for.
       await userOfRequest(ctx, ctx.params.id);
-      const { quote: input } = parseBody(QuoteRateBody, ctx.state.body, 'quote');
+      const { quote: input } = body();
       const { chain, token } = depositToken(input.deposit_token, input.deposit_token_chain);
       const rails = input.rails ?? 'local';
       const rule = deps.config.ramps.offrampFees.find(
@@ -181,7 +178,7 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
           executed: false,
         },
       };
-    },
+    }),
   );
 
   router.get(

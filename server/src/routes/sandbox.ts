@@ -12,9 +12,8 @@ import {
 import { findKycSessionByToken, findUserById, inTransaction, markKycSession } from '@checkout/db';
 import { type KycEvent, kycWorkflowSummary, signalKycOnboarding } from '@checkout/workflows';
 import type { AppDeps } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
-import type { Routes } from './declare.ts';
-import { areaB, detailPath, errors, html, idPath, json, kycTokenPath, ok } from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaB, detailPath, errors, html, idPath, kycTokenPath, ok } from './docs.ts';
 import { changePaymentDetailStatus, paymentDetailOfRequest, presentPaymentDetail } from './paymentDetails.ts';
 import { userOfRequest } from './users.ts';
 
@@ -115,12 +114,11 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: 'Sandbox only: force a KYC decision (applied asynchronously by the KYC workflow)',
       requestParams: { path: idPath },
-      requestBody: { required: true, content: json(SandboxKycBody) },
       responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 415, 422, 503) },
     }),
-    async (ctx) => {
+    withBody({ schema: SandboxKycBody, root: 'kyc' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
-      const { kyc } = parseBody(SandboxKycBody, ctx.state.body, 'kyc');
+      const { kyc } = body();
       await sendKycEvent(deps, user, {
         source: 'provider',
         status: kyc.status,
@@ -130,7 +128,7 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
       });
       // Applied by the user's KYC workflow moments later; GET /users/:id and kyc_update show the result.
       ctx.body = { kyc: { user_id: user.id, status: kyc.status } };
-    },
+    }),
   );
 
   router.patch(
@@ -138,18 +136,17 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: "Sandbox only: force a payment detail's status",
       requestParams: { path: detailPath },
-      requestBody: { required: true, content: json(SandboxPaymentDetailBody) },
       responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 415, 422) },
     }),
-    async (ctx) => {
+    withBody({ schema: SandboxPaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
-      const { payment_detail: input } = parseBody(SandboxPaymentDetailBody, ctx.state.body, 'payment_detail');
+      const { payment_detail: input } = body();
       if (detail.status === 'deactivated') {
         throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
       }
       const row = await changePaymentDetailStatus(ctx, deps, detail, input.status);
       ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
-    },
+    }),
   );
 }

@@ -17,9 +17,8 @@ import { kycWorkflowSummary, startKycOnboarding } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
 import type { AppDeps, AppState } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
-import { parseBody } from '../parseBody.ts';
-import type { Routes } from './declare.ts';
-import { areaB, errors, idPath, json, ok } from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaB, errors, idPath, ok } from './docs.ts';
 
 /** The account's user named by the `:id` path parameter, or a 404 (malformed id, absent, another account's). */
 export async function userOfRequest(
@@ -62,53 +61,57 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
     '/users',
     areaB({
       summary: 'Create a user (starts its KYC workflow)',
-      requestBody: { required: true, content: json(UserCreateBody) },
       responses: { ...ok('The new user', UserResponse), ...errors(400, 401, 409, 415, 422) },
     }),
-    async (ctx) => {
-      const { user: input } = parseBody(UserCreateBody, ctx.state.body, 'user', (raw) =>
-        userFormatErrors(raw, deps.config.areaB.blockedCountries),
-      );
-      const merchantId = ctx.state.merchant!.merchantId;
-      const row = await insertUser(ctx.state.db, {
-        id: randomUUID(),
-        merchant_id: merchantId,
-        beneficiary_type: input.beneficiary_type,
-        first_name: input.first_name || null,
-        last_name: input.last_name || null,
-        company_name: input.company_name || null,
-        email: input.email,
-        date_of_birth: input.date_of_birth,
-        address_line1: input.address_line1,
-        address_line2: input.address_line2 || null,
-        city: input.city,
-        state: input.state,
-        postcode: input.postcode,
-        country: input.country,
-        nationality: input.nationality,
-        phone: input.phone,
-        ssn_ciphertext: deps.secrets.seal(input.ssn),
-        website: input.website || null,
-        source_of_funds: input.source_of_funds || null,
-        business_activity: input.business_activity || null,
-        business_description: input.business_description || null,
-        kyc: initialKyc(),
-      });
-      if (deps.temporal) {
-        try {
-          await startKycOnboarding(
-            deps.temporal.client,
-            deps.config.temporal.taskQueue,
-            { userId: row.id, merchantId },
-            kycWorkflowSummary(row),
-          );
-        } catch (error) {
-          // The first KYC signal starts the workflow anyway (signal-with-start); the user stays created.
-          ctx.state.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');
+    withBody(
+      {
+        schema: UserCreateBody,
+        root: 'user',
+        rules: (raw) => userFormatErrors(raw, deps.config.areaB.blockedCountries),
+      },
+      async (ctx, body) => {
+        const { user: input } = body();
+        const merchantId = ctx.state.merchant!.merchantId;
+        const row = await insertUser(ctx.state.db, {
+          id: randomUUID(),
+          merchant_id: merchantId,
+          beneficiary_type: input.beneficiary_type,
+          first_name: input.first_name || null,
+          last_name: input.last_name || null,
+          company_name: input.company_name || null,
+          email: input.email,
+          date_of_birth: input.date_of_birth,
+          address_line1: input.address_line1,
+          address_line2: input.address_line2 || null,
+          city: input.city,
+          state: input.state,
+          postcode: input.postcode,
+          country: input.country,
+          nationality: input.nationality,
+          phone: input.phone,
+          ssn_ciphertext: deps.secrets.seal(input.ssn),
+          website: input.website || null,
+          source_of_funds: input.source_of_funds || null,
+          business_activity: input.business_activity || null,
+          business_description: input.business_description || null,
+          kyc: initialKyc(),
+        });
+        if (deps.temporal) {
+          try {
+            await startKycOnboarding(
+              deps.temporal.client,
+              deps.config.temporal.taskQueue,
+              { userId: row.id, merchantId },
+              kycWorkflowSummary(row),
+            );
+          } catch (error) {
+            // The first KYC signal starts the workflow anyway (signal-with-start); the user stays created.
+            ctx.state.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');
+          }
         }
-      }
-      ctx.body = { user: presentUser(row, deps.secrets) };
-    },
+        ctx.body = { user: presentUser(row, deps.secrets) };
+      },
+    ),
   );
 
   router.get(

@@ -7,10 +7,9 @@ import {
   putAccountWebhookEndpoint,
 } from '@checkout/db';
 import type { AppDeps } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
-import type { Routes } from './declare.ts';
-import { areaB, errors, json, ok } from './docs.ts';
+import { type Routes, withBody } from './declare.ts';
+import { areaB, errors, ok } from './docs.ts';
 
 function present(row: AccountWebhookEndpointRow) {
   return { url: row.url, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
@@ -22,15 +21,14 @@ export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
     '/webhook_endpoint',
     areaB({
       summary: 'Set the URL that receives kyc_update and payment_detail_update',
-      requestBody: { required: true, content: json(WebhookEndpointBody) },
       responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(400, 401, 415, 422) },
     }),
-    async (ctx) => {
-      const { webhook_endpoint: input } = parseBody(WebhookEndpointBody, ctx.state.body, 'webhook_endpoint');
+    withBody({ schema: WebhookEndpointBody, root: 'webhook_endpoint' }, async (ctx, body) => {
+      const { webhook_endpoint: input } = body();
       assertWebhookUrlAllowed(input.url, 'webhook_endpoint.url', deps.config.webhooks.allowPrivateAddresses);
       const row = await putAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId, input.url);
       ctx.body = { webhook_endpoint: present(row) };
-    },
+    }),
   );
 
   router.get(
