@@ -164,32 +164,22 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
     ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
   });
 
-  router.post(
-    '/users/:id/onramps',
-    areaB({
-      summary:
-        'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
-      requestParams: { path: idPath },
-      responses: {
-        ...ok('The new onramp, with deposit_instructions', OnrampResponse),
-        ...errors(400, 401, 404, 409, 415, 422),
-      },
-    }),
-    create,
-  );
-  router.post(
-    '/users/:id/onramp',
-    areaB({
-      summary:
-        'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
-      requestParams: { path: idPath },
-      responses: {
-        ...ok('The new onramp, with deposit_instructions', OnrampResponse),
-        ...errors(400, 401, 404, 409, 415, 422),
-      },
-    }),
-    create,
-  );
+  // `/onramp` is the same route under the spec's other name.
+  for (const path of ['/users/:id/onramps', '/users/:id/onramp']) {
+    router.post(
+      path,
+      areaB({
+        summary:
+          'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
+        requestParams: { path: idPath },
+        responses: {
+          ...ok('The new onramp, with deposit_instructions', OnrampResponse),
+          ...errors(400, 401, 404, 409, 415, 422),
+        },
+      }),
+      create,
+    );
+  }
 
   router.get(
     '/users/:id/onramps',

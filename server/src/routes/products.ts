@@ -161,30 +161,24 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
       ctx.body = { product: presentUpdatedProduct(row) };
     },
   );
-  router.patch(
-    '/products/:id',
-    areaA({
-      summary: 'Enable or disable a product',
-      requestParams: { header: merchantHeaders, path: idPath },
-      responses: {
-        ...ok('The updated product', UpdatedProductResponse),
-        ...errors(400, 401, 403, 404, 415, 422),
-      },
-    }),
-    update,
-  );
-  router.patch(
-    '/product/:id',
-    areaA({
-      summary: 'Enable or disable a product (alias)',
-      requestParams: { header: merchantHeaders, path: idPath },
-      responses: {
-        ...ok('The updated product', UpdatedProductResponse),
-        ...errors(400, 401, 403, 404, 415, 422),
-      },
-    }),
-    update,
-  );
+  // `/product/:id` is the same route under the spec's other name.
+  for (const [path, summary] of [
+    ['/products/:id', 'Enable or disable a product'],
+    ['/product/:id', 'Enable or disable a product (alias)'],
+  ] as const) {
+    router.patch(
+      path,
+      areaA({
+        summary,
+        requestParams: { header: merchantHeaders, path: idPath },
+        responses: {
+          ...ok('The updated product', UpdatedProductResponse),
+          ...errors(400, 401, 403, 404, 415, 422),
+        },
+      }),
+      update,
+    );
+  }
 
   router.get(
     '/products/:id/resolved_payments',
