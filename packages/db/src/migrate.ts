@@ -16,6 +16,7 @@ import * as payerlessSessions from './migrations/0012_payerless_sessions.ts';
 import * as sessionLocale from './migrations/0013_session_locale.ts';
 import * as chainWatch from './migrations/0014_chain_watch.ts';
 import * as quoteDepositWatch from './migrations/0015_quote_deposit_watch.ts';
+import * as waitingSessionsIndex from './migrations/0016_waiting_sessions_index.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013_session_locale': sessionLocale,
   '0014_chain_watch': chainWatch,
   '0015_quote_deposit_watch': quoteDepositWatch,
+  '0016_waiting_sessions_index': waitingSessionsIndex,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -55,8 +55,19 @@ export async function listWaitingAddresses(
     .where('chain_id', '=', input.chainId)
     .where('status', 'in', ['awaiting_payment', 'expired'])
     .where('resolved_payment_id', 'is', null)
-    .where(
-      sql<boolean>`coalesce(expires_at, created_at + interval '1 minute' * ${input.sessionTtlMinutes}) + interval '1 minute' * ${input.graceMinutes} > now()`,
+    // Written so that the waiting-session indexes (migration 0016) answer it.
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '>', sql<Date>`now() - interval '1 minute' * ${input.graceMinutes}`),
+        eb.and([
+          eb('expires_at', 'is', null),
+          eb(
+            'created_at',
+            '>',
+            sql<Date>`now() - interval '1 minute' * ${input.sessionTtlMinutes + input.graceMinutes}`,
+          ),
+        ]),
+      ]),
     )
     .groupBy(sql`lower(receiving_address)`)
     .execute();
@@ -83,7 +94,7 @@ export async function listWaitingAddresses(
 function quoteWatched(eb: ExpressionBuilder<Database, 'quotes'>, graceMinutes: number) {
   return eb.or([
     eb('status', 'in', ['open', 'executed']),
-    sql<boolean>`greatest(expires_at, updated_at) + interval '1 minute' * ${graceMinutes} > now()`,
+    sql<boolean>`greatest(expires_at, updated_at) > now() - interval '1 minute' * ${graceMinutes}`,
   ]);
 }
 
