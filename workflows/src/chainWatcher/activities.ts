@@ -64,6 +64,11 @@ const quoteStartMarginMs = 15 * 60_000;
 
 export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
   const db = deps.db.kysely;
+  /** The scan window of a session (the checkout's own defaults when unset). */
+  const sessionWindows = {
+    sessionTtlMinutes: deps.checkout.sessionTtlMinutes ?? 1440,
+    graceMinutes: deps.checkout.graceMinutes ?? 60,
+  };
   return {
     /** One tick of the chain's watcher: read, record, tell. */
     async watchChainTick(input: { chainId: number }): Promise<WatchTick> {
@@ -76,7 +81,7 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
         );
       }
       const interval = deps.checkout.scanIntervalMs ?? deps.checkout.pollIntervalMs;
-      const graceMinutes = deps.checkout.graceMinutes ?? 60;
+      const { graceMinutes } = sessionWindows;
       const head = await getBlockNumber(chain.client, { cacheTime: 0 });
       // Quotes made before this chain's watcher first ran: watched from their creation's block.
       for (const quote of await listQuotesWithoutWatchStart(db, { chainId: input.chainId, graceMinutes })) {
@@ -86,11 +91,7 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
         );
         await setQuoteDepositScanBlock(db, quote.id, since);
       }
-      const waiting = await listWaitingAddresses(db, {
-        chainId: input.chainId,
-        sessionTtlMinutes: deps.checkout.sessionTtlMinutes ?? 1440,
-        graceMinutes,
-      });
+      const waiting = await listWaitingAddresses(db, { chainId: input.chainId, ...sessionWindows });
       const position = await findChainWatch(db, input.chainId);
       let nextBlock: bigint;
       let lastBlockHash: string | null = position?.last_block_hash ?? null;
@@ -203,6 +204,7 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
         to: transfer.to_address,
         senders: [transfer.from_address, transfer.tx_from],
         blockNumber: BigInt(transfer.block_number),
+        ...sessionWindows,
       });
       for (const expectedPaymentId of expectedPayments) {
         try {

@@ -53,22 +53,7 @@ export async function listWaitingAddresses(
       eb.fn.min<string>(sql`start_block::numeric`).as('since'),
     ])
     .where('chain_id', '=', input.chainId)
-    .where('status', 'in', ['awaiting_payment', 'expired'])
-    .where('resolved_payment_id', 'is', null)
-    // Written so that the waiting-session indexes (migration 0016) answer it.
-    .where((eb) =>
-      eb.or([
-        eb('expires_at', '>', sql<Date>`now() - interval '1 minute' * ${input.graceMinutes}`),
-        eb.and([
-          eb('expires_at', 'is', null),
-          eb(
-            'created_at',
-            '>',
-            sql<Date>`now() - interval '1 minute' * ${input.sessionTtlMinutes + input.graceMinutes}`,
-          ),
-        ]),
-      ]),
-    )
+    .where((eb) => sessionWaiting(eb, input))
     .groupBy(sql`lower(receiving_address)`)
     .execute();
   const waiting = new Map(rows.map((r) => [r.address, BigInt(r.since)]));
@@ -85,6 +70,32 @@ export async function listWaitingAddresses(
     if (known === undefined || since < known) waiting.set(q.address, since);
   }
   return waiting;
+}
+
+/**
+ * Whether a session still waits for a payment: unresolved, and within its scan window (its expiry, or its
+ * opening plus the session life when it has none, then the grace). Written so that the waiting-session
+ * indexes (migration 0016) answer it: abandoned sessions are never read.
+ */
+function sessionWaiting(
+  eb: ExpressionBuilder<Database, 'checkout_sessions'>,
+  window: { sessionTtlMinutes: number; graceMinutes: number },
+) {
+  return eb.and([
+    eb('status', 'in', ['awaiting_payment', 'expired']),
+    eb('resolved_payment_id', 'is', null),
+    eb.or([
+      eb('expires_at', '>', sql<Date>`now() - interval '1 minute' * ${window.graceMinutes}`),
+      eb.and([
+        eb('expires_at', 'is', null),
+        eb(
+          'created_at',
+          '>',
+          sql<Date>`now() - interval '1 minute' * ${window.sessionTtlMinutes + window.graceMinutes}`,
+        ),
+      ]),
+    ]),
+  ]);
 }
 
 /**
@@ -259,21 +270,27 @@ export async function markTransferHandedOver(
 }
 
 /**
- * The expected payments whose sessions a transfer may pay: open sessions of the chain paid into its
- * receiving address by its sender (the log's or the transaction's), or by anyone (a session without a
- * payer, or holding a reserved amount).
+ * The expected payments whose sessions a transfer may pay: sessions of the chain still waiting (see
+ * {@link sessionWaiting}) paid into its receiving address by its sender (the log's or the transaction's), or
+ * by anyone (a session without a payer, or holding a reserved amount).
  */
 export async function listSessionsAwaiting(
   db: Kysely<Database>,
-  input: { chainId: number; to: string; senders: readonly string[]; blockNumber: bigint },
+  input: {
+    chainId: number;
+    to: string;
+    senders: readonly string[];
+    blockNumber: bigint;
+    sessionTtlMinutes: number;
+    graceMinutes: number;
+  },
 ): Promise<string[]> {
   const rows = await db
     .selectFrom('checkout_sessions')
     .select('expected_payment_id')
     .where('chain_id', '=', input.chainId)
     .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.to.toLowerCase()))
-    .where('status', 'in', ['awaiting_payment', 'expired'])
-    .where('resolved_payment_id', 'is', null)
+    .where((eb) => sessionWaiting(eb, input))
     .where(sql<boolean>`start_block::numeric <= ${input.blockNumber.toString()}::numeric`)
     .where((eb) =>
       eb.or([

@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../openDatabase.ts';
+import { listQuotesWithoutWatchStart, listSessionsAwaiting, listWaitingAddresses } from './chainWatch.ts';
+
+const chainId = 137;
+const shop = '0x00000000000000000000000000000000000000aa';
+const payer = '0x00000000000000000000000000000000000000bb';
+const windows = { sessionTtlMinutes: 1440, graceMinutes: 60 };
+
+/** A session row as the checkout writes it; the rows it references are left out (their keys are not checked). */
+function session(
+  name: number,
+  at: { expiresIn?: string; createdAgo?: string; status?: string; resolved?: boolean },
+) {
+  const id = `00000000-0000-4000-8000-${String(name).padStart(12, '0')}`;
+  return sql`insert into checkout_sessions (id, expected_payment_id, product_id, merchant_id, email, custom_fields,
+      payment_token_address, chain_id, expected_token, expected_token_amount, receiving_address, status,
+      required_confirmations, start_block, expires_at, created_at, updated_at, resolved_payment_id)
+    values (${id}, ${id}, ${id}, ${id}, '', '{}', '0x', ${chainId}, '{}', 1, ${shop},
+      ${at.status ?? 'awaiting_payment'}, 1, ${name},
+      ${at.expiresIn === undefined ? null : sql`now() + ${at.expiresIn}::interval`},
+      now() - ${at.createdAgo ?? '1 minute'}::interval, now(), ${at.resolved ? id : null})`;
+}
+
+describe('the chain watcher’s lists', () => {
+  it('hold the sessions within their scan window and leave abandoned and paid ones out', async () => {
+    const db = await openDatabase({ kind: 'pglite-memory' });
+    try {
+      await sql`set session_replication_role = replica`.execute(db.kysely);
+      const rows = [
+        session(1, { expiresIn: '10 minutes' }), // open
+        session(2, { expiresIn: '-30 minutes', status: 'expired' }), // expired, still within the grace
+        session(3, { expiresIn: '-2 hours', status: 'expired' }), // past the grace: abandoned
+        session(4, { createdAgo: '30 minutes' }), // no timer, within the session life
+        session(5, { createdAgo: '3 days' }), // no timer, past the session life and grace
+        session(6, { expiresIn: '10 minutes', status: 'paid', resolved: true }), // paid
+      ];
+      for (const row of rows) await row.execute(db.kysely);
+      // Every session is paid into one address, by anyone (no payer known), so a transfer there may pay each.
+
+      const waiting = await listWaitingAddresses(db.kysely, { chainId, ...windows });
+      // The earliest first block among the waiting sessions: 1 (open), 2 and 4 — never 3 or 5.
+      expect([...waiting.entries()]).toEqual([[shop, 1n]]);
+      await sql`update checkout_sessions set start_block = 100 where id::text like '%1' or id::text like '%2'`.execute(
+        db.kysely,
+      );
+      expect((await listWaitingAddresses(db.kysely, { chainId, ...windows })).get(shop)).toBe(4n);
+
+      const told = await listSessionsAwaiting(db.kysely, {
+        chainId,
+        to: shop,
+        senders: [payer],
+        blockNumber: 1_000n,
+        ...windows,
+      });
+      expect(told.map((id) => Number(id.slice(-12))).sort()).toEqual([1, 2, 4]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('hold the quotes open or paying out, and others only for the grace after their expiry or last change', async () => {
+    const db = await openDatabase({ kind: 'pglite-memory' });
+    try {
+      await sql`set session_replication_role = replica`.execute(db.kysely);
+      const quote = (name: number, status: string, expiredAgo: string, changedAgo: string) => {
+        const id = `00000000-0000-4000-8000-${String(name).padStart(12, '0')}`;
+        return sql`insert into quotes (id, user_id, merchant_id, status, deposit_token, deposit_token_chain, chain_id,
+            network, token_address, token_decimals, deposit_index, deposit_address, expires_at, created_at, updated_at)
+          values (${id}, ${id}, ${id}, ${status}, 'usdc', 'polygon', ${chainId}, 'polygon', '0x', 6, ${name},
+            ${`0x${name}`}, now() - ${expiredAgo}::interval, now() - interval '3 days',
+            now() - ${changedAgo}::interval)`.execute(db.kysely);
+      };
+      await quote(1, 'open', '2 days', '2 days'); // open: watched however old
+      await quote(2, 'executed', '2 days', '2 days'); // paying out: watched
+      await quote(3, 'expired', '30 minutes', '2 days'); // expired within the grace
+      await quote(4, 'completed', '2 days', '10 minutes'); // changed within the grace
+      await quote(5, 'expired', '2 days', '2 days'); // long over
+      const watched = await listQuotesWithoutWatchStart(db.kysely, { chainId, graceMinutes: 60 });
+      expect(watched.map((q) => Number(q.id.slice(-12))).sort()).toEqual([1, 2, 3, 4]);
+    } finally {
+      await db.close();
+    }
+  });
+});
