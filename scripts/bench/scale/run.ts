@@ -6,7 +6,8 @@
  *
  * One run measures:
  * - RPC calls/s and database transactions/s while idle and with 10, 1,000 and 5,000 open sessions
- *   (sessions opened through the public API, as shoppers open them, and never paid);
+ *   (sessions opened through the public API, as shoppers open them, and never paid), and with the last
+ *   step again a minute later;
  * - payment-to-webhook latency (block mined → the merchant's endpoint receives the webhook) p50/p95 of
  *   payments made with 10 and with 5,000 sessions open;
  * - database transactions/s added by 1,000 open session event streams, and how fast a payment's
@@ -395,6 +396,11 @@ async function main(): Promise<number> {
     await new Promise((r) => setTimeout(r, 10_000));
     const window = await measure(`${target} open sessions`);
     windows.push(window);
+    if (index === steps.length - 1) {
+      // Again a minute later: what the many sessions cost once the workers have caught up with their opening.
+      await sleep(60_000);
+      windows.push(await measure(`${target} open sessions, a minute later`));
+    }
     if (index === 0 || index === steps.length - 1) {
       progress(`timing ${settings.payments} payments with ${target} sessions open`);
       latency[String(target)] = await timePayments(settings.payments);
