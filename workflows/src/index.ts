@@ -30,9 +30,12 @@ export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc
 export * from './kyc/shared.ts';
 export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
+export * from './onramp/create.ts';
 export * from './onramp/shared.ts';
 export { onrampLifecycleInput, signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
+export * from './paymentDetail/steps.ts';
 export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
+export * from './quote/create.ts';
 export * from './quote/execute.ts';
 export * from './quote/offramps.ts';
 export {

@@ -224,8 +224,11 @@ export async function handPendingHashToCheckout(
   return false;
 }
 
-/** Starts the workflow of a delivery nobody attempted; true when Temporal took the start. */
-async function sweepWebhookDelivery(
+/**
+ * Starts the workflow of a queued webhook delivery; true when Temporal took the start. One it did not take
+ * stays pending, and the reconciler's sweep starts it later.
+ */
+export async function handDeliveryToWorkflow(
   deps: HandOverDeps,
   deliveryId: string,
   log: HandOverLog,
@@ -297,7 +300,7 @@ export async function reconcileRamps(
   }
   const sweepBefore = new Date(Math.min(before.getTime(), Date.now() - webhookSweepGraceMs));
   for (const deliveryId of await listUnattemptedDeliveries(db, sweepBefore, batchSize)) {
-    if (!handed(await sweepWebhookDelivery(deps, deliveryId, log), 'webhooks')) return result;
+    if (!handed(await handDeliveryToWorkflow(deps, deliveryId, log), 'webhooks')) return result;
   }
   return result;
 }

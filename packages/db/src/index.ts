@@ -5,6 +5,7 @@ export type { ListenHandlers } from './listenPostgres.ts';
 export * from './migrate.ts';
 export * from './openDatabase.ts';
 export * from './presenters/checkout.ts';
+export * from './presenters/paymentDetail.ts';
 export * from './presenters/product.ts';
 export * from './presenters/ramps.ts';
 export * from './presenters/resolvedPayment.ts';

@@ -9,12 +9,23 @@ import {
   SandboxPaymentDetailBody,
   temporalUnavailable,
 } from '@checkout/core';
-import { findKycSessionByToken, findUserById, inTransaction, markKycSession } from '@checkout/db';
-import { type KycEvent, kycWorkflowSummary, signalKycOnboarding } from '@checkout/workflows';
+import {
+  findKycSessionByToken,
+  findUserById,
+  inTransaction,
+  markKycSession,
+  presentPaymentDetail,
+} from '@checkout/db';
+import {
+  changePaymentDetailStatus,
+  type KycEvent,
+  kycWorkflowSummary,
+  signalKycOnboarding,
+} from '@checkout/workflows';
 import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, detailPath, errors, html, idPath, kycTokenPath, ok } from './docs.ts';
-import { changePaymentDetailStatus, paymentDetailOfRequest, presentPaymentDetail } from './paymentDetails.ts';
+import { paymentDetailOfRequest, statusDeps } from './paymentDetails.ts';
 import { userOfRequest } from './users.ts';
 
 function page(title: string, body: string): string {
@@ -145,7 +156,7 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
       if (detail.status === 'deactivated') {
         throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
       }
-      const row = await changePaymentDetailStatus(ctx, deps, detail, input.status);
+      const row = await changePaymentDetailStatus(ctx.state.db, statusDeps(ctx, deps), detail, input.status);
       ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
     }),
   );

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { PaymentDetail } from '@checkout/core';
-import { createSecretBox, type PaymentDetailRow } from '@checkout/db';
 import { describe, expect, it } from 'vitest';
-import { presentPaymentDetail } from './paymentDetails.ts';
+import { createSecretBox } from '../secretBox.ts';
+import type { PaymentDetailRow } from '../usersSchema.ts';
+import { presentPaymentDetail } from './paymentDetail.ts';
 
 describe('presentPaymentDetail', () => {
   it('shows a detail stored as typed, by an older version, in the canonical form', () => {
