@@ -3,6 +3,7 @@ export { type Activities, type ActivityDeps, createActivities } from './activiti
 export * from './chainWatcher/shared.ts';
 export { ensureChainWatchers } from './chainWatcher/start.ts';
 export { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
+export * from './checkout/products.ts';
 export * from './checkout/shared.ts';
 export {
   callWithin,

@@ -2,18 +2,10 @@
  * The hosted checkout page, the widget's built files, and (outside production) a demo shop: pages a
  * shopper opens directly, so a merchant can link to a checkout without embedding anything.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ErrorResponse, Uuid } from '@checkout/core';
-import {
-  createApiKey,
-  findExpectedPayment,
-  findProductBySlug,
-  findProductSlugByName,
-  findWalletByAddress,
-  insertExpectedPayment,
-  insertProduct,
-} from '@checkout/db';
+import { findExpectedPayment, findProductBySlug } from '@checkout/db';
+import { demoDollarAmount, openDemoOrder } from '@checkout/workflows';
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
@@ -25,9 +17,6 @@ import { widgetFileRoutes } from './widgetFiles.ts';
 const widgetDist = fileURLToPath(new URL('../../../widget/dist/', import.meta.url));
 /** The dev merchant's receiving wallet (the address `npm start` prints with its API key). */
 const demoMerchantAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
-const demoProductName = 'Demo coffee subscription';
-/** What each demo visit orders. */
-const demoDollarAmount = '12.50';
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -269,67 +258,10 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps): void {
     '/demo',
     { summary: 'The demo shop (outside production)', responses: { '200': html('The page') } },
     async (ctx) => {
-      const db = deps.db.kysely;
       const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
-      let wallet = await findWalletByAddress(db, address);
-      if (!wallet) {
-        const created = await createApiKey(db, { address, label: 'demo shop' });
-        wallet = await findWalletByAddress(db, created.address);
-        if (!wallet) throw new Error('the demo wallet was not stored');
-      }
-      let slug = await findProductSlugByName(db, { addressId: wallet.id, name: demoProductName });
-      let productId: string;
-      if (slug) {
-        productId = (await findProductBySlug(db, slug))!.id;
-      } else {
-        const token =
-          deps.tokens.tokensOf('binance-smart-chain', 'testnet').find((t) => t.symbol === 'BUSD') ??
-          deps.tokens.tokensOf('binance-smart-chain', 'testnet')[0];
-        if (!token) throw new Error('no test token is configured');
-        const now = new Date();
-        const row = await insertProduct(db, {
-          id: randomUUID(),
-          merchant_id: wallet.merchant_id,
-          address_id: wallet.id,
-          name: demoProductName,
-          email: 'merchant@example.com',
-          send_email: false,
-          email_body: '',
-          send_webhook: false,
-          webhook_url: null,
-          success_url: '',
-          failure_url: '',
-          active: true,
-          tax_rate: '20',
-          swappable: true,
-          open_amount: false,
-          expires_in_minutes: 30,
-          custom_fields: JSON.stringify(['full_name']),
-          token_blockchain: token.blockchain,
-          token_network: token.network,
-          token_address: token.address,
-          token_symbol: token.symbol,
-          token_name: token.name,
-          token_decimals: token.decimals,
-          chain_id: token.chainId,
-          secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
-          created_at: now,
-          updated_at: now,
-        });
-        slug = row.slug;
-        productId = row.id;
-      }
+      const { slug, expected } = await openDemoOrder(deps.db.kysely, deps, address);
       const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
       ctx.set('Vary', 'Accept-Language');
-      const expected = await insertExpectedPayment(db, {
-        id: randomUUID(),
-        merchant_id: wallet.merchant_id,
-        product_id: productId,
-        dollar_amount: demoDollarAmount,
-        metadata: { demo: true },
-        customer_email: null,
-        source: 'merchant',
-      });
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Cache-Control', 'no-store');
       const amount = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD' }).format(

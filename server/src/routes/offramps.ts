@@ -28,10 +28,10 @@ import {
 import {
   addOfframps,
   executeQuote,
+  handDeliveryToWorkflow,
   handDepositReportToWorkflow,
   handOfframpActionToWorkflow,
   handQuoteToWorkflow,
-  startWebhookDelivery,
 } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
 import { getAddress } from 'viem';
@@ -253,14 +253,8 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       const excessUpdate = done.excessWebhookDeliveryId;
       // The execute is committed: its payouts start now, or once the reconciler reaches Temporal again.
       await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, executed, ctx.state.log);
-      if (excessUpdate && deps.temporal) {
-        try {
-          await startWebhookDelivery(deps.temporal.client, excessUpdate, deps.config.temporal.taskQueue);
-        } catch (error) {
-          // The delivery row stays pending and can be redelivered; the execute stands.
-          ctx.state.log.warn({ err: error, deliveryId: excessUpdate }, 'could not start a webhook delivery');
-        }
-      }
+      // A delivery Temporal did not take stays pending; the reconciler's sweep starts it. The execute stands.
+      if (excessUpdate) await handDeliveryToWorkflow(handOverDeps(deps), excessUpdate, ctx.state.log);
       ctx.body = presentQuote(
         executed,
         await listOfframpsOfQuote(ctx.state.db, executed.id),

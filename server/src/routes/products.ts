@@ -1,22 +1,16 @@
 /** Area A products (spec 4.1-4.4): create, list, update, and their resolved payments. */
-import { randomBytes, randomUUID } from 'node:crypto';
 import {
   notFound,
   ProductCreateBody,
-  type ProductCreateInput,
   ProductListResponse,
   ProductResponse,
   ProductUpdateBody,
   ResolvedPaymentListResponse,
-  recordInvalid,
-  type TokenInfo,
-  type TokenRegistry,
   UpdatedProductResponse,
   Uuid,
 } from '@checkout/core';
 import {
   findProduct,
-  insertProduct,
   listProducts,
   listResolvedPayments,
   presentProduct,
@@ -24,41 +18,12 @@ import {
   presentUpdatedProduct,
   setProductActive,
 } from '@checkout/db';
+import { createProduct } from '@checkout/workflows';
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaA, errors, idPath, merchantHeaders, ok, walletHeader } from './docs.ts';
-
-/** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
-export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
-  // The spec's test network is BNB Smart Chain's; Ethereum's and Polygon's are there when the service runs them.
-  if (input.network === 'testnet' && tokens.tokensOf(input.blockchain, 'testnet').length === 0) {
-    throw recordInvalid([
-      {
-        path: 'product.token.network',
-        message: `testnet is only allowed on binance-smart-chain with the test BUSD contract (this service runs no ${input.blockchain} test network)`,
-      },
-    ]);
-  }
-  const token = tokens.find(input.blockchain, input.network, input.address);
-  if (!token) {
-    const accepted = tokens
-      .tokensOf(input.blockchain, input.network)
-      .map((t) => `${t.symbol} ${t.address}`)
-      .join(', ');
-    throw recordInvalid([
-      {
-        path: 'product.token.address',
-        message:
-          input.network === 'testnet'
-            ? `must be the test BUSD contract (${accepted})`
-            : `must be exactly (case-sensitive) one of the USDC, DAI, USDT or BUSD contracts on ${input.blockchain}: ${accepted}`,
-      },
-    ]);
-  }
-  return token;
-}
 
 function scopeOf(state: AppState): { merchantId: string; addressId: string } {
   return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
@@ -80,42 +45,16 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
     }),
     withBody({ schema: ProductCreateBody, root: 'product' }, async (ctx, body) => {
       const { product: input } = body();
-      const token = resolveProductToken(deps.tokens, input.token);
       assertWebhookUrlAllowed(
         input.webhook_url,
         'product.webhook_url',
         deps.config.webhooks.allowPrivateAddresses,
       );
       const wallet = ctx.state.address!;
-      const now = new Date();
-      const row = await insertProduct(ctx.state.db, {
-        id: randomUUID(),
-        merchant_id: ctx.state.merchant!.merchantId,
-        address_id: wallet.id,
-        name: input.name,
-        email: input.email,
-        send_email: input.send_email,
-        email_body: input.email_body ?? '',
-        send_webhook: input.send_webhook,
-        webhook_url: input.webhook_url || null,
-        success_url: input.success_url ?? '',
-        failure_url: input.failure_url ?? '',
-        active: input.active,
-        tax_rate: input.tax_rate,
-        swappable: input.swappable,
-        open_amount: input.open_amount,
-        expires_in_minutes: input.expires_in_minutes ?? null,
-        custom_fields: JSON.stringify(input.custom_fields),
-        token_blockchain: token.blockchain,
-        token_network: token.network,
-        token_address: token.address,
-        token_symbol: token.symbol,
-        token_name: token.name,
-        token_decimals: token.decimals,
-        chain_id: token.chainId,
-        secret_ciphertext: deps.secrets.seal(`ps_${randomBytes(24).toString('base64url')}`),
-        created_at: now,
-        updated_at: now,
+      const row = await createProduct(ctx.state.db, deps, {
+        merchantId: ctx.state.merchant!.merchantId,
+        addressId: wallet.id,
+        product: input,
       });
       ctx.body = {
         product: presentProduct({ ...row, address: wallet.address, verified_address: wallet.verified }),
