@@ -30,6 +30,7 @@ export { type FinalFailure, finalFailureInterceptors, toFinalFailure } from './f
 export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
 export * from './kyc/shared.ts';
 export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
+export { createUser } from './kyc/users.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 export * from './onramp/create.ts';
 export * from './onramp/shared.ts';

@@ -4,7 +4,6 @@ import { checkCountryCode, checkPhone, checkUsState } from '@checkout/banking';
 import {
   ApiError,
   type FieldError,
-  initialKyc,
   KycSessionResponse,
   notFound,
   UserCreateBody,
@@ -12,10 +11,10 @@ import {
   UserResponse,
   Uuid,
 } from '@checkout/core';
-import { findUser, insertKycSession, insertUser, listUsers, presentUser, type UserRow } from '@checkout/db';
-import { kycWorkflowSummary, startKycOnboarding } from '@checkout/workflows';
+import { findUser, insertKycSession, listUsers, presentUser, type UserRow } from '@checkout/db';
+import { createUser } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import type { AppDeps, AppState } from '../context.ts';
+import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, idPath, ok } from './docs.ts';
@@ -70,45 +69,11 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
         rules: (raw) => userFormatErrors(raw, deps.config.areaB.blockedCountries),
       },
       async (ctx, body) => {
-        const { user: input } = body();
-        const merchantId = ctx.state.merchant!.merchantId;
-        const row = await insertUser(ctx.state.db, {
-          id: randomUUID(),
-          merchant_id: merchantId,
-          beneficiary_type: input.beneficiary_type,
-          first_name: input.first_name || null,
-          last_name: input.last_name || null,
-          company_name: input.company_name || null,
-          email: input.email,
-          date_of_birth: input.date_of_birth,
-          address_line1: input.address_line1,
-          address_line2: input.address_line2 || null,
-          city: input.city,
-          state: input.state,
-          postcode: input.postcode,
-          country: input.country,
-          nationality: input.nationality,
-          phone: input.phone,
-          ssn_ciphertext: deps.secrets.seal(input.ssn),
-          website: input.website || null,
-          source_of_funds: input.source_of_funds || null,
-          business_activity: input.business_activity || null,
-          business_description: input.business_description || null,
-          kyc: initialKyc(),
-        });
-        if (deps.temporal) {
-          try {
-            await startKycOnboarding(
-              deps.temporal.client,
-              deps.config.temporal.taskQueue,
-              { userId: row.id, merchantId },
-              kycWorkflowSummary(row),
-            );
-          } catch (error) {
-            // The first KYC signal starts the workflow anyway (signal-with-start); the user stays created.
-            ctx.state.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');
-          }
-        }
+        const row = await createUser(
+          ctx.state.db,
+          { ...handOverDeps(deps), secrets: deps.secrets, log: ctx.state.log },
+          { merchantId: ctx.state.merchant!.merchantId, user: body().user },
+        );
         ctx.body = { user: presentUser(row, deps.secrets) };
       },
     ),
