@@ -10,6 +10,7 @@ export * from './presenters/product.ts';
 export * from './presenters/ramps.ts';
 export * from './presenters/resolvedPayment.ts';
 export * from './presenters/user.ts';
+export * from './presenters/webhooks.ts';
 export type * from './rampsSchema.ts';
 export * from './repositories/chainWatch.ts';
 export * from './repositories/checkout.ts';

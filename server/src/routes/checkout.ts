@@ -2,7 +2,6 @@
  * Checkout: the merchant's expected payments (Area A, authenticated) and the public checkout API the
  * widget calls (no key; rate limited; exposes no secrets).
  */
-import { randomUUID } from 'node:crypto';
 import {
   ApiError,
   CheckoutSessionCreateBody,
@@ -27,7 +26,6 @@ import {
   findProductBySlug,
   findSession,
   findSessionByExpectedPayment,
-  insertExpectedPayment,
   markSessionHashPending,
   markTransactionHandedOver,
   type ProductWithAddress,
@@ -36,7 +34,12 @@ import {
   releaseTransaction,
   storedTokenOf,
 } from '@checkout/db';
-import { checkoutRejections, handHashToCheckout, openCheckoutSession } from '@checkout/workflows';
+import {
+  checkoutRejections,
+  createExpectedPayment,
+  handHashToCheckout,
+  openCheckoutSession,
+} from '@checkout/workflows';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
@@ -65,18 +68,7 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
       const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
       const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
       if (!product) throw notFound('Product');
-      const input = body();
-      if (!product.active)
-        throw new ApiError('product_inactive', 'The product is not active: it takes no new checkouts');
-      const row = await insertExpectedPayment(ctx.state.db, {
-        id: randomUUID(),
-        merchant_id: product.merchant_id,
-        product_id: product.id,
-        dollar_amount: input.dollar_amount,
-        metadata: input.metadata ?? null,
-        customer_email: input.customer_email ?? null,
-        source: 'merchant',
-      });
+      const row = await createExpectedPayment(ctx.state.db, product, body());
       ctx.body = {
         expected_payment: presentExpectedPayment(
           row,

@@ -1,19 +1,15 @@
 /** Area B account webhook endpoint: where `kyc_update` and `payment_detail_update` events are sent. */
 import { notFound, WebhookEndpointBody, WebhookEndpointResponse } from '@checkout/core';
 import {
-  type AccountWebhookEndpointRow,
   deleteAccountWebhookEndpoint,
   findAccountWebhookEndpoint,
+  presentWebhookEndpoint,
   putAccountWebhookEndpoint,
 } from '@checkout/db';
 import type { AppDeps } from '../context.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, ok } from './docs.ts';
-
-function present(row: AccountWebhookEndpointRow) {
-  return { url: row.url, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
-}
 
 /** Registers `PUT/GET/DELETE /webhook_endpoint` on the Area B router. */
 export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
@@ -27,7 +23,7 @@ export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
       const { webhook_endpoint: input } = body();
       assertWebhookUrlAllowed(input.url, 'webhook_endpoint.url', deps.config.webhooks.allowPrivateAddresses);
       const row = await putAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId, input.url);
-      ctx.body = { webhook_endpoint: present(row) };
+      ctx.body = { webhook_endpoint: presentWebhookEndpoint(row) };
     }),
   );
 
@@ -40,7 +36,7 @@ export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
     async (ctx) => {
       const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
       if (!row) throw notFound('Webhook endpoint');
-      ctx.body = { webhook_endpoint: present(row) };
+      ctx.body = { webhook_endpoint: presentWebhookEndpoint(row) };
     },
   );
 
@@ -54,7 +50,7 @@ export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
       const row = await findAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
       if (!row) throw notFound('Webhook endpoint');
       await deleteAccountWebhookEndpoint(ctx.state.db, ctx.state.merchant!.merchantId);
-      ctx.body = { webhook_endpoint: present(row) };
+      ctx.body = { webhook_endpoint: presentWebhookEndpoint(row) };
     },
   );
 }

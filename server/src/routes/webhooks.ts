@@ -4,10 +4,8 @@ import {
   notFound,
   temporalUnavailable,
   Uuid,
-  type WebhookDelivery,
   WebhookDeliveryListResponse,
   WebhookDeliveryResponse,
-  type WebhookSecret,
   WebhookSecretResponse,
 } from '@checkout/core';
 import {
@@ -17,45 +15,14 @@ import {
   findProduct,
   findScopedWebhookDelivery,
   listWebhookDeliveries,
+  presentDelivery,
+  presentSecret,
   rotateWebhookSecret,
-  type WebhookDeliveryWithAttempts,
-  type WebhookSecretRecord,
 } from '@checkout/db';
 import { startWebhookDelivery, webhookWorkflowSummary } from '@checkout/workflows';
 import type { AppDeps, AppState } from '../context.ts';
 import type { Routes } from './declare.ts';
 import { areaA, errors, idPath, merchantHeaders, ok, unavailable, walletHeader } from './docs.ts';
-
-function presentSecret(record: WebhookSecretRecord): WebhookSecret {
-  return {
-    secret: record.secret,
-    created_at: record.created_at.toISOString(),
-    rotated_at: record.rotated_at?.toISOString() ?? null,
-  };
-}
-
-/** A delivery as listed; the payload stays out because it carries the product secret. */
-function presentDelivery(row: WebhookDeliveryWithAttempts): WebhookDelivery {
-  return {
-    id: row.id,
-    event_type: row.event_type,
-    url: row.url,
-    status: row.status,
-    attempt_count: row.attempt_count,
-    last_status_code: row.last_status_code,
-    last_error: row.last_error,
-    created_at: row.created_at.toISOString(),
-    delivered_at: row.delivered_at?.toISOString() ?? null,
-    redelivery_of: row.redelivery_of,
-    attempts: row.attempts.map((a) => ({
-      attempt: a.attempt,
-      started_at: a.started_at.toISOString(),
-      duration_ms: a.duration_ms,
-      status_code: a.status_code,
-      error: a.error,
-    })),
-  };
-}
 
 function scopeOf(state: AppState): { merchantId: string; addressId: string } {
   return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };

@@ -4,7 +4,14 @@
  * expected payments are made here too, through the same steps as a merchant's.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ProductCreateInput, recordInvalid, type TokenInfo, type TokenRegistry } from '@checkout/core';
+import {
+  ApiError,
+  type ExpectedPaymentCreateBody,
+  ProductCreateInput,
+  recordInvalid,
+  type TokenInfo,
+  type TokenRegistry,
+} from '@checkout/core';
 import {
   createApiKey,
   type Database,
@@ -19,6 +26,7 @@ import {
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
+import type { z } from 'zod';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
 export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
@@ -96,6 +104,26 @@ export async function createProduct(
   });
 }
 
+/** An amount the merchant's server sets for one checkout of an active product, with its metadata and e-mail. */
+export async function createExpectedPayment(
+  db: Kysely<Database>,
+  product: Pick<ProductRow, 'id' | 'merchant_id' | 'active'>,
+  input: z.infer<typeof ExpectedPaymentCreateBody>,
+): Promise<ExpectedPaymentRow> {
+  if (!product.active) {
+    throw new ApiError('product_inactive', 'The product is not active: it takes no new checkouts');
+  }
+  return insertExpectedPayment(db, {
+    id: randomUUID(),
+    merchant_id: product.merchant_id,
+    product_id: product.id,
+    dollar_amount: input.dollar_amount,
+    metadata: input.metadata ?? null,
+    customer_email: input.customer_email ?? null,
+    source: 'merchant',
+  });
+}
+
 /** The demo shop's product: a coffee subscription in the test BUSD, with a 30-minute timer. */
 export const demoProductName = 'Demo coffee subscription';
 
@@ -120,7 +148,7 @@ export async function openDemoOrder(
   }
   const existing = await findProductSlugByName(db, { addressId: wallet.id, name: demoProductName });
   const found = existing ? await findProductBySlug(db, existing) : undefined;
-  let product: { id: string; slug: string };
+  let product: Pick<ProductRow, 'id' | 'slug' | 'merchant_id' | 'active'>;
   if (found) {
     product = found;
   } else {
@@ -141,14 +169,9 @@ export async function openDemoOrder(
       }),
     });
   }
-  const expected = await insertExpectedPayment(db, {
-    id: randomUUID(),
-    merchant_id: wallet.merchant_id,
-    product_id: product.id,
+  const expected = await createExpectedPayment(db, product, {
     dollar_amount: demoDollarAmount,
     metadata: { demo: true },
-    customer_email: null,
-    source: 'merchant',
   });
   return { slug: product.slug, expected };
 }

@@ -208,6 +208,7 @@ export const WebhookEndpoint = z
   .object({ url: z.string(), created_at: Timestamp, updated_at: Timestamp })
   .strict()
   .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 export const WebhookEndpointBody = z
   .object({ webhook_endpoint: z.object({ url: HttpUrl }).strict() })
