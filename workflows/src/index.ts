@@ -17,6 +17,8 @@ export {
   scanWindowEnd,
   TemporalCallTimeout,
 } from './checkout/start.ts';
+export * from './checkout/submit.ts';
+export * from './checkout/view.ts';
 export {
   type AnySearchAttributeKey,
   type DevServerLogLevel,

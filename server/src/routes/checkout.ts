@@ -3,7 +3,6 @@
  * widget calls (no key; rate limited; exposes no secrets).
  */
 import {
-  ApiError,
   CheckoutSessionCreateBody,
   CheckoutSessionResponse,
   CheckoutTransactionBody,
@@ -11,36 +10,26 @@ import {
   ErrorResponse,
   ExpectedPaymentCreateBody,
   ExpectedPaymentResponse,
-  normalizeDecimal,
   notFound,
-  temporalUnavailable,
   Uuid,
 } from '@checkout/core';
 import {
   type CheckoutSessionRow,
   checkoutUrl,
-  claimTransaction,
   findExpectedPayment,
   findMerchantExpectedPayment,
   findProduct,
   findProductBySlug,
   findSession,
-  findSessionByExpectedPayment,
-  markSessionHashPending,
-  markTransactionHandedOver,
-  type ProductWithAddress,
   presentExpectedPayment,
   presentSession,
-  releaseTransaction,
-  storedTokenOf,
 } from '@checkout/db';
 import {
-  checkoutRejections,
   createExpectedPayment,
-  handHashToCheckout,
+  describeCheckout,
   openCheckoutSession,
+  submitCheckoutTransaction,
 } from '@checkout/workflows';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
@@ -105,65 +94,6 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
 
 /** Public routes of the checkout widget. */
 export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
-  const chainOf = (product: ProductWithAddress) => deps.chains.get(product.chain_id);
-
-  const view = async (
-    product: ProductWithAddress,
-    expectedPaymentId: string | undefined,
-  ): Promise<CheckoutView> => {
-    const chain = deps.tokens.chainById(product.chain_id);
-    const productToken = { ...storedTokenOf(product), chain_id: product.chain_id };
-    const paymentTokens = product.swappable
-      ? (chain?.paymentTokens ?? []).map((t) => ({
-          symbol: t.symbol,
-          address: t.address,
-          name: t.name,
-          decimal_count: t.decimals,
-          blockchain: t.blockchain,
-          network: t.network,
-          chain_id: t.chainId,
-        }))
-      : [productToken];
-    let expected: CheckoutView['expected_payment'] = null;
-    if (expectedPaymentId) {
-      const row = await findExpectedPayment(deps.db.kysely, expectedPaymentId);
-      if (!row || row.product_id !== product.id) throw notFound('Expected payment');
-      const session = await findSessionByExpectedPayment(deps.db.kysely, row.id);
-      expected = {
-        id: row.id,
-        dollar_amount: normalizeDecimal(row.dollar_amount, 2),
-        expected_token_amount: normalizeDecimal(row.dollar_amount),
-        status: row.status,
-        session_id: session?.id ?? null,
-      };
-    }
-    const endpoint = chainOf(product);
-    return {
-      slug: product.slug,
-      name: product.name,
-      active: product.active,
-      is_test: product.token_network === 'testnet',
-      token: productToken,
-      payment_tokens: paymentTokens,
-      custom_fields: product.custom_fields as CheckoutView['custom_fields'],
-      open_amount: product.open_amount,
-      swappable: product.swappable,
-      sends_receipt: product.send_email,
-      tax_rate: Number(normalizeDecimal(product.tax_rate)),
-      expires_in_minutes: product.expires_in_minutes,
-      receiving_address: product.address,
-      chain_id: product.chain_id,
-      blockchain: product.token_blockchain,
-      network: product.token_network,
-      router_address: product.swappable ? (chain?.router ?? null) : null,
-      rpc_url: endpoint?.publicRpcUrl ?? null,
-      required_confirmations: endpoint?.confirmations ?? 0,
-      success_url: product.success_url,
-      failure_url: product.failure_url,
-      expected_payment: expected,
-    };
-  };
-
   const productBySlug = async (slug: string | undefined) => {
     const product = slug && slug.length <= 64 ? await findProductBySlug(deps.db.kysely, slug) : undefined;
     if (!product) throw notFound('Checkout');
@@ -188,7 +118,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
         typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
       if (expectedPaymentId !== undefined && !Uuid.safeParse(expectedPaymentId).success)
         throw notFound('Expected payment');
-      ctx.body = { checkout: await view(product, expectedPaymentId) };
+      ctx.body = { checkout: await describeCheckout(deps.db.kysely, deps, product, expectedPaymentId) };
     },
   );
 
@@ -255,39 +185,12 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     withBody({ schema: CheckoutTransactionBody }, async (ctx, body) => {
       const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
       if (!session) throw notFound('Checkout session');
-      const { tx_hash } = body();
-      const txHash = tx_hash.toLowerCase();
-      const temporal = deps.temporal;
-      if (!temporal) throw temporalUnavailable('transactions cannot be checked');
-      // The claim is durable before Temporal hears of the hash: no other checkout can take the transfer,
-      // and a hash Temporal or its workers were not there to take is handed over by the reconciler.
-      const claim = await claimTransaction(deps.db.kysely, {
-        chainId: session.chain_id,
-        txHash,
-        sessionId: session.id,
-        handedOver: false,
-      });
-      if (claim === 'other_session') {
-        throw new ApiError('tx_already_used', 'This transaction already pays another checkout', {
-          errors: [{ path: 'tx_hash', message: 'already pays another checkout' }],
-        });
-      }
-      const target = { chainId: session.chain_id, txHash, sessionId: session.id };
-      const handover = await handHashToCheckout(temporal.client, session.expected_payment_id, txHash);
-      if (handover.outcome === 'refused') {
-        if (claim === 'claimed') await releaseTransaction(deps.db.kysely, target);
-        throw rejectionError(handover.error);
-      }
-      if (handover.outcome === 'taken') {
-        await markTransactionHandedOver(deps.db.kysely, target);
-      } else {
-        // Recorded, not yet taken: the session shows the hash confirming while it waits for its workflow.
-        await markSessionHashPending(deps.db.kysely, session.id, txHash);
-        if (handover.outcome === 'temporal_unavailable') {
-          throw temporalUnavailable('the transaction is recorded and will be checked as soon as it is back');
-        }
-        ctx.status = 202;
-      }
+      const submitted = await submitCheckoutTransaction(
+        { db: deps.db.kysely, temporal: deps.temporal?.client },
+        session,
+        body().tx_hash,
+      );
+      if (submitted === 'pending') ctx.status = 202;
       // The workflow keeps the session's status: by now it shows the hash confirming, or already resolved.
       const updated = await findSession(deps.db.kysely, session.id);
       ctx.body = { session: await sessionView(updated!) };
@@ -335,44 +238,6 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       });
       ctx.status = 200;
       ctx.body = stream;
-    },
-  );
-}
-
-/** Maps a refused Update to the API's error. */
-function rejectionError(error: unknown): ApiError {
-  const message =
-    error instanceof WorkflowUpdateFailedError ? ((error.cause as Error | undefined)?.message ?? '') : '';
-  const known: Record<string, ApiError> = {
-    [checkoutRejections.expired]: new ApiError('checkout_expired', 'This checkout has expired'),
-    [checkoutRejections.closed]: new ApiError('checkout_closed', 'This checkout is already paid'),
-    [checkoutRejections.otherHash]: new ApiError(
-      'tx_already_submitted',
-      'Another transaction was already submitted to this checkout',
-      {
-        errors: [{ path: 'tx_hash', message: 'differs from the one already submitted' }],
-      },
-    ),
-    [checkoutRejections.rejectedHash]: new ApiError(
-      'tx_rejected',
-      'This transaction was checked and does not pay this checkout',
-      {
-        errors: [{ path: 'tx_hash', message: 'does not pay this checkout' }],
-      },
-    ),
-    [checkoutRejections.malformed]: new ApiError('record_invalid', 'tx_hash is malformed', {
-      errors: [{ path: 'tx_hash', message: 'must be a 0x-prefixed 32-byte transaction hash' }],
-    }),
-  };
-  for (const [code, apiError] of Object.entries(known)) if (message.includes(code)) return apiError;
-  if (error instanceof Error && /not found/i.test(error.message)) {
-    return new ApiError('checkout_closed', 'This checkout is no longer open');
-  }
-  return new ApiError(
-    'service_unavailable',
-    'The workflow service (Temporal) did not take the transaction; retry',
-    {
-      cause: error,
     },
   );
 }
