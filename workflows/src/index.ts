@@ -31,7 +31,7 @@ export * from './finalFailure.ts';
 export { type FinalFailure, finalFailureInterceptors, toFinalFailure } from './finalFailureInterceptor.ts';
 export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
 export * from './kyc/shared.ts';
-export { signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
+export { deliverKycEvent, signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
 export { createUser } from './kyc/users.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 export * from './onramp/create.ts';

@@ -2,13 +2,7 @@
  * Area B sandbox (research §13): the hosted KYC page of the sandbox provider, and the special moves that
  * force a user's KYC or a payment detail's status. Registered only when the sandbox is enabled.
  */
-import {
-  ApiError,
-  PaymentDetailResponse,
-  SandboxKycBody,
-  SandboxPaymentDetailBody,
-  temporalUnavailable,
-} from '@checkout/core';
+import { ApiError, PaymentDetailResponse, SandboxKycBody, SandboxPaymentDetailBody } from '@checkout/core';
 import {
   findKycSessionByToken,
   findUserById,
@@ -16,13 +10,8 @@ import {
   markKycSession,
   presentPaymentDetail,
 } from '@checkout/db';
-import {
-  changePaymentDetailStatus,
-  type KycEvent,
-  kycWorkflowSummary,
-  signalKycOnboarding,
-} from '@checkout/workflows';
-import type { AppDeps } from '../context.ts';
+import { changePaymentDetailStatus, deliverKycEvent, type KycEvent } from '@checkout/workflows';
+import { type AppDeps, handOverDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, detailPath, errors, html, idPath, kycTokenPath, ok } from './docs.ts';
 import { paymentDetailOfRequest, statusDeps } from './paymentDetails.ts';
@@ -33,27 +22,6 @@ function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem">
 <h1>${title}</h1>${body}</body></html>`;
-}
-
-async function sendKycEvent(deps: AppDeps, user: { id: string; merchant_id: string }, event: KycEvent) {
-  if (!deps.temporal) throw temporalUnavailable('KYC decisions cannot be applied');
-  try {
-    await signalKycOnboarding(
-      deps.temporal.client,
-      deps.config.temporal.taskQueue,
-      { userId: user.id, merchantId: user.merchant_id },
-      event,
-      kycWorkflowSummary(user),
-    );
-  } catch (error) {
-    throw new ApiError(
-      'service_unavailable',
-      'The workflow service (Temporal) did not take the KYC decision; retry',
-      {
-        cause: error,
-      },
-    );
-  }
 }
 
 /** Registers the hosted sandbox KYC page: no API key, the URL token is the credential. */
@@ -75,7 +43,7 @@ export function sandboxPageRoutes(router: Routes, deps: AppDeps): void {
   ) =>
     inTransaction(deps.db.kysely, async (trx) => {
       if (await markKycSession(trx, sessionId, step))
-        await sendKycEvent(deps, user, { source: 'session', status });
+        await deliverKycEvent(handOverDeps(deps), user, { source: 'session', status });
     });
 
   router.get(
@@ -130,7 +98,7 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
     withBody({ schema: SandboxKycBody, root: 'kyc' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const { kyc } = body();
-      await sendKycEvent(deps, user, {
+      await deliverKycEvent(handOverDeps(deps), user, {
         source: 'provider',
         status: kyc.status,
         ...(kyc.currency ? { currency: kyc.currency } : {}),
@@ -153,9 +121,6 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
       const user = await userOfRequest(ctx, ctx.params.id);
       const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
       const { payment_detail: input } = body();
-      if (detail.status === 'deactivated') {
-        throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
-      }
       const row = await changePaymentDetailStatus(ctx.state.db, statusDeps(ctx, deps), detail, input.status);
       ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
     }),

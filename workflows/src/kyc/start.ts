@@ -1,6 +1,8 @@
 /** Starting and signalling a user's `kycOnboarding` workflow from the API (client side). */
+import { ApiError, temporalUnavailable } from '@checkout/core';
 import type { Client } from '@temporalio/client';
 import type { WorkflowSummary } from '../shared.ts';
+import { kycWorkflowSummary } from '../summaries.ts';
 import {
   type KycEvent,
   type KycOnboardingInput,
@@ -42,4 +44,33 @@ export async function signalKycOnboarding(
     signalArgs: [event],
     ...summary,
   });
+}
+
+/**
+ * Delivers a KYC event of the user (a provider's decision, a step of the KYC page) to its onboarding, or
+ * refuses with a 503 saying the decision was not taken, so the caller can retry.
+ */
+export async function deliverKycEvent(
+  deps: { temporal?: { client: Client } | undefined; taskQueue: string },
+  user: { id: string; merchant_id: string },
+  event: KycEvent,
+): Promise<void> {
+  if (!deps.temporal) throw temporalUnavailable('KYC decisions cannot be applied');
+  try {
+    await signalKycOnboarding(
+      deps.temporal.client,
+      deps.taskQueue,
+      { userId: user.id, merchantId: user.merchant_id },
+      event,
+      kycWorkflowSummary(user),
+    );
+  } catch (error) {
+    throw new ApiError(
+      'service_unavailable',
+      'The workflow service (Temporal) did not take the KYC decision; retry',
+      {
+        cause: error,
+      },
+    );
+  }
 }

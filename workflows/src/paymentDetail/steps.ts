@@ -79,7 +79,7 @@ export async function createPaymentDetail(
 }
 
 /**
- * Moves a detail to `status` and queues its `payment_detail_update` webhook in the same transaction (the
+ * Moves a detail to `status` (a deactivated one stays deactivated) and queues its `payment_detail_update` webhook in the same transaction (the
  * request's, when it has one), then starts the delivery; the detail as it stands afterwards.
  */
 export async function changePaymentDetailStatus(
@@ -88,6 +88,9 @@ export async function changePaymentDetailStatus(
   detail: PaymentDetailRow,
   status: PaymentDetailRow['status'],
 ): Promise<PaymentDetailRow> {
+  if (detail.status === 'deactivated' && status !== 'deactivated') {
+    throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
+  }
   const write = async (trx: Kysely<Database>) => {
     const row = await setPaymentDetailStatus(trx, detail.id, status);
     if (!row) return { row: detail, deliveryId: null };
