@@ -39,6 +39,7 @@ export * from './onramp/shared.ts';
 export { onrampLifecycleInput, signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
 export * from './paymentDetail/steps.ts';
 export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
+export * from './quote/bounces.ts';
 export * from './quote/create.ts';
 export * from './quote/execute.ts';
 export * from './quote/offramps.ts';

@@ -1,5 +1,4 @@
 import {
-  ApiError,
   notFound,
   OfframpListResponse,
   OfframpRefundBody,
@@ -9,39 +8,33 @@ import {
   OfframpUpdateBody,
   QuoteExecuteBody,
   QuoteResponse,
-  recordInvalid,
   Uuid,
 } from '@checkout/core';
 import {
   findOfframp,
-  findPaymentDetail,
   listOfframpsOfQuote,
   listOfframpsOfUser,
   listQuoteRefunds,
   type OfframpRow,
   presentOfframp,
   presentQuote,
-  type QuoteRow,
-  requestBouncedOfframpAction,
-  updateOfframpReference,
 } from '@checkout/db';
 import {
   addOfframps,
+  changeOfframpReference,
   executeQuote,
   handDeliveryToWorkflow,
   handDepositReportToWorkflow,
-  handOfframpActionToWorkflow,
   handQuoteToWorkflow,
+  requestOfframpRefund,
+  requestOfframpResend,
 } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { getAddress } from 'viem';
 import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, idPath, offrampPath, ok, quotePath, unavailable, userOfframpPath } from './docs.ts';
 import { quoteOfRequest } from './quotes.ts';
 import { userOfRequest } from './users.ts';
-
-const scopeOf = (row: OfframpRow) => ({ merchantId: row.merchant_id, userId: row.user_id });
 
 /** Registers offramp and quote execution routes on the Area B router (API key only). */
 export function offrampRoutes(router: Routes, deps: AppDeps): void {
@@ -113,16 +106,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       const scope = { merchantId: user.merchant_id, userId: user.id };
       const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
       if (row.quote_id !== quote.id) throw notFound('Offramp');
-      const { offramp: input } = body();
-      if (row.destination_currency === 'usd' && row.rails === 'local') {
-        throw recordInvalid([{ path: 'offramp.reference', message: 'cannot change on a USD local payout' }]);
-      }
-      const updated = await updateOfframpReference(ctx.state.db, row.id, input.reference || null);
-      if (!updated) {
-        throw recordInvalid([
-          { path: 'offramp.reference', message: `cannot change once the offramp is ${row.status}` },
-        ]);
-      }
+      const updated = await changeOfframpReference(ctx.state.db, row, body().offramp.reference);
       ctx.body = { offramp: presentOfframp(updated) };
     }),
   );
@@ -134,27 +118,9 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     const scope = { merchantId: user.merchant_id, userId: user.id };
     const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
     if (row.quote_id !== quote.id) throw notFound('Offramp');
-    return { quote, row, scope };
+    return { quote, row };
   };
-  const notBounced = (row: OfframpRow) =>
-    new ApiError(
-      'offramp_not_bounced',
-      row.status === 'bounced'
-        ? `A ${row.bounce_action ?? 'resend or refund'} of this offramp is already under way`
-        : `Only a bounced offramp can be resent or refunded; this one is ${row.status}`,
-    );
-  /** Records the request, then hands it to the quote's workflow (or, if Temporal is down, the reconciler). */
-  const requestAction = async (
-    ctx: ParameterizedContext<AppState>,
-    quote: QuoteRow,
-    row: OfframpRow,
-    action: Parameters<typeof requestBouncedOfframpAction>[2],
-  ) => {
-    const updated = await requestBouncedOfframpAction(ctx.state.db, row.id, action);
-    if (!updated) throw notBounced((await findOfframp(ctx.state.db, scopeOf(row), row.id)) ?? row);
-    await handOfframpActionToWorkflow(handOverDeps(deps), quote, row.id, ctx.state.log);
-    ctx.body = { offramp: presentOfframp(updated) };
-  };
+  const bounceDeps = (ctx: ParameterizedContext<AppState>) => ({ ...handOverDeps(deps), log: ctx.state.log });
 
   // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
   router.post(
@@ -169,32 +135,13 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       },
     }),
     withBody({ schema: OfframpResendBody, root: 'offramp' }, async (ctx, body) => {
-      const { quote, row, scope } = await bouncedOfframpOfRequest(ctx);
-      const { offramp: input } = body();
-      if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
-      const path = 'offramp.payment_detail_id';
-      const detail = await findPaymentDetail(ctx.state.db, scope, input.payment_detail_id);
-      if (!detail) throw recordInvalid([{ path, message: 'does not exist' }]);
-      if (detail.status !== 'approved') {
-        throw new ApiError(
-          'payment_detail_not_approved',
-          `Payment detail ${detail.id} is ${detail.status}, not approved`,
-          { errors: [{ path, message: `is ${detail.status}` }] },
-        );
-      }
-      if (detail.currency !== row.destination_currency) {
-        throw new ApiError(
-          'currency_mismatch',
-          `The offramp pays out ${row.destination_currency}, not the payment detail's ${detail.currency}`,
-          { errors: [{ path, message: `must be a ${row.destination_currency} payment detail` }] },
-        );
-      }
-      if (detail.rails === 'swift' && row.rails !== 'swift') {
-        throw recordInvalid([
-          { path, message: `must not be a SWIFT payment detail for a ${row.rails} payout` },
-        ]);
-      }
-      await requestAction(ctx, quote, row, { kind: 'resend', paymentDetailId: detail.id });
+      const { quote, row } = await bouncedOfframpOfRequest(ctx);
+      const updated = await requestOfframpResend(ctx.state.db, bounceDeps(ctx), {
+        quote,
+        offramp: row,
+        paymentDetailId: body().offramp.payment_detail_id,
+      });
+      ctx.body = { offramp: presentOfframp(updated) };
     }),
   );
 
@@ -212,15 +159,12 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     }),
     withBody({ schema: OfframpRefundBody, root: 'offramp' }, async (ctx, body) => {
       const { quote, row } = await bouncedOfframpOfRequest(ctx);
-      const { offramp: input } = body();
-      if (row.status !== 'bounced' || row.bounce_action !== null) throw notBounced(row);
-      const address = input.refund_address ?? quote.sender_address;
-      if (!address) {
-        throw recordInvalid([
-          { path: 'offramp.refund_address', message: "is required: the deposit's sender is unknown" },
-        ]);
-      }
-      await requestAction(ctx, quote, row, { kind: 'refund', refundAddress: getAddress(address) });
+      const updated = await requestOfframpRefund(ctx.state.db, bounceDeps(ctx), {
+        quote,
+        offramp: row,
+        refundAddress: body().offramp.refund_address ?? undefined,
+      });
+      ctx.body = { offramp: presentOfframp(updated) };
     }),
   );
 
