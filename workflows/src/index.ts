@@ -6,16 +6,12 @@ export { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/
 export * from './checkout/products.ts';
 export * from './checkout/shared.ts';
 export {
-  callWithin,
   type HashHandover,
   type HashHandoverBounds,
-  handHashToCheckout,
   type OpenedSession,
   type OpenSessionDeps,
   openCheckoutSession,
   type SessionWindows,
-  scanWindowEnd,
-  TemporalCallTimeout,
 } from './checkout/start.ts';
 export * from './checkout/submit.ts';
 export * from './checkout/view.ts';
@@ -31,7 +27,7 @@ export * from './finalFailure.ts';
 export { type FinalFailure, finalFailureInterceptors, toFinalFailure } from './finalFailureInterceptor.ts';
 export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
 export * from './kyc/shared.ts';
-export { deliverKycEvent, signalKycOnboarding, startKycOnboarding } from './kyc/start.ts';
+export { deliverKycEvent, signalKycOnboarding } from './kyc/start.ts';
 export { createUser } from './kyc/users.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 export * from './onramp/create.ts';

@@ -29,7 +29,7 @@ import { getAddress } from 'viem';
 import type { z } from 'zod';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
-export function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
+function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
   // The spec's test network is BNB Smart Chain's; Ethereum's and Polygon's are there when the service runs them.
   if (input.network === 'testnet' && tokens.tokensOf(input.blockchain, 'testnet').length === 0) {
     throw recordInvalid([
@@ -125,7 +125,7 @@ export async function createExpectedPayment(
 }
 
 /** The demo shop's product: a coffee subscription in the test BUSD, with a 30-minute timer. */
-export const demoProductName = 'Demo coffee subscription';
+const demoProductName = 'Demo coffee subscription';
 
 /** What each demo visit orders. */
 export const demoDollarAmount = '12.50';

@@ -24,13 +24,13 @@ import { getAddress } from 'viem';
 import type { z } from 'zod';
 
 /** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
-export const onrampFiatRails: Readonly<Record<string, readonly string[]>> = {
+const onrampFiatRails: Readonly<Record<string, readonly string[]>> = {
   usd: ['ach_push', 'wire'],
   eur: ['sepa', 'local'],
 };
 
 /** Stablecoins an onramp can deliver. */
-export const onrampCryptoCurrencies = ['usdc', 'usdt', 'busd', 'dai'] as const;
+const onrampCryptoCurrencies = ['usdc', 'usdt', 'busd', 'dai'] as const;
 
 /** Bounds of `destination_amount`, in whole tokens. */
 export const onrampLimits = { min: '1', max: '1000000', maxDeposit: '1000000000' } as const;
@@ -50,7 +50,7 @@ export interface OnrampRules {
 export type OnrampRequest = z.infer<typeof OnrampCreateBody>['onramp'];
 
 /** The token an onramp delivers: `crypto_currency` on the chain named `crypto_rails`, on a chain with an RPC endpoint. */
-export function onrampToken(rules: OnrampRules, currency: string, rails: string): TokenInfo | undefined {
+function onrampToken(rules: OnrampRules, currency: string, rails: string): TokenInfo | undefined {
   const chain = rules.tokens.chains.find((c) => c.blockchain === rails && c.network === rules.network);
   if (!chain || !rules.hasChain(chain.chainId)) return undefined;
   if (!(onrampCryptoCurrencies as readonly string[]).includes(currency)) return undefined;

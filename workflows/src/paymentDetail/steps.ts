@@ -21,7 +21,7 @@ import type { Kysely } from 'kysely';
 import { type HandOverDeps, type HandOverLog, handDeliveryToWorkflow } from '../reconciler.ts';
 
 /** Event type of the webhook sent on every payment detail status change (research §11). */
-export const paymentDetailUpdateEvent = 'payment_detail_update';
+const paymentDetailUpdateEvent = 'payment_detail_update';
 
 /** Refuses a detail the user's KYC does not cover: general approval first, then the currency's rail. */
 function requireClearance(kyc: Kyc, currency: string, rail: string): void {

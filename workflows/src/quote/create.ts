@@ -24,7 +24,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 
 /** Deposit tokens a quote accepts: USD stablecoins, as in the research (§7, §14). */
-export const quoteDepositTokens = ['usdc', 'usdt'] as const;
+const quoteDepositTokens = ['usdc', 'usdt'] as const;
 
 /** What quotes are created and priced against. */
 export interface QuoteRules {
@@ -41,7 +41,7 @@ export interface QuoteRules {
 }
 
 /** The deposit token and its chain: the test network outside production, mainnet in production. */
-export function quoteDepositToken(
+function quoteDepositToken(
   rules: QuoteRules,
   symbol: string,
   blockchain: string,
