@@ -2,7 +2,7 @@
 import type { ChainClients } from '@checkout/chain';
 import type { TokenRegistry } from '@checkout/core';
 import type { Database, Db, SecretBox } from '@checkout/db';
-import type { HandOverDeps } from '@checkout/workflows';
+import type { HandOverDeps, RampChains } from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
@@ -48,4 +48,13 @@ export interface AppState {
 /** The Temporal client and task queue the ramp hand-overs and the reconciler use. */
 export function handOverDeps(deps: Pick<AppDeps, 'temporal' | 'config'>): HandOverDeps {
   return { temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
+}
+
+/** The chains ramps are made on: mainnet in production, the test networks elsewhere, each with an RPC endpoint. */
+export function rampChains(deps: Pick<AppDeps, 'tokens' | 'chains' | 'config'>): RampChains {
+  return {
+    tokens: deps.tokens,
+    hasChain: (chainId) => deps.chains.has(chainId),
+    network: deps.config.env === 'production' ? 'mainnet' : 'testnet',
+  };
 }

@@ -54,6 +54,7 @@ export {
   signalQuoteExecuted,
   startQuoteLifecycle,
 } from './quote/start.ts';
+export type { RampChains } from './rampChains.ts';
 export * from './reconciler.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';

@@ -36,7 +36,7 @@ import {
   onrampLimits,
 } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
+import { type AppDeps, type AppState, handOverDeps, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, idPath, ok, onrampPath, unavailable } from './docs.ts';
 import { userOfRequest } from './users.ts';
@@ -56,9 +56,7 @@ async function onrampOfRequest(
 /** Registers the onramp routes on the Area B router (API key only). */
 export function onrampRoutes(router: Routes, deps: AppDeps): void {
   const rules: OnrampRules = {
-    tokens: deps.tokens,
-    hasChain: (chainId) => deps.chains.has(chainId),
-    network: deps.config.env === 'production' ? 'mainnet' : 'testnet',
+    ...rampChains(deps),
     onrampFees: deps.config.ramps.onrampFees,
     onrampExpiryMinutes: deps.config.ramps.onrampExpiryMinutes,
   };

@@ -23,7 +23,7 @@ import {
 } from '@checkout/db';
 import { createQuote, handQuoteToWorkflow, type QuoteRules, rateQuote } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
+import { type AppDeps, type AppState, handOverDeps, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, idPath, ok, quotePath } from './docs.ts';
 import { userOfRequest } from './users.ts';
@@ -43,9 +43,7 @@ export async function quoteOfRequest(
 /** Registers the quote routes on the Area B router (API key only). */
 export function quoteRoutes(router: Routes, deps: AppDeps): void {
   const rules: QuoteRules = {
-    tokens: deps.tokens,
-    hasChain: (chainId) => deps.chains.has(chainId),
-    network: deps.config.env === 'production' ? 'mainnet' : 'testnet',
+    ...rampChains(deps),
     depositMnemonic: deps.config.ramps.depositMnemonic,
     quoteExpiryMinutes: deps.config.ramps.quoteExpiryMinutes,
     offrampFees: deps.config.ramps.offrampFees,

@@ -16,12 +16,12 @@ import {
   parseUnits,
   recordInvalid,
   type TokenInfo,
-  type TokenRegistry,
 } from '@checkout/core';
 import { type Database, insertOnramp, type OnrampRow, type UserRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
 import type { z } from 'zod';
+import type { RampChains } from '../rampChains.ts';
 
 /** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
 const onrampFiatRails: Readonly<Record<string, readonly string[]>> = {
@@ -36,12 +36,7 @@ const onrampCryptoCurrencies = ['usdc', 'usdt', 'busd', 'dai'] as const;
 export const onrampLimits = { min: '1', max: '1000000', maxDeposit: '1000000000' } as const;
 
 /** What an onramp is created against: the tokens, the chains with an RPC endpoint, fees and expiry. */
-export interface OnrampRules {
-  tokens: TokenRegistry;
-  /** Whether the service has an RPC endpoint for the chain. */
-  hasChain(chainId: number): boolean;
-  /** `mainnet` in production, `testnet` elsewhere. */
-  network: 'mainnet' | 'testnet';
+export interface OnrampRules extends RampChains {
   onrampFees: readonly FeeRule[];
   onrampExpiryMinutes: number;
 }

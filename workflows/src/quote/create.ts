@@ -17,22 +17,17 @@ import {
   type QuoteRateBody,
   recordInvalid,
   type TokenInfo,
-  type TokenRegistry,
 } from '@checkout/core';
 import { type Database, insertQuote, nextDepositIndex, type QuoteRow, type UserRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import type { RampChains } from '../rampChains.ts';
 
 /** Deposit tokens a quote accepts: USD stablecoins, as in the research (§7, §14). */
 const quoteDepositTokens = ['usdc', 'usdt'] as const;
 
 /** What quotes are created and priced against. */
-export interface QuoteRules {
-  tokens: TokenRegistry;
-  /** Whether the service has an RPC endpoint for the chain. */
-  hasChain(chainId: number): boolean;
-  /** `mainnet` in production, `testnet` elsewhere. */
-  network: 'mainnet' | 'testnet';
+export interface QuoteRules extends RampChains {
   depositMnemonic: string;
   quoteExpiryMinutes: number;
   offrampFees: readonly FeeRule[];
