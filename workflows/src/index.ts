@@ -31,6 +31,7 @@ export { deliverKycEvent, signalKycOnboarding } from './kyc/start.ts';
 export { createUser } from './kyc/users.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 export * from './onramp/create.ts';
+export * from './onramp/deposits.ts';
 export * from './onramp/shared.ts';
 export { onrampLifecycleInput, signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
 export * from './paymentDetail/steps.ts';

@@ -1,39 +1,25 @@
 /**
  * Onramps (spec 2.7, 4.11, 4.12; research §9): fiat in by bank transfer, tokens out from the treasury.
  * Create is `createOnramp` (the onramp family's checks and price), then the onramp's `onrampLifecycle`
- * workflow is started.
+ * workflow is started; the sandbox bank partner's deposit notices are `recordOnrampDeposit`.
  */
 
-import { randomUUID } from 'node:crypto';
 import {
-  centsToDecimal,
   decimalToJsonNumber,
-  fiatDecimals,
   notFound,
   OnrampCreateBody,
   OnrampListResponse,
   OnrampResponse,
-  parseUnits,
-  recordInvalid,
   SandboxDepositBody,
   SandboxDepositResponse,
-  temporalUnavailable,
   Uuid,
 } from '@checkout/core';
-import {
-  findOnramp,
-  insertOnrampDeposit,
-  listOnramps,
-  type OnrampRow,
-  presentOnramp,
-  type UserRow,
-} from '@checkout/db';
+import { findOnramp, listOnramps, type OnrampRow, presentOnramp, type UserRow } from '@checkout/db';
 import {
   createOnramp,
-  handDepositToWorkflow,
   handOnrampToWorkflow,
   type OnrampRules,
-  onrampLimits,
+  recordOnrampDeposit,
 } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
 import { type AppDeps, type AppState, handOverDeps, rampChains } from '../context.ts';
@@ -131,20 +117,11 @@ export function onrampSandboxRoutes(router: Routes, deps: AppDeps): void {
       const user = await userOfRequest(ctx, ctx.params.id);
       const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
       const { amount } = body();
-      const cents = parseUnits(amount, fiatDecimals);
-      if (cents <= 0n) throw recordInvalid([{ path: 'amount', message: 'must be positive' }]);
-      if (cents > parseUnits(onrampLimits.maxDeposit, fiatDecimals)) {
-        throw recordInvalid([{ path: 'amount', message: `must be at most ${onrampLimits.maxDeposit}` }]);
-      }
-      if (!deps.temporal) throw temporalUnavailable('deposits cannot be credited');
-      // Stored before the workflow hears of it: a notice is never lost, even while Temporal is down.
-      const stored = await insertOnrampDeposit(ctx.state.db, {
-        id: randomUUID(),
-        onramp_id: row.id,
-        amount: centsToDecimal(parseUnits(amount, fiatDecimals)),
-      });
-      const deposit = { depositId: stored.id, amount };
-      await handDepositToWorkflow(handOverDeps(deps), ctx.state.db, row, deposit, ctx.state.log);
+      const deposit = await recordOnrampDeposit(
+        ctx.state.db,
+        { ...handOverDeps(deps), log: ctx.state.log },
+        { onramp: row, amount },
+      );
       // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.
       ctx.body = {
         deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) },
