@@ -426,9 +426,10 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       sender_address: shopper(1),
       token_address: busd,
     });
+    // The same payer's other checkout: only a payer's own session may take their hash at all.
     const b = await openSession(product.slug, {
       expected_payment_id: second.id,
-      sender_address: shopper(2),
+      sender_address: shopper(1),
       token_address: busd,
     });
     const tx = await chain.transfer(1, busd, merchant.address as Address, parseUnits('1', 18));

@@ -18,6 +18,8 @@ export const errorStatus = {
   tx_already_used: 422,
   tx_already_submitted: 422,
   tx_rejected: 422,
+  tx_not_from_payer: 422,
+  tx_before_checkout: 422,
   checkout_expired: 422,
   checkout_closed: 422,
   record_not_unique: 422,

@@ -186,7 +186,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
       if (!session) throw notFound('Checkout session');
       const submitted = await submitCheckoutTransaction(
-        { db: deps.db.kysely, temporal: deps.temporal?.client },
+        { db: deps.db.kysely, temporal: deps.temporal?.client, chains: deps.chains },
         session,
         body().tx_hash,
       );

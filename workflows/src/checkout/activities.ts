@@ -12,11 +12,13 @@ import {
   findResolvedPayment,
   findSession,
   findSessionByExpectedPayment,
+  inTransaction,
   listOtherOpenSessionsOfPayer,
   listPaymentAmountReservations,
   listTransfersInto,
   presentResolvedPayment,
   recordResolvedPayment,
+  releaseTransaction,
   type SecretBox,
   type StoredToken,
   sightTransfer,
@@ -33,7 +35,13 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getAddress, type Hash } from 'viem';
 import { performOnce } from '../effects.ts';
 import { webhookMemo } from '../webhookDelivery/shared.ts';
-import { matchesPayerlessSession, mayTakeAsFallback, type PayerlessTerms } from './matching.ts';
+import {
+  hashTermsOf,
+  matchesPayerlessSession,
+  mayTakeAsFallback,
+  type PayerlessTerms,
+  refuseHash,
+} from './matching.ts';
 import type { CheckoutWorkflowStatus, RecordedResolution, TransactionFacts } from './shared.ts';
 
 /** The event a Resolved Payment is delivered as. */
@@ -179,6 +187,15 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       return { facts: { status: 'no_transfer', from: result.from }, confirmations, blockHash };
     if (result.status !== 'confirmed' && result.status !== 'reverted')
       return { facts: null, confirmations, blockHash };
+    // A hash pays only its payer's session, from the session's opening on: anyone can submit any hash.
+    const refusal = refuseHash(hashTermsOf(session), {
+      from: result.from,
+      blockNumber: result.blockNumber,
+      paid:
+        result.status === 'confirmed' ? { token: result.receivedToken, amount: result.receivedAmount } : null,
+    });
+    if (refusal)
+      return { facts: { status: 'refused', from: result.from, reason: refusal }, confirmations, blockHash };
     const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
     const blockTimestamp = Number(block.timestamp) * 1000;
     const facts: TransactionFacts =
@@ -220,6 +237,28 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
         status: input.status,
         ...(input.txHash === undefined ? {} : { tx_hash: input.txHash }),
         ...(input.error === undefined ? {} : { error: input.error }),
+      });
+    },
+
+    /**
+     * Refuses a transaction the session checked: the session shows why and awaits payment again (or stays
+     * expired), and its claim on the hash is given up in the same transaction, so the checkout the
+     * transfer does pay can still take it.
+     */
+    async refuseTransaction(input: {
+      sessionId: string;
+      chainId: number;
+      txHash: string;
+      status: 'awaiting_payment' | 'expired';
+      error: string;
+    }): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        await updateSession(trx, input.sessionId, {
+          status: input.status,
+          tx_hash: null,
+          error: input.error,
+        });
+        await releaseTransaction(trx, input);
       });
     },
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AmountHeld,
+  type HashTerms,
   matchesPayerlessSession,
   mayTakeAsFallback,
   type PayerlessTerms,
+  refuseHash,
   sessionHoldingAmount,
 } from './matching.ts';
 
@@ -54,5 +56,56 @@ describe('which session a transfer belongs to', () => {
     expect(mayTakeAsFallback('wallet-session', { token: usdt, amount: 25_000137n }, held)).toBe(false);
     expect(mayTakeAsFallback('a', { token: usdt, amount: 25_000137n }, held)).toBe(true);
     expect(mayTakeAsFallback('wallet-session', { token: usdt, amount: 24_5n }, held)).toBe(true);
+  });
+});
+
+describe('refuseHash: a hash pays only its payer’s session, from its opening on', () => {
+  const payer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  const thief = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+  const terms: HashTerms = {
+    tokenAddress: usdt,
+    amount: 25_000000n,
+    reserved: false,
+    payer: payer.toLowerCase(),
+    startBlock: 100n,
+  };
+  const mined = { from: payer, blockNumber: 100n, paid: { token: usdt, amount: 25_000000n } };
+
+  it('takes the payer’s transaction, pending or mined from the opening block on, whatever it paid', () => {
+    expect(refuseHash(terms, mined)).toBeNull();
+    expect(refuseHash(terms, { from: payer, blockNumber: null })).toBeNull();
+    expect(refuseHash(terms, { ...mined, paid: { token: usdt, amount: 30_000000n } })).toBeNull();
+    expect(refuseHash(terms, { ...mined, paid: null })).toBeNull();
+  });
+
+  it('refuses another sender’s transaction, even of the exact amount', () => {
+    expect(refuseHash(terms, { ...mined, from: thief })).toBe('other_payer');
+    expect(refuseHash(terms, { from: thief, blockNumber: null })).toBe('other_payer');
+  });
+
+  it('refuses a transaction mined before the session opened, even the payer’s', () => {
+    expect(refuseHash(terms, { ...mined, blockNumber: 99n })).toBe('before_opening');
+    expect(refuseHash(terms, { ...mined, from: thief, blockNumber: 99n })).toBe('before_opening');
+  });
+
+  it('lets a session without a payer be paid by its exact reserved amount only', () => {
+    const payerless: HashTerms = { ...terms, reserved: true, payer: null, amount: 25_000137n };
+    expect(refuseHash(payerless, { from: thief, blockNumber: null })).toBe('other_payer');
+    expect(
+      refuseHash(payerless, { ...mined, from: thief, paid: { token: usdt, amount: 25_000137n } }),
+    ).toBeNull();
+    expect(refuseHash(payerless, { ...mined, from: thief, paid: { token: usdt, amount: 25_000000n } })).toBe(
+      'other_payer',
+    );
+    expect(refuseHash(payerless, { ...mined, from: thief, paid: { token: busd, amount: 25_000137n } })).toBe(
+      'other_payer',
+    );
+  });
+
+  it('lets another sender pay a session with a payer and a reserved amount only by that amount', () => {
+    const both: HashTerms = { ...terms, reserved: true, amount: 25_000137n };
+    expect(refuseHash(both, { from: thief, blockNumber: null })).toBeNull();
+    expect(refuseHash(both, { ...mined, from: thief, paid: { token: usdt, amount: 25_000137n } })).toBeNull();
+    expect(refuseHash(both, { ...mined, from: thief })).toBe('other_payer');
   });
 });

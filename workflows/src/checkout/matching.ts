@@ -63,3 +63,58 @@ export function mayTakeAsFallback(
   const holder = sessionHoldingAmount(transfer, held);
   return holder === null || holder === sessionId;
 }
+
+/** A session's claim on a transaction its hash names: who may have sent it, and from which block on. */
+export interface HashTerms extends PayerlessTerms {
+  /** The session's payer (lowercase), or null for a session paid from another device. */
+  payer: string | null;
+  /** The first block mined after the session opened. */
+  startBlock: bigint;
+}
+
+/** What a transaction named by a submitted hash is, as far as attribution goes. */
+export interface HashedTransaction {
+  /** The transaction's sender: the payer, also of a swap. */
+  from: string;
+  /** Null while it is not mined. */
+  blockNumber: bigint | null;
+  /** What it paid the receiving address, once mined and known. */
+  paid?: TransferSeen | null;
+}
+
+/** Why a hash cannot pay a session. */
+export type HashRefusal = 'other_payer' | 'before_opening';
+
+/**
+ * Whether a transaction may pay the session whose hash names it: it must be sent by the session's payer
+ * (the transaction's sender, which covers swaps), or be exactly the session's reserved amount, and be
+ * mined from the session's opening on. A hash is evidence of who paid only when its sender is the payer:
+ * anyone can submit any hash, since transfers are public. Null when it may; else why not. `paid` is absent
+ * while the transaction's payment is not known yet (it is not mined): another sender's hash then waits
+ * for it only where a reserved amount could make it this session's.
+ */
+export function refuseHash(session: HashTerms, tx: HashedTransaction): HashRefusal | null {
+  if (tx.blockNumber !== null && tx.blockNumber < session.startBlock) return 'before_opening';
+  if (session.payer !== null && same(session.payer, tx.from)) return null;
+  // Another sender can pay only a reserved amount, and only to a session that could have been handed
+  // that hash by its own shopper: a session without a payer is paid by its amount alone.
+  if (tx.paid === undefined) return session.reserved && session.payer !== null ? null : 'other_payer';
+  return tx.paid !== null && matchesPayerlessSession(session, tx.paid) ? null : 'other_payer';
+}
+
+/** The attribution terms of a session row: its payer, opening block and reserved amount. */
+export function hashTermsOf(session: {
+  sender_address: string | null;
+  start_block: string;
+  amount_tail: string | null;
+  expected_token: { address: string };
+  expected_token_amount: string;
+}): HashTerms {
+  return {
+    payer: session.sender_address?.toLowerCase() ?? null,
+    startBlock: BigInt(session.start_block),
+    tokenAddress: session.expected_token.address,
+    amount: BigInt(session.expected_token_amount),
+    reserved: session.amount_tail !== null,
+  };
+}

@@ -1,6 +1,7 @@
 /** Messages and payload types of the `checkoutSession` workflow (amounts are decimal strings). */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { WebhookMemo } from '../webhookDelivery/shared.ts';
+import type { HashRefusal } from './matching.ts';
 
 /** Input of `checkoutSession`; times are epoch milliseconds. */
 export interface CheckoutSessionInput {
@@ -40,6 +41,8 @@ export interface CheckoutResult {
 export type TransactionFacts =
   | { status: 'not_found' }
   | { status: 'no_transfer'; from: string }
+  /** Mined, but not this session's to take: another payer's, or from before the session opened. */
+  | { status: 'refused'; from: string; reason: HashRefusal }
   | {
       status: 'confirmed' | 'reverted';
       from: string;

@@ -3,6 +3,7 @@
  * then handed to the session's workflow through its Update, which checks it at once. A hash Temporal or its
  * workers were not there to take stays claimed and shows as confirming; the reconciler hands it over later.
  */
+import type { ChainClients } from '@checkout/chain';
 import { ApiError, temporalUnavailable } from '@checkout/core';
 import {
   type CheckoutSessionRow,
@@ -14,6 +15,8 @@ import {
 } from '@checkout/db';
 import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Kysely } from 'kysely';
+import type { Hash } from 'viem';
+import { type HashRefusal, hashTermsOf, refuseHash } from './matching.ts';
 import { checkoutRejections } from './shared.ts';
 import { handHashToCheckout } from './start.ts';
 
@@ -22,13 +25,17 @@ export type SubmittedTransaction = 'taken' | 'pending';
 
 /** Submits the hash for the session, or refuses it with the documented error. */
 export async function submitCheckoutTransaction(
-  deps: { db: Kysely<Database>; temporal: Client | undefined },
-  session: Pick<CheckoutSessionRow, 'id' | 'chain_id' | 'expected_payment_id'>,
+  deps: { db: Kysely<Database>; temporal: Client | undefined; chains: ChainClients },
+  session: CheckoutSessionRow,
   txHash: string,
 ): Promise<SubmittedTransaction> {
   const temporal = deps.temporal;
   if (!temporal) throw temporalUnavailable('transactions cannot be checked');
   const hash = txHash.toLowerCase();
+  // A hash the chain already shows is not this session's to take is refused before it is claimed, so it
+  // never stands in the way of the checkout it does pay. The workflow checks again once it is mined.
+  const refusal = await refuseKnownHash(deps.chains, session, hash);
+  if (refusal) throw hashRefusalError(refusal);
   // The claim is durable before Temporal hears of the hash: no other checkout can take the transfer,
   // and a hash Temporal or its workers were not there to take is handed over by the reconciler.
   const claim = await claimTransaction(deps.db, {
@@ -92,4 +99,51 @@ function rejectionError(error: unknown): ApiError {
       cause: error,
     },
   );
+}
+
+/** How long the submission waits for the chain's view of the transaction before leaving it to the workflow. */
+const lookupTimeoutMs = 2_000;
+
+/**
+ * Why the session may not take the transaction, as far as the chain shows it now (its sender, and its
+ * block when mined); null when it may, or when the chain does not know it yet or does not answer in time.
+ */
+async function refuseKnownHash(
+  chains: ChainClients,
+  session: CheckoutSessionRow,
+  hash: string,
+): Promise<HashRefusal | 'no_payer' | null> {
+  const terms = hashTermsOf(session);
+  // A session without a payer is paid by its exact amount, found on the chain: no hash proves a payer.
+  if (terms.payer === null) return 'no_payer';
+  const client = chains.get(session.chain_id)?.client;
+  if (!client) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const tx = await Promise.race([
+    client.getTransaction({ hash: hash as Hash }).catch(() => undefined),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), lookupTimeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if (!tx) return null;
+  return refuseHash(terms, { from: tx.from, blockNumber: tx.blockNumber ?? null });
+}
+
+/** The API's error for a hash the session may not take. */
+function hashRefusalError(refusal: HashRefusal | 'no_payer'): ApiError {
+  if (refusal === 'no_payer') {
+    return new ApiError(
+      'tx_not_from_payer',
+      'This checkout is paid from another device: its exact amount is found on the chain, no hash is taken',
+      { errors: [{ path: 'tx_hash', message: 'is not taken by a checkout without a payer' }] },
+    );
+  }
+  if (refusal === 'before_opening') {
+    return new ApiError('tx_before_checkout', 'This transaction was mined before this checkout opened', {
+      errors: [{ path: 'tx_hash', message: 'was mined before this checkout opened' }],
+    });
+  }
+  return new ApiError('tx_not_from_payer', "This transaction was not sent by this checkout's payer", {
+    errors: [{ path: 'tx_hash', message: "was not sent by this checkout's payer" }],
+  });
 }

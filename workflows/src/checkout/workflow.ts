@@ -33,6 +33,7 @@ import {
   checkoutRejections,
   checkoutStateQuery,
   submitTransactionUpdate,
+  type TransactionFacts,
 } from './shared.ts';
 
 // Short, idempotent database steps run as local activities: no extra round trip through the server.
@@ -79,6 +80,17 @@ const hashPattern = /^0x[0-9a-fA-F]{64}$/;
 /** Patch of the runs that note a step failing for good and go on (older runs failed with it). */
 const checkoutStepFailurePatch = 'checkout-step-failure';
 const maxSubmissions = 10;
+
+/** What the session says of a transaction it refused. */
+function refusalMessage(
+  facts: Extract<TransactionFacts, { status: 'not_found' | 'no_transfer' | 'refused' }>,
+) {
+  if (facts.status === 'not_found') return 'The transaction was not found on the chain';
+  if (facts.status === 'no_transfer') return 'The transaction does not pay this checkout';
+  return facts.reason === 'before_opening'
+    ? 'The transaction was mined before this checkout opened'
+    : "The transaction was not sent by this checkout's payer";
+}
 
 /** The checkout of one expected payment. */
 export async function checkoutSession(input: CheckoutSessionInput): Promise<CheckoutResult> {
@@ -251,16 +263,12 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
       if (quick) upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
       facts = await watching.awaitTransaction(target);
     }
-    if (facts.status === 'not_found' || facts.status === 'no_transfer') {
+    if (facts.status === 'not_found' || facts.status === 'no_transfer' || facts.status === 'refused') {
       rejected.add(hash);
       txHash = null;
-      await setStatus(expired ? 'expired' : 'awaiting_payment', {
-        txHash: null,
-        error:
-          facts.status === 'not_found'
-            ? 'The transaction was not found on the chain'
-            : 'The transaction does not pay this checkout',
-      });
+      status = expired ? 'expired' : 'awaiting_payment';
+      upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
+      await local.refuseTransaction({ ...target, status, error: refusalMessage(facts) });
       if (Date.now() < input.scanUntil) startScan();
       else scanned = null;
       continue;

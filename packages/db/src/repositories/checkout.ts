@@ -493,12 +493,19 @@ export async function updateSession(
     .set({ ...patch, updated_at: new Date() })
     .where('id', '=', id)
     .execute();
-  if (patch.status === 'confirming' || patch.status === 'expired') {
+  // The expected payment follows: a refused transaction puts a confirming one back to open.
+  const mirrored =
+    patch.status === 'awaiting_payment'
+      ? { status: 'open' as const, from: ['confirming' as const] }
+      : patch.status === 'confirming' || patch.status === 'expired'
+        ? { status: patch.status, from: ['open' as const, 'confirming' as const, 'expired' as const] }
+        : null;
+  if (mirrored) {
     await db
       .updateTable('expected_payments')
-      .set({ status: patch.status, updated_at: new Date() })
+      .set({ status: mirrored.status, updated_at: new Date() })
       .where('id', '=', db.selectFrom('checkout_sessions').select('expected_payment_id').where('id', '=', id))
-      .where('status', 'in', ['open', 'confirming', 'expired'])
+      .where('status', 'in', mirrored.from)
       .execute();
   }
 }
