@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppDeps, AppState } from './context.ts';
 import { requireApiKey, requireMerchantWallet } from './middleware/auth.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
+import { handOverAfterRequest } from './middleware/handOver.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
 import { observe } from './middleware/observe.ts';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.state.db = deps.db.kysely;
     await next();
   });
+  app.use(handOverAfterRequest(deps.handOver, deps.db.kysely));
   app.use(jsonBody(deps.config.bodyLimitBytes));
   app.use(storableInput());
 

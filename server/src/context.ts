@@ -2,7 +2,7 @@
 import type { ChainClients } from '@checkout/chain';
 import type { TokenRegistry } from '@checkout/core';
 import type { Database, Db, SecretBox } from '@checkout/db';
-import type { HandOverDeps, RampChains } from '@checkout/workflows';
+import type { HandOver, RampChains } from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
@@ -22,6 +22,8 @@ export interface AppDeps {
   chains: ChainClients;
   /** Session changes, pushed to the checkout event streams of this process. */
   sessionEvents: SessionEvents;
+  /** The hand-over to Temporal: makes each request's queued workflow calls after it, sweeps the rest. */
+  handOver: HandOver;
   /** Absent when the service runs without Temporal (health reports it). */
   temporal?: {
     client: Client;
@@ -43,11 +45,6 @@ export interface AppState {
   rawBody?: Buffer;
   body?: unknown;
   route?: string;
-}
-
-/** The Temporal client and task queue the ramp hand-overs and the reconciler use. */
-export function handOverDeps(deps: Pick<AppDeps, 'temporal' | 'config'>): HandOverDeps {
-  return { temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
 }
 
 /** The chains ramps are made on: mainnet in production, the test networks elsewhere, each with an RPC endpoint. */

@@ -47,9 +47,8 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   const backlog = new Gauge({
-    name: 'checkout_reconciler_backlog',
-    help: 'Work waiting for Temporal: pending_hashes (recorded, not taken by their checkout), unattempted_webhooks (no attempt after the sweep grace)',
-    labelNames: ['kind'] as const,
+    name: 'checkout_workflow_call_backlog',
+    help: "Work waiting for Temporal longer than a call takes: queued workflow calls and shoppers' hashes not yet taken",
     registers: [registry],
   });
   const finalActivityFailures = new Counter({

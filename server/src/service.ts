@@ -21,17 +21,17 @@ import { createMailer } from '@checkout/mail';
 import {
   countLivePollers,
   createActivities,
+  createHandOver,
   createWorker,
   ensureChainWatchers,
   installRuntime,
-  startRampReconciler,
 } from '@checkout/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
 import { createApp, createOpsApp } from './app.ts';
 import type { Config, TemporalTls } from './config.ts';
-import { type AppDeps, handOverDeps } from './context.ts';
+import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { createSessionEvents } from './sessionEvents.ts';
@@ -227,6 +227,12 @@ export async function startService(
     }
 
     const sessionEvents = createSessionEvents(db, { logger });
+    const handOver = createHandOver({
+      db: db.kysely,
+      temporal,
+      taskQueue: config.temporal.taskQueue,
+      log: logger,
+    });
     const deps: AppDeps = {
       config,
       db,
@@ -236,17 +242,13 @@ export async function startService(
       chains,
       secrets,
       sessionEvents,
+      handOver,
       ...(temporal ? { temporal } : {}),
     };
     if (temporal && api) {
-      // Ramp writes committed while Temporal was unreachable get their workflows once it is back.
-      const reconciler = startRampReconciler(
-        handOverDeps(deps),
-        db.kysely,
-        logger,
-        config.ramps.reconcileIntervalMs,
-      );
-      cleanups.push(() => reconciler.stop());
+      // Calls Temporal did not take when they were queued (it was away, the process died) are made later.
+      const sweep = handOver.start(config.ramps.reconcileIntervalMs);
+      cleanups.push(() => sweep.stop());
     }
     // A worker-only process answers only /health and /metrics on PORT, for probes and scrapes.
     const handle = (api ? createApp(deps) : createOpsApp(deps)).callback();

@@ -4,9 +4,10 @@
  */
 import {
   finalFailureTypes,
+  kycEventSignal,
   kycFailedStepMemo,
   kycWorkflowId,
-  signalKycOnboarding,
+  kycWorkflowType,
 } from '@checkout/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf, createUser, decideKyc, expectError, waitForKyc } from '../support/areaB.ts';
@@ -38,13 +39,15 @@ describe.skipIf(databaseUnavailable())('a KYC step that cannot be stored', () =>
   it('fails once when signalled directly, is shown on the user, and a later decision still applies', async () => {
     const userId = await createUser(service, merchant);
     const temporal = service.deps.temporal!;
-    // Past the API's check: the workflow is handed a comment PostgreSQL refuses in jsonb.
-    await signalKycOnboarding(
-      temporal.client,
-      service.deps.config.temporal.taskQueue,
-      { userId, merchantId: merchant.merchantId },
-      { source: 'provider', status: 'retry_required', moderationComment: 'x\u0000' },
-    );
+    // Past the API's check (and the outbox, whose jsonb refuses it too): the workflow is handed a comment
+    // PostgreSQL refuses in jsonb.
+    await temporal.client.workflow.signalWithStart(kycWorkflowType, {
+      workflowId: kycWorkflowId(userId),
+      taskQueue: service.deps.config.temporal.taskQueue,
+      args: [{ userId, merchantId: merchant.merchantId }],
+      signal: kycEventSignal,
+      signalArgs: [{ source: 'provider', status: 'retry_required', moderationComment: 'x\u0000' }],
+    });
     const noted = await waitForKyc(service, merchant, userId, (k) => k.status_message !== null);
     expect(noted.kyc.general).toEqual({ status: 'not_started', moderation_comment: null });
     expect(noted.kyc.status_message).toMatch(

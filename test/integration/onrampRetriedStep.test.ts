@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { erc20Abi } from '@checkout/chain';
-import { createOnrampActivities, startWebhookDelivery } from '@checkout/workflows';
+import { createOnrampActivities, queueDeliveryStart } from '@checkout/workflows';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf, createOnrampReadyUser } from '../support/areaB.ts';
@@ -71,11 +71,9 @@ describe.skipIf(databaseUnavailable())('a retried onramp step', () => {
     expect(retried).toEqual(first);
 
     // What the workflow does with the step's answer: the delivery runs, and the update arrives.
-    await startWebhookDelivery(
-      deps.temporal!.client,
-      retried.webhookDeliveryId!,
-      deps.config.temporal.taskQueue,
-    );
+    await deps.handOver.dispatcher.dispatch([
+      await queueDeliveryStart(deps.db.kysely, retried.webhookDeliveryId!),
+    ]);
     const deadline = Date.now() + 30_000;
     let update: { status?: string } | undefined;
     while (!update && Date.now() < deadline) {

@@ -5,9 +5,10 @@
  */
 import {
   finalFailureTypes,
+  onrampDepositSignal,
   onrampFailedStepMemo,
   onrampWorkflowId,
-  signalOnrampDeposit,
+  onrampWorkflowType,
 } from '@checkout/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf, createOnrampReadyUser } from '../support/areaB.ts';
@@ -74,18 +75,22 @@ describe.skipIf(databaseUnavailable())('an onramp step that cannot be stored', (
       .select(['expires_at'])
       .where('id', '=', onramp.id)
       .executeTakeFirstOrThrow();
-    // Past the API's checks: the workflow is handed a deposit id PostgreSQL refuses in jsonb.
-    await signalOnrampDeposit(
-      temporal.client,
-      service.deps.config.temporal.taskQueue,
-      {
-        onrampId: onramp.id,
-        merchantId: merchant.merchantId,
-        userId,
-        expiresAt: row.expires_at.toISOString(),
-      },
-      { depositId: 'd\u0000', amount: '11.00' },
-    );
+    // Past the API's checks (and the outbox, whose jsonb refuses it too): the workflow is handed a deposit
+    // id PostgreSQL refuses in jsonb.
+    await temporal.client.workflow.signalWithStart(onrampWorkflowType, {
+      workflowId: onrampWorkflowId(onramp.id),
+      taskQueue: service.deps.config.temporal.taskQueue,
+      args: [
+        {
+          onrampId: onramp.id,
+          merchantId: merchant.merchantId,
+          userId,
+          expiresAt: row.expires_at.toISOString(),
+        },
+      ],
+      signal: onrampDepositSignal,
+      signalArgs: [{ depositId: 'd\u0000', amount: '11.00' }],
+    });
     const noted = await waitFor(onramp.id, (o) => o.status_message !== null);
     expect(noted.status).toBe('initiated');
     expect(noted.status_message).toMatch(/^The onramp's deposit step failed and was skipped: .+SQLSTATE 22/);

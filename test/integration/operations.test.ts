@@ -40,13 +40,13 @@ describe.skipIf(databaseUnavailable())('operations', () => {
         workflow_pollers: 1,
         activity_pollers: 1,
       },
-      backlog: { pending_hashes: 0, unattempted_webhooks: 0 },
+      backlog: 0,
       // No chain is configured here, so no watcher runs.
       chain_watchers: [],
     });
     const metrics = await service.request('GET', '/metrics');
     expect(metrics.text).toMatch(/^checkout_temporal_workflow_pollers 1$/m);
-    expect(metrics.text).toMatch(/^checkout_reconciler_backlog\{kind="unattempted_webhooks"\} 0$/m);
+    expect(metrics.text).toMatch(/^checkout_workflow_call_backlog 0$/m);
   });
 
   it('runs workflows on the worker hosted in the service process', async () => {

@@ -1,7 +1,8 @@
 /**
  * Ramp writes accepted while Temporal is unreachable: a quote execute, a new quote, a new onramp and a
- * deposit notice are committed and answered, then get their workflows once Temporal is back, through the
- * service's reconciler; the payouts and the on-chain delivery happen exactly as without the outage.
+ * deposit notice are committed and answered with their workflow calls queued (`workflow_calls`), then get
+ * their workflows once Temporal is back, through the hand-over's sweep; the payouts and the on-chain delivery
+ * happen exactly as without the outage.
  */
 import { erc20Abi } from '@checkout/chain';
 import { OnrampResponse, QuoteResponse, SandboxDepositResponse } from '@checkout/core';
@@ -71,8 +72,19 @@ describe.skipIf(databaseUnavailable())('ramps while Temporal is down', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  const row = (table: 'quotes' | 'onramps', id: string) =>
-    service.db.kysely.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** The workflow calls queued for a workflow, oldest first: which kind, and whether Temporal took it. */
+  const calls = async (workflowId: string) =>
+    (
+      await service.db.kysely
+        .selectFrom('workflow_calls')
+        .select(['kind', 'call', 'taken_at'])
+        .where('workflow_id', '=', workflowId)
+        .orderBy('created_at')
+        .execute()
+    )
+      // The chain's watcher also reports each transfer into a quote's deposit address (depositReported).
+      .filter((c) => c.call.signal?.name !== 'depositReported')
+      .map((c) => `${c.call.signal?.name ?? c.kind}:${c.taken_at ? 'taken' : 'waiting'}`);
 
   it('commits an execute, a quote, an onramp and a deposit while Temporal is down; all reach their workflows after', async () => {
     // Before the outage: a quote with two payouts, funded on chain, and an onramp awaiting its deposit.
@@ -115,21 +127,16 @@ describe.skipIf(databaseUnavailable())('ramps while Temporal is down', () => {
     expect(deposit.body.deposit).toMatchObject({ onramp_id: earlyId, amount: 13.34 });
     const lateQuoteId = lateQuote.body.quote.id as string;
     const lateOnrampId = lateOnramp.body.onramp.id as string;
-    expect((await row('quotes', quoteId)).workflow_state).toBe('open');
-    expect((await row('quotes', lateQuoteId)).workflow_state).toBeNull();
-    expect((await row('onramps', lateOnrampId)).workflow_started).toBe(false);
-    const notice = await service.db.kysely
-      .selectFrom('onramp_deposits')
-      .selectAll()
-      .where('id', '=', deposit.body.deposit.id)
-      .executeTakeFirstOrThrow();
-    expect(notice).toMatchObject({ onramp_id: earlyId, signalled: false });
+    expect(await calls(quoteWorkflowId(quoteId))).toEqual(['start:taken', 'quoteExecuted:waiting']);
+    expect(await calls(quoteWorkflowId(lateQuoteId))).toEqual(['start:waiting']);
+    expect(await calls(onrampWorkflowId(lateOnrampId))).toEqual(['start:waiting']);
+    expect(await calls(onrampWorkflowId(earlyId))).toEqual(['start:taken', 'onrampDeposit:waiting']);
     for (const o of added.body.offramps) {
       expect((await api('GET', `/users/${userId}/offramps/${o.id}`)).body.offramp.status).toBe('initiated');
     }
 
     proxy.up();
-    // The reconciler hands each write to its workflow: the payouts run, the deposit is credited and sent.
+    // The sweep hands each write to its workflow: the payouts run, the deposit is credited and sent.
     for (const o of added.body.offramps) {
       await waitFor(`/users/${userId}/offramps/${o.id}`, (b) => b.offramp.status === 'fiat_sent');
     }
@@ -148,21 +155,17 @@ describe.skipIf(databaseUnavailable())('ramps while Temporal is down', () => {
 
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
-      const [q, o, n] = await Promise.all([
-        row('quotes', lateQuoteId),
-        row('onramps', lateOnrampId),
-        service.db.kysely
-          .selectFrom('onramp_deposits')
-          .select('signalled')
-          .where('id', '=', deposit.body.deposit.id)
-          .executeTakeFirstOrThrow(),
+      const [q, o] = await Promise.all([
+        calls(quoteWorkflowId(lateQuoteId)),
+        calls(onrampWorkflowId(lateOnrampId)),
       ]);
-      if (q.workflow_state === 'open' && o.workflow_started && n.signalled) break;
+      if (q[0] === 'start:taken' && o[0] === 'start:taken') break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect((await row('quotes', quoteId)).workflow_state).toBe('executed');
-    expect((await row('quotes', lateQuoteId)).workflow_state).toBe('open');
-    expect((await row('onramps', lateOnrampId)).workflow_started).toBe(true);
+    expect(await calls(quoteWorkflowId(quoteId))).toEqual(['start:taken', 'quoteExecuted:taken']);
+    expect(await calls(quoteWorkflowId(lateQuoteId))).toEqual(['start:taken']);
+    expect(await calls(onrampWorkflowId(lateOnrampId))).toEqual(['start:taken']);
+    expect(await calls(onrampWorkflowId(earlyId))).toEqual(['start:taken', 'onrampDeposit:taken']);
     const client = service.deps.temporal!.client;
     const lateQuoteRun = await client.workflow.getHandle(quoteWorkflowId(lateQuoteId)).describe();
     expect(lateQuoteRun.status.name).toBe('RUNNING');

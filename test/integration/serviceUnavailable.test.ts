@@ -48,7 +48,21 @@ describe.skipIf(databaseUnavailable())('unavailable dependencies', () => {
       await service?.stop();
     });
 
-    it('names the chain without an RPC endpoint and the missing workflow service', async () => {
+    /** The workflow calls waiting for a workflow, oldest first. */
+    const waitingCalls = async (workflowId: string) =>
+      (
+        await service.deps.db.kysely
+          .selectFrom('workflow_calls')
+          .select(['kind', 'call'])
+          .where('workflow_id', '=', workflowId)
+          .where('taken_at', 'is', null)
+          .orderBy('created_at')
+          .execute()
+      ).map((c) =>
+        c.call.signal ? `${c.kind}:${c.call.signal.args.map((a) => JSON.stringify(a)).join()}` : c.kind,
+      );
+
+    it('names the chain without an RPC endpoint, and keeps a KYC decision for the workflow service', async () => {
       const product = await openAmountProduct(service, merchant, tokens.polygon);
       const res = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
         json: session(tokens.polygon),
@@ -63,33 +77,42 @@ describe.skipIf(databaseUnavailable())('unavailable dependencies', () => {
         headers: authOf(merchant),
         json: { kyc: { status: 'approved' } },
       });
-      expectError(kyc, 503, 'service_unavailable');
-      expect(kyc.body.message).toBe(
-        'The workflow service (Temporal) is unavailable: KYC decisions cannot be applied',
-      );
+      expect(kyc.status, kyc.text).toBe(200);
+      // Durable, and made once a workflow service is there (the start, then the decision).
+      expect(await waitingCalls(`kyc-${userId}`)).toEqual([
+        'start',
+        'signal_with_start:{"source":"provider","status":"approved"}',
+      ]);
+      const health = await service.request('GET', '/health');
+      expect(health.body.backlog).toBe(0); // not yet older than two call deadlines
     });
 
-    it('leaves a KYC session step unmarked when its event could not be sent', async () => {
+    it('marks each KYC page step once, with its event queued for the workflow service', async () => {
       const userId = await createUser(service, merchant);
       const opened = await service.request('POST', `/users/${userId}/kycs`, { headers: authOf(merchant) });
       expect(opened.status, opened.text).toBe(200);
       const page = new URL(opened.body.kyc.url as string).pathname;
       for (const [method, path] of [
         ['GET', page],
+        ['GET', page],
         ['POST', `${page}/submit`],
       ] as const) {
         const res = await service.request(method, path);
-        expectError(res, 503, 'service_unavailable');
-        expect(res.body.message).toBe(
-          'The workflow service (Temporal) is unavailable: KYC decisions cannot be applied',
-        );
+        expect(res.status, res.text).toBe(200);
       }
       const row = await service.deps.db.kysely
         .selectFrom('kyc_sessions')
         .select(['opened_at', 'submitted_at'])
         .where('user_id', '=', userId)
         .executeTakeFirstOrThrow();
-      expect(row).toEqual({ opened_at: null, submitted_at: null });
+      expect(row.opened_at).toBeInstanceOf(Date);
+      expect(row.submitted_at).toBeInstanceOf(Date);
+      // The page opened twice: one event.
+      expect(await waitingCalls(`kyc-${userId}`)).toEqual([
+        'start',
+        'signal_with_start:{"source":"session","status":"initiated"}',
+        'signal_with_start:{"source":"session","status":"pending_assessment"}',
+      ]);
     });
 
     it('still masks an internal error', async () => {

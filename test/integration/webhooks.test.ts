@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { WebhookDelivery, WebhookSecretResponse } from '@checkout/core';
 import { createWebhookDelivery, presentResolvedPayment } from '@checkout/db';
 import { createLogger } from '@checkout/server';
-import { startWebhookDelivery } from '@checkout/workflows';
+import { queueDeliveryStart } from '@checkout/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
 import {
@@ -206,8 +206,7 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
   it('delivers a signed event, lists it with its attempts, and redelivers it linked to the original', async () => {
     const { id, payload } = await paymentWebhook(merchant, productId);
     const before = endpoint.requests.length;
-    const temporal = service.deps.temporal!;
-    await startWebhookDelivery(temporal.client, id, service.deps.config.temporal.taskQueue);
+    await service.deps.handOver.dispatcher.dispatch([await queueDeliveryStart(service.db.kysely, id)]);
     const [first] = (await endpoint.waitFor(before + 1)).slice(before);
 
     const { secret } = (await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers }))
@@ -302,7 +301,7 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
       });
       expect(res.status, res.text).toBe(200);
       const { id } = await paymentWebhook(other, res.body.product.id);
-      await startWebhookDelivery(service.deps.temporal!.client, id, service.deps.config.temporal.taskQueue);
+      await service.deps.handOver.dispatcher.dispatch([await queueDeliveryStart(service.db.kysely, id)]);
       let shown: { status: string } | undefined;
       for (let i = 0; i < 200 && shown?.status !== 'succeeded'; i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, 100));
@@ -468,7 +467,7 @@ describe.skipIf(databaseUnavailable())('webhooks without Temporal', () => {
     await service?.stop();
   });
 
-  it('refuses a redelivery with 503 and leaves no delivery behind', async () => {
+  it('takes a redelivery and keeps its start for the workflow service', async () => {
     const merchant = await service.createMerchant();
     const product = await service.request('POST', '/api/v1/products', {
       headers: merchant.headers,
@@ -486,9 +485,15 @@ describe.skipIf(databaseUnavailable())('webhooks without Temporal', () => {
     const res = await service.request('POST', `/api/v1/webhook_deliveries/${delivery.id}/redeliver`, {
       headers: merchant.headers,
     });
-    expectError(res, 503, 'service_unavailable');
-    const rows = await db.selectFrom('webhook_deliveries').select('id').execute();
-    expect(rows.map((r) => r.id)).toEqual([delivery.id]);
+    expect(res.status, res.text).toBe(200);
+    const redelivery = res.body.webhook_delivery.id as string;
+    const rows = await db.selectFrom('webhook_deliveries').select('id').orderBy('created_at').execute();
+    expect(rows.map((r) => r.id)).toEqual([delivery.id, redelivery]);
+    // The delivery's start waits in the outbox, made once a workflow service is there.
+    const calls = await db.selectFrom('workflow_calls').selectAll().where('taken_at', 'is', null).execute();
+    expect(calls.map((c) => [c.kind, c.workflow_id, c.call.args])).toEqual([
+      ['start', `webhook-${redelivery}`, [{ deliveryId: redelivery }]],
+    ]);
   });
 });
 

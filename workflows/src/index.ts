@@ -25,15 +25,18 @@ export {
 } from './devServer.ts';
 export * from './finalFailure.ts';
 export { type FinalFailure, finalFailureInterceptors, toFinalFailure } from './finalFailureInterceptor.ts';
+export { collectWorkflowCalls, queueWorkflowCall, type WorkflowCall } from './handOver/queueWorkflowCall.ts';
+export { createHandOver, type HandOver, type HandOverSweep } from './handOverLoop.ts';
 export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
+export { recordKycPageStep } from './kyc/page.ts';
 export * from './kyc/shared.ts';
-export { deliverKycEvent, signalKycOnboarding } from './kyc/start.ts';
+export { queueKycEvent } from './kyc/start.ts';
 export { createUser } from './kyc/users.ts';
 export { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 export * from './onramp/create.ts';
 export * from './onramp/deposits.ts';
 export * from './onramp/shared.ts';
-export { onrampLifecycleInput, signalOnrampDeposit, startOnrampLifecycle } from './onramp/start.ts';
+export { onrampLifecycleInput } from './onramp/start.ts';
 export * from './paymentDetail/steps.ts';
 export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
 export * from './quote/bounces.ts';
@@ -48,23 +51,17 @@ export {
 } from './quote/payoutPartner.ts';
 export { createQuoteUpdate, recordQuoteRefund } from './quote/refunds.ts';
 export * from './quote/shared.ts';
-export {
-  quoteLifecycleInput,
-  signalDepositReported,
-  signalOfframpAction,
-  signalQuoteExecuted,
-  startQuoteLifecycle,
-} from './quote/start.ts';
+export { quoteLifecycleInput } from './quote/start.ts';
 export type { RampChains } from './rampChains.ts';
-export * from './reconciler.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export * from './summaries.ts';
 export { countLivePollers, livePollerWindowMs } from './taskQueuePollers.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
+export { redeliverWebhook } from './webhookDelivery/redeliver.ts';
 export * from './webhookDelivery/shared.ts';
-export { startWebhookDelivery } from './webhookDelivery/start.ts';
+export { queueDeliveryStart } from './webhookDelivery/start.ts';
 export {
   bundleWorkflows,
   type CreateWorkerOptions,

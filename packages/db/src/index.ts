@@ -1,6 +1,7 @@
 export type * from './checkoutSchema.ts';
 export * from './databaseErrorKind.ts';
 export * from './dataDirLock.ts';
+export type * from './handOverSchema.ts';
 export type { ListenHandlers } from './listenPostgres.ts';
 export * from './migrate.ts';
 export * from './openDatabase.ts';
@@ -27,6 +28,7 @@ export * from './repositories/quotes.ts';
 export * from './repositories/resolvedPayments.ts';
 export * from './repositories/users.ts';
 export * from './repositories/webhooks.ts';
+export * from './repositories/workflowCalls.ts';
 export type * from './schema.ts';
 export * from './secretBox.ts';
 export * from './transitions.ts';

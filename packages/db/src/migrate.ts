@@ -17,6 +17,7 @@ import * as sessionLocale from './migrations/0013_session_locale.ts';
 import * as chainWatch from './migrations/0014_chain_watch.ts';
 import * as quoteDepositWatch from './migrations/0015_quote_deposit_watch.ts';
 import * as waitingSessionsIndex from './migrations/0016_waiting_sessions_index.ts';
+import * as workflowCalls from './migrations/0017_workflow_calls.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0014_chain_watch': chainWatch,
   '0015_quote_deposit_watch': quoteDepositWatch,
   '0016_waiting_sessions_index': waitingSessionsIndex,
+  '0017_workflow_calls': workflowCalls,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

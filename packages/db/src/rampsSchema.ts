@@ -70,8 +70,6 @@ export interface OnrampsTable {
   tx_hash: string | null;
   tx_serialized: string | null;
   tx_nonce: number | null;
-  /** True once its workflow was started; the reconciler starts the others. */
-  workflow_started: Generated<boolean>;
   status_version: Generated<number>;
   expires_at: Timestamp;
   created_at: Timestamp;
@@ -107,8 +105,6 @@ export interface QuotesTable {
   received_amount: string | null;
   /** Who sent the funding tokens (the first transfer's `from`): where refunds go by default. */
   sender_address: string | null;
-  /** The status last handed to the quote's workflow; the reconciler catches up when it differs. */
-  workflow_state: QuoteStatusValue | null;
   /**
    * The block the deposit address is watched from (numeric(20,0)): where the chain's watcher was when the
    * quote was made; null when it had not run yet, until the watcher or the quote's first look sets it.
@@ -205,13 +201,12 @@ export interface QuoteRefundsTable {
   updated_at: Timestamp;
 }
 
-/** A bank partner's deposit notice, kept until the onramp's workflow has been signalled with it. */
+/** A bank partner's deposit notice, stored with the call that hands it to the onramp's workflow. */
 export interface OnrampDepositsTable {
   id: string;
   onramp_id: string;
   /** Fiat, numeric(20,2). */
   amount: string;
-  signalled: Generated<boolean>;
   created_at: Timestamp;
 }
 

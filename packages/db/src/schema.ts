@@ -2,6 +2,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { CheckoutTables } from './checkoutSchema.ts';
 import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
+import type { HandOverTables } from './handOverSchema.ts';
 import type { RampsTables } from './rampsSchema.ts';
 import type { UsersTables } from './usersSchema.ts';
 
@@ -136,7 +137,7 @@ export interface PublicRateLimitsTable {
 }
 
 /** The whole database. */
-export interface Database extends CheckoutTables, UsersTables, RampsTables {
+export interface Database extends CheckoutTables, UsersTables, RampsTables, HandOverTables {
   merchants: MerchantsTable;
   merchant_addresses: MerchantAddressesTable;
   api_keys: ApiKeysTable;

@@ -186,7 +186,12 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
       if (!session) throw notFound('Checkout session');
       const submitted = await submitCheckoutTransaction(
-        { db: deps.db.kysely, temporal: deps.temporal?.client, chains: deps.chains },
+        {
+          db: deps.db.kysely,
+          temporal: deps.temporal?.client,
+          taskQueue: deps.config.temporal.taskQueue,
+          chains: deps.chains,
+        },
         session,
         body().tx_hash,
       );

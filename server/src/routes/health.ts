@@ -1,7 +1,6 @@
 /** Liveness and readiness, and the Prometheus scrape endpoint. */
 
 import { listChainWatches } from '@checkout/db';
-import { type ReconcileBacklog, reconcileBacklog } from '@checkout/workflows';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Routes } from './declare.ts';
@@ -78,7 +77,7 @@ async function watcherHealth(deps: AppDeps): Promise<WatcherHealth[]> {
 function recordGauges(
   deps: AppDeps,
   pollers: { workflow: number } | undefined,
-  backlog: ReconcileBacklog | undefined,
+  backlog: number | undefined,
   watchers?: WatcherHealth[] | undefined,
 ): void {
   if (pollers) deps.metrics.workers.set(pollers.workflow);
@@ -90,10 +89,7 @@ function recordGauges(
       (Date.now() - Date.parse(w.last_tick_at)) / 1000,
     );
   }
-  if (backlog) {
-    deps.metrics.backlog.set({ kind: 'pending_hashes' }, backlog.pendingHashes);
-    deps.metrics.backlog.set({ kind: 'unattempted_webhooks' }, backlog.unattemptedWebhooks);
-  }
+  if (backlog !== undefined) deps.metrics.backlog.set(backlog);
 }
 
 /** GET /health (503 when the database or Temporal is down) and GET /metrics. */
@@ -116,7 +112,7 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
         probe(() => deps.db.ping()),
         temporal ? probe(() => temporal.check()) : Promise.resolve('disabled' as const),
         temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
-        within(() => reconcileBacklog(deps.db.kysely)),
+        within(() => deps.handOver.backlog()),
         within(() => watcherHealth(deps)),
       ]);
       // Workers are present when any polled the task queue lately; with none, nothing moves.
@@ -139,14 +135,7 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
           task_queue: deps.config.temporal.taskQueue,
           ...(pollers ? { workflow_pollers: pollers.workflow, activity_pollers: pollers.activity } : {}),
         },
-        ...(backlog
-          ? {
-              backlog: {
-                pending_hashes: backlog.pendingHashes,
-                unattempted_webhooks: backlog.unattemptedWebhooks,
-              },
-            }
-          : {}),
+        ...(backlog === undefined ? {} : { backlog }),
         ...(watchers ? { chain_watchers: watchers } : {}),
       };
     },
@@ -162,7 +151,7 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
       const temporal = deps.temporal;
       const [pollers, backlog, watchers] = await Promise.all([
         temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
-        within(() => reconcileBacklog(deps.db.kysely)),
+        within(() => deps.handOver.backlog()),
         within(() => watcherHealth(deps)),
       ]);
       recordGauges(deps, pollers, backlog, watchers);

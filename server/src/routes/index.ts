@@ -89,5 +89,5 @@ export function declareRoutes(
   quoteRoutes(areaB, deps);
   offrampRoutes(areaB, deps);
   if (sandbox) sandboxRoutes(areaB, deps);
-  if (sandbox) onrampSandboxRoutes(areaB, deps);
+  if (sandbox) onrampSandboxRoutes(areaB);
 }

@@ -23,14 +23,11 @@ import {
   addOfframps,
   changeOfframpReference,
   executeQuote,
-  handDeliveryToWorkflow,
-  handDepositReportToWorkflow,
-  handQuoteToWorkflow,
   requestOfframpRefund,
   requestOfframpResend,
 } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
+import type { AppDeps, AppState } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, idPath, offrampPath, ok, quotePath, unavailable, userOfframpPath } from './docs.ts';
 import { quoteOfRequest } from './quotes.ts';
@@ -120,7 +117,6 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     if (row.quote_id !== quote.id) throw notFound('Offramp');
     return { quote, row };
   };
-  const bounceDeps = (ctx: ParameterizedContext<AppState>) => ({ ...handOverDeps(deps), log: ctx.state.log });
 
   // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
   router.post(
@@ -136,7 +132,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     }),
     withBody({ schema: OfframpResendBody, root: 'offramp' }, async (ctx, body) => {
       const { quote, row } = await bouncedOfframpOfRequest(ctx);
-      const updated = await requestOfframpResend(ctx.state.db, bounceDeps(ctx), {
+      const updated = await requestOfframpResend(ctx.state.db, {
         quote,
         offramp: row,
         paymentDetailId: body().offramp.payment_detail_id,
@@ -159,7 +155,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     }),
     withBody({ schema: OfframpRefundBody, root: 'offramp' }, async (ctx, body) => {
       const { quote, row } = await bouncedOfframpOfRequest(ctx);
-      const updated = await requestOfframpRefund(ctx.state.db, bounceDeps(ctx), {
+      const updated = await requestOfframpRefund(ctx.state.db, {
         quote,
         offramp: row,
         refundAddress: body().offramp.refund_address ?? undefined,
@@ -183,22 +179,11 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       const user = await userOfRequest(ctx, ctx.params.id);
       const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
       const { quote: input } = body();
-      const done = await executeQuote(
+      const executed = await executeQuote(
         ctx.state.db,
-        {
-          chains: deps.chains,
-          reportDeposit: (late, txHash) =>
-            handDepositReportToWorkflow(handOverDeps(deps), late, txHash, ctx.state.log),
-          log: ctx.state.log,
-        },
+        { chains: deps.chains, log: ctx.state.log },
         { quote, transfer: input.crypto_transfer },
       );
-      const executed = done.quote;
-      const excessUpdate = done.excessWebhookDeliveryId;
-      // The execute is committed: its payouts start now, or once the reconciler reaches Temporal again.
-      await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, executed, ctx.state.log);
-      // A delivery Temporal did not take stays pending; the reconciler's sweep starts it. The execute stands.
-      if (excessUpdate) await handDeliveryToWorkflow(handOverDeps(deps), excessUpdate, ctx.state.log);
       ctx.body = presentQuote(
         executed,
         await listOfframpsOfQuote(ctx.state.db, executed.id),

@@ -15,16 +15,11 @@ import {
   Uuid,
 } from '@checkout/core';
 import { findOnramp, listOnramps, type OnrampRow, presentOnramp, type UserRow } from '@checkout/db';
-import {
-  createOnramp,
-  handOnrampToWorkflow,
-  type OnrampRules,
-  recordOnrampDeposit,
-} from '@checkout/workflows';
+import { createOnramp, type OnrampRules, recordOnrampDeposit } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, handOverDeps, rampChains } from '../context.ts';
+import { type AppDeps, type AppState, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaB, errors, idPath, ok, onrampPath, unavailable } from './docs.ts';
+import { areaB, errors, idPath, ok, onrampPath } from './docs.ts';
 import { userOfRequest } from './users.ts';
 
 /** The account's onramp of the user, or a 404. */
@@ -49,8 +44,6 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
   const create = withBody({ schema: OnrampCreateBody, root: 'onramp' }, async (ctx, body) => {
     const user = await userOfRequest(ctx, ctx.params.id);
     const row = await createOnramp(ctx.state.db, rules, { user, onramp: body().onramp });
-    // The onramp stands; when Temporal is down the reconciler (or the first deposit) starts its lifecycle.
-    await handOnrampToWorkflow(handOverDeps(deps), ctx.state.db, row, ctx.state.log);
     ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
   });
 
@@ -100,7 +93,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
 }
 
 /** Registers the sandbox bank partner's deposit notification (API key only, sandbox only). */
-export function onrampSandboxRoutes(router: Routes, deps: AppDeps): void {
+export function onrampSandboxRoutes(router: Routes): void {
   router.post(
     '/sandbox/users/:id/onramps/:onrampId/deposit',
     areaB({
@@ -110,18 +103,13 @@ export function onrampSandboxRoutes(router: Routes, deps: AppDeps): void {
       responses: {
         ...ok('The stored deposit notice', SandboxDepositResponse),
         ...errors(400, 401, 404, 409, 415, 422),
-        ...unavailable,
       },
     }),
     withBody({ schema: SandboxDepositBody, root: 'amount' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
       const { amount } = body();
-      const deposit = await recordOnrampDeposit(
-        ctx.state.db,
-        { ...handOverDeps(deps), log: ctx.state.log },
-        { onramp: row, amount },
-      );
+      const deposit = await recordOnrampDeposit(ctx.state.db, { onramp: row, amount });
       // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.
       ctx.body = {
         deposit: { id: deposit.depositId, onramp_id: row.id, amount: decimalToJsonNumber(amount) },

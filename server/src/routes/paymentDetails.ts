@@ -17,15 +17,12 @@ import {
 } from '@checkout/db';
 import { changePaymentDetailStatus, createPaymentDetail } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
+import type { AppDeps, AppState } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, detailPath, errors, idPath, ok } from './docs.ts';
 import { userOfRequest } from './users.ts';
 
 /** What a payment detail's status change needs: the secrets to present it and the hand-over of its webhook. */
-export function statusDeps(ctx: ParameterizedContext<AppState>, deps: AppDeps) {
-  return { ...handOverDeps(deps), secrets: deps.secrets, log: ctx.state.log };
-}
 
 /** The account's payment detail of the user, or a 404. */
 export async function paymentDetailOfRequest(
@@ -117,7 +114,12 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
     async (ctx) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
-      const row = await changePaymentDetailStatus(ctx.state.db, statusDeps(ctx, deps), detail, 'deactivated');
+      const row = await changePaymentDetailStatus(
+        ctx.state.db,
+        { secrets: deps.secrets },
+        detail,
+        'deactivated',
+      );
       ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
     },
   );

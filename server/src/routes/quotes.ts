@@ -21,9 +21,9 @@ import {
   type QuoteRow,
   type UserRow,
 } from '@checkout/db';
-import { createQuote, handQuoteToWorkflow, type QuoteRules, rateQuote } from '@checkout/workflows';
+import { createQuote, type QuoteRules, rateQuote } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, handOverDeps, rampChains } from '../context.ts';
+import { type AppDeps, type AppState, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, idPath, ok, quotePath } from './docs.ts';
 import { userOfRequest } from './users.ts';
@@ -60,8 +60,6 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
     withBody({ schema: QuoteCreateBody, root: 'quote' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const row = await createQuote(ctx.state.db, rules, { user, quote: body().quote });
-      // The quote's lifecycle holds its expiry timer; when Temporal is down the reconciler starts it later.
-      await handQuoteToWorkflow(handOverDeps(deps), ctx.state.db, row, ctx.state.log);
       ctx.body = presentQuote(row, []);
     }),
   );

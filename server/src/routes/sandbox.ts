@@ -3,18 +3,12 @@
  * force a user's KYC or a payment detail's status. Registered only when the sandbox is enabled.
  */
 import { ApiError, PaymentDetailResponse, SandboxKycBody, SandboxPaymentDetailBody } from '@checkout/core';
-import {
-  findKycSessionByToken,
-  findUserById,
-  inTransaction,
-  markKycSession,
-  presentPaymentDetail,
-} from '@checkout/db';
-import { changePaymentDetailStatus, deliverKycEvent, type KycEvent } from '@checkout/workflows';
-import { type AppDeps, handOverDeps } from '../context.ts';
+import { findKycSessionByToken, findUserById, presentPaymentDetail } from '@checkout/db';
+import { changePaymentDetailStatus, queueKycEvent, recordKycPageStep } from '@checkout/workflows';
+import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, detailPath, errors, html, idPath, kycTokenPath, ok } from './docs.ts';
-import { paymentDetailOfRequest, statusDeps } from './paymentDetails.ts';
+import { paymentDetailOfRequest } from './paymentDetails.ts';
 import { userOfRequest } from './users.ts';
 
 function page(title: string, body: string): string {
@@ -33,19 +27,6 @@ export function sandboxPageRoutes(router: Routes, deps: AppDeps): void {
     return { session, user };
   };
 
-  // The step is marked once and its event sent with it: if the workflow service refuses the event, the
-  // mark is rolled back, so opening the page again sends it again.
-  const markThenSend = (
-    sessionId: string,
-    step: 'opened_at' | 'submitted_at',
-    user: { id: string; merchant_id: string },
-    status: KycEvent['status'],
-  ) =>
-    inTransaction(deps.db.kysely, async (trx) => {
-      if (await markKycSession(trx, sessionId, step))
-        await deliverKycEvent(handOverDeps(deps), user, { source: 'session', status });
-    });
-
   router.get(
     '/sandbox/kyc/:token',
     {
@@ -55,7 +36,7 @@ export function sandboxPageRoutes(router: Routes, deps: AppDeps): void {
     },
     async (ctx) => {
       const { session, user } = await sessionOf(ctx.params.token);
-      await markThenSend(session.id, 'opened_at', user, 'initiated');
+      await recordKycPageStep(deps.db.kysely, { sessionId: session.id, step: 'opened_at', user });
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Cache-Control', 'no-store');
       ctx.body = page(
@@ -76,7 +57,7 @@ export function sandboxPageRoutes(router: Routes, deps: AppDeps): void {
     },
     async (ctx) => {
       const { session, user } = await sessionOf(ctx.params.token);
-      await markThenSend(session.id, 'submitted_at', user, 'pending_assessment');
+      await recordKycPageStep(deps.db.kysely, { sessionId: session.id, step: 'submitted_at', user });
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = page(
         'Application submitted',
@@ -93,12 +74,12 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
     areaB({
       summary: 'Sandbox only: force a KYC decision (applied asynchronously by the KYC workflow)',
       requestParams: { path: idPath },
-      responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 415, 422, 503) },
+      responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 415, 422) },
     }),
     withBody({ schema: SandboxKycBody, root: 'kyc' }, async (ctx, body) => {
       const user = await userOfRequest(ctx, ctx.params.id);
       const { kyc } = body();
-      await deliverKycEvent(handOverDeps(deps), user, {
+      await queueKycEvent(ctx.state.db, user, {
         source: 'provider',
         status: kyc.status,
         ...(kyc.currency ? { currency: kyc.currency } : {}),
@@ -121,7 +102,12 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
       const user = await userOfRequest(ctx, ctx.params.id);
       const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
       const { payment_detail: input } = body();
-      const row = await changePaymentDetailStatus(ctx.state.db, statusDeps(ctx, deps), detail, input.status);
+      const row = await changePaymentDetailStatus(
+        ctx.state.db,
+        { secrets: deps.secrets },
+        detail,
+        input.status,
+      );
       ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
     }),
   );

@@ -14,7 +14,7 @@ import {
 import { findUser, insertKycSession, listUsers, presentUser, type UserRow } from '@checkout/db';
 import { createUser } from '@checkout/workflows';
 import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, handOverDeps } from '../context.ts';
+import type { AppDeps, AppState } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, idPath, ok } from './docs.ts';
@@ -71,7 +71,7 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
       async (ctx, body) => {
         const row = await createUser(
           ctx.state.db,
-          { ...handOverDeps(deps), secrets: deps.secrets, log: ctx.state.log },
+          { secrets: deps.secrets },
           { merchantId: ctx.state.merchant!.merchantId, user: body().user },
         );
         ctx.body = { user: presentUser(row, deps.secrets) };

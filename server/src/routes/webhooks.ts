@@ -1,16 +1,12 @@
 /** Area A webhooks: the signing secret, a product's delivery log, and redelivery. */
 import {
-  ApiError,
   notFound,
-  temporalUnavailable,
   Uuid,
   WebhookDeliveryListResponse,
   WebhookDeliveryResponse,
   WebhookSecretResponse,
 } from '@checkout/core';
 import {
-  createWebhookRedelivery,
-  discardWebhookDelivery,
   ensureWebhookSecret,
   findProduct,
   findScopedWebhookDelivery,
@@ -19,10 +15,10 @@ import {
   presentSecret,
   rotateWebhookSecret,
 } from '@checkout/db';
-import { startWebhookDelivery, webhookWorkflowSummary } from '@checkout/workflows';
+import { redeliverWebhook } from '@checkout/workflows';
 import type { AppDeps, AppState } from '../context.ts';
 import type { Routes } from './declare.ts';
-import { areaA, errors, idPath, merchantHeaders, ok, unavailable, walletHeader } from './docs.ts';
+import { areaA, errors, idPath, merchantHeaders, ok, walletHeader } from './docs.ts';
 
 function scopeOf(state: AppState): { merchantId: string; addressId: string } {
   return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
@@ -87,38 +83,13 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
       responses: {
         ...ok('The new delivery', WebhookDeliveryResponse),
         ...errors(400, 401, 403, 404, 409, 422),
-        ...unavailable,
       },
     }),
     async (ctx) => {
       const id = idParam(ctx.params.id, 'Webhook delivery');
       const original = await findScopedWebhookDelivery(ctx.state.db, scopeOf(ctx.state), id);
       if (!original) throw notFound('Webhook delivery');
-      const temporal = deps.temporal;
-      if (!temporal) {
-        throw temporalUnavailable('webhooks cannot be redelivered');
-      }
-      const db = ctx.state.db;
-      // Committed before the start (unless an Idempotency-Key transaction holds it), so the first activity finds it.
-      const row = await createWebhookRedelivery(db, original);
-      try {
-        await startWebhookDelivery(
-          temporal.client,
-          row.id,
-          deps.config.temporal.taskQueue,
-          webhookWorkflowSummary(row),
-        );
-      } catch (error) {
-        // Inside a transaction the throw rolls the row back; outside, it is removed by hand.
-        if (!db.isTransaction) await discardWebhookDelivery(db, row.id);
-        throw new ApiError(
-          'service_unavailable',
-          'The workflow service (Temporal) did not take the delivery; retry',
-          {
-            cause: error,
-          },
-        );
-      }
+      const row = await redeliverWebhook(ctx.state.db, original);
       ctx.body = { webhook_delivery: presentDelivery({ ...row, attempts: [] }) };
     },
   );

@@ -24,24 +24,17 @@ import {
   type Db,
   findChainWatch,
   forgetTransfersFrom,
-  listQuotesPaidInto,
   listQuotesWithoutWatchStart,
-  listSessionsAwaiting,
-  listTransfersToHandOver,
   listWaitingAddresses,
   listWatchedAddresses,
-  markTransferHandedOver,
   recordChainProgress,
   setQuoteDepositScanBlock,
 } from '@checkout/db';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Address, getAddress } from 'viem';
 import { getBlock, getBlockNumber } from 'viem/actions';
-import { checkoutWorkflowId } from '../checkout/shared.ts';
-import { quoteLifecycleInput, signalDepositReported } from '../quote/start.ts';
-import { quoteWorkflowSummary } from '../summaries.ts';
-import { transferSeenSignal, type WatchTick } from './shared.ts';
+import { handOverTransfers } from './handOver.ts';
+import type { WatchTick } from './shared.ts';
 
 /** What the watcher needs. */
 export interface ChainWatcherActivityDeps {
@@ -179,7 +172,21 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
         position: { nextBlock: newNext, lastBlockHash, headBlock: head },
       });
 
-      const signalled = await handOver(input.chainId);
+      const activity = Context.current();
+      const log = activity.log;
+      const signalled = await handOverTransfers(
+        {
+          db,
+          client: activity.client,
+          taskQueue: activity.info.taskQueue,
+          log: {
+            info: (fields, message) => log.info(message, fields as Record<string, unknown>),
+            warn: (fields, message) => log.warn(message, fields as Record<string, unknown>),
+          },
+        },
+        input.chainId,
+        sessionWindows,
+      );
       return {
         nextBlock: newNext.toString(),
         headBlock: head.toString(),
@@ -190,51 +197,6 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
       };
     },
   };
-
-  /**
-   * Tells every checkout a recorded transfer may pay, and the quote whose deposit address it reached, and
-   * notes each transfer once they were told.
-   */
-  async function handOver(chainId: number): Promise<number> {
-    const { client, info } = Context.current();
-    let signalled = 0;
-    for (const transfer of await listTransfersToHandOver(db, chainId)) {
-      const expectedPayments = await listSessionsAwaiting(db, {
-        chainId,
-        to: transfer.to_address,
-        senders: [transfer.from_address, transfer.tx_from],
-        blockNumber: BigInt(transfer.block_number),
-        ...sessionWindows,
-      });
-      for (const expectedPaymentId of expectedPayments) {
-        try {
-          await client.workflow.getHandle(checkoutWorkflowId(expectedPaymentId)).signal(transferSeenSignal);
-          signalled++;
-        } catch (error) {
-          // A checkout whose workflow has ended (or not started yet: it reads what is recorded when it does).
-          if (!(error instanceof WorkflowNotFoundError)) throw error;
-        }
-      }
-      for (const quote of await listQuotesPaidInto(db, { chainId, to: transfer.to_address })) {
-        if (quote.token_address.toLowerCase() !== transfer.token_address) continue;
-        // Started again when its run has ended: a transfer after the quote's end is returned all the same.
-        await signalDepositReported(
-          client,
-          info.taskQueue,
-          { ...quoteLifecycleInput(quote), executed: quote.crypto_transfer !== null },
-          transfer.tx_hash,
-          quoteWorkflowSummary(quote),
-        );
-        signalled++;
-      }
-      await markTransferHandedOver(db, {
-        chainId,
-        txHash: transfer.tx_hash,
-        logIndex: transfer.log_index,
-      });
-    }
-    return signalled;
-  }
 }
 
 export type ChainWatcherActivities = ReturnType<typeof createChainWatcherActivities>;

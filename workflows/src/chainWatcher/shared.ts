@@ -1,5 +1,4 @@
 /** Names and types shared by the chain watcher's workflow, activities and starter. */
-import { defineSignal } from '@temporalio/workflow';
 
 /** The watcher of one chain. */
 export interface ChainWatcherInput {
@@ -27,6 +26,3 @@ export interface WatchTick {
 export function chainWatcherWorkflowId(chainId: number, taskQueue: string): string {
   return `chain-watcher-${chainId}@${taskQueue}`;
 }
-
-/** Tells a checkout that the watcher recorded a transfer it may take (no arguments: it reads what is recorded). */
-export const transferSeenSignal = defineSignal<[]>('transferSeen');

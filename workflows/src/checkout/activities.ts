@@ -187,17 +187,19 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       return { facts: { status: 'no_transfer', from: result.from }, confirmations, blockHash };
     if (result.status !== 'confirmed' && result.status !== 'reverted')
       return { facts: null, confirmations, blockHash };
+    const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
+    const blockTimestamp = Number(block.timestamp) * 1000;
     // A hash pays only its payer's session, from the session's opening on: anyone can submit any hash.
     const refusal = refuseHash(hashTermsOf(session), {
       from: result.from,
       blockNumber: result.blockNumber,
+      blockTimestamp,
       paid:
         result.status === 'confirmed' ? { token: result.receivedToken, amount: result.receivedAmount } : null,
     });
-    if (refusal)
+    if (refusal) {
       return { facts: { status: 'refused', from: result.from, reason: refusal }, confirmations, blockHash };
-    const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
-    const blockTimestamp = Number(block.timestamp) * 1000;
+    }
     const facts: TransactionFacts =
       result.status === 'reverted'
         ? {

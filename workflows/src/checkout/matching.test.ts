@@ -4,6 +4,7 @@ import {
   type HashTerms,
   matchesPayerlessSession,
   mayTakeAsFallback,
+  minedBeforeOpening,
   type PayerlessTerms,
   refuseHash,
   sessionHoldingAmount,
@@ -68,6 +69,7 @@ describe('refuseHash: a hash pays only its payer’s session, from its opening o
     reserved: false,
     payer: payer.toLowerCase(),
     startBlock: 100n,
+    openedAt: 0,
   };
   const mined = { from: payer, blockNumber: 100n, paid: { token: usdt, amount: 25_000000n } };
 
@@ -107,5 +109,24 @@ describe('refuseHash: a hash pays only its payer’s session, from its opening o
     expect(refuseHash(both, { from: thief, blockNumber: null })).toBeNull();
     expect(refuseHash(both, { ...mined, from: thief, paid: { token: usdt, amount: 25_000137n } })).toBeNull();
     expect(refuseHash(both, { ...mined, from: thief })).toBe('other_payer');
+  });
+});
+
+describe('minedBeforeOpening', () => {
+  const session = { startBlock: 100n, openedAt: Date.parse('2026-01-01T12:00:00.950Z') };
+  const at = (iso: string) => Date.parse(iso);
+
+  it('counts blocks before the first block as older, whatever their time', () => {
+    expect(minedBeforeOpening(session, 99n, at('2026-01-01T12:05:00Z'))).toBe(true);
+  });
+
+  it('counts a block stamped before the second the session opened in as older, even past the first block', () => {
+    expect(minedBeforeOpening(session, 101n, at('2026-01-01T11:59:59Z'))).toBe(true);
+  });
+
+  it('takes blocks of the opening second on (block times are whole seconds) and blocks of unknown time', () => {
+    expect(minedBeforeOpening(session, 100n, at('2026-01-01T12:00:00Z'))).toBe(false);
+    expect(minedBeforeOpening(session, 100n, at('2026-01-01T12:00:01Z'))).toBe(false);
+    expect(minedBeforeOpening(session, 100n, null)).toBe(false);
   });
 });

@@ -68,8 +68,10 @@ export function mayTakeAsFallback(
 export interface HashTerms extends PayerlessTerms {
   /** The session's payer (lowercase), or null for a session paid from another device. */
   payer: string | null;
-  /** The first block mined after the session opened. */
+  /** The first block the session counts from (after the chain's head as last seen when it opened). */
   startBlock: bigint;
+  /** When the session opened (epoch milliseconds). */
+  openedAt: number;
 }
 
 /** What a transaction named by a submitted hash is, as far as attribution goes. */
@@ -78,6 +80,8 @@ export interface HashedTransaction {
   from: string;
   /** Null while it is not mined. */
   blockNumber: bigint | null;
+  /** The including block's time (epoch milliseconds), when known. */
+  blockTimestamp?: number | null;
   /** What it paid the receiving address, once mined and known. */
   paid?: TransferSeen | null;
 }
@@ -88,13 +92,15 @@ export type HashRefusal = 'other_payer' | 'before_opening';
 /**
  * Whether a transaction may pay the session whose hash names it: it must be sent by the session's payer
  * (the transaction's sender, which covers swaps), or be exactly the session's reserved amount, and be
- * mined from the session's opening on. A hash is evidence of who paid only when its sender is the payer:
+ * mined from the session's opening on (see {@link minedBeforeOpening}). A hash is evidence of who paid only when its sender is the payer:
  * anyone can submit any hash, since transfers are public. Null when it may; else why not. `paid` is absent
  * while the transaction's payment is not known yet (it is not mined): another sender's hash then waits
  * for it only where a reserved amount could make it this session's.
  */
 export function refuseHash(session: HashTerms, tx: HashedTransaction): HashRefusal | null {
-  if (tx.blockNumber !== null && tx.blockNumber < session.startBlock) return 'before_opening';
+  if (tx.blockNumber !== null && minedBeforeOpening(session, tx.blockNumber, tx.blockTimestamp ?? null)) {
+    return 'before_opening';
+  }
   if (session.payer !== null && same(session.payer, tx.from)) return null;
   // Another sender can pay only a reserved amount, and only to a session that could have been handed
   // that hash by its own shopper: a session without a payer is paid by its amount alone.
@@ -102,10 +108,25 @@ export function refuseHash(session: HashTerms, tx: HashedTransaction): HashRefus
   return tx.paid !== null && matchesPayerlessSession(session, tx.paid) ? null : 'other_payer';
 }
 
-/** The attribution terms of a session row: its payer, opening block and reserved amount. */
+/**
+ * Whether a block is older than the session: before its first block, or stamped before the second the
+ * session opened in. The first block comes from the head the chain's watcher last saw, up to a tick old, so
+ * the block's time settles what that tick leaves open (block times are whole seconds).
+ */
+export function minedBeforeOpening(
+  session: Pick<HashTerms, 'startBlock' | 'openedAt'>,
+  blockNumber: bigint,
+  blockTimestamp: number | null,
+): boolean {
+  if (blockNumber < session.startBlock) return true;
+  return blockTimestamp !== null && blockTimestamp < Math.floor(session.openedAt / 1000) * 1000;
+}
+
+/** The attribution terms of a session row: its payer, opening block and time, and reserved amount. */
 export function hashTermsOf(session: {
   sender_address: string | null;
   start_block: string;
+  created_at: Date;
   amount_tail: string | null;
   expected_token: { address: string };
   expected_token_amount: string;
@@ -113,6 +134,7 @@ export function hashTermsOf(session: {
   return {
     payer: session.sender_address?.toLowerCase() ?? null,
     startBlock: BigInt(session.start_block),
+    openedAt: session.created_at.getTime(),
     tokenAddress: session.expected_token.address,
     amount: BigInt(session.expected_token_amount),
     reserved: session.amount_tail !== null,

@@ -1,5 +1,5 @@
 /** Messages and payload types of the `checkoutSession` workflow (amounts are decimal strings). */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { WebhookMemo } from '../webhookDelivery/shared.ts';
 import type { HashRefusal } from './matching.ts';
 
@@ -66,6 +66,9 @@ export interface RecordedResolution {
 
 /** Submits the shopper's transaction hash; rejected when expired, malformed or a different hash was sent. */
 export const submitTransactionUpdate = defineUpdate<CheckoutState, [string]>('submitTransaction');
+
+/** Tells a checkout that the chain's watcher recorded a transfer it may take (it reads what is recorded). */
+export const transferSeenSignal = defineSignal<[]>('transferSeen');
 
 /** The session's status. */
 export const checkoutStateQuery = defineQuery<CheckoutState>('checkoutState');

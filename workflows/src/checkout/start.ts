@@ -8,7 +8,7 @@
  * shopper waits) and by the reconciler (hashes the API recorded while Temporal or its workers were away).
  */
 import { randomUUID } from 'node:crypto';
-import type { ChainClients } from '@checkout/chain';
+import type { ChainClient, ChainClients } from '@checkout/chain';
 import {
   ApiError,
   amountCandidates,
@@ -24,10 +24,13 @@ import {
   type CheckoutSessionRow,
   type Database,
   type ExpectedPaymentRow,
+  findChainWatch,
   findExpectedPayment,
   findSessionByExpectedPayment,
+  findStartCall,
   insertExpectedPayment,
   inTransaction,
+  markWorkflowCallTaken,
   type ProductWithAddress,
   releasePaymentAmounts,
   reservePaymentAmount,
@@ -35,9 +38,17 @@ import {
   storedTokenOf,
   upsertSession,
 } from '@checkout/db';
-import { type Client, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import { startOptionsOf } from '../handOver/dispatcher.ts';
+import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
 import { checkoutWorkflowSummary } from '../summaries.ts';
 import {
@@ -51,7 +62,7 @@ import {
 export type HashHandover =
   /** The workflow took it; `state` is the session as the workflow saw it after. */
   | { outcome: 'taken'; state: CheckoutState }
-  /** The workflow refused it (expired, closed, another hash, checked before) or is gone; `error` says why. */
+  /** The workflow refused it (expired, closed, another hash, checked before) or has ended; `error` says why. */
   | { outcome: 'refused'; error: Error }
   /** Temporal answers, but no worker took the hash within the wait: it is handed over again later. */
   | { outcome: 'no_worker' }
@@ -70,18 +81,29 @@ export interface HashHandoverBounds {
 
 const defaultBounds: HashHandoverBounds = { waitMs: 10_000, probeAfterMs: 1_500, probeMs: 2_000 };
 
+/** What handing a hash to its checkout needs: the checkout's start call is read to start it if need be. */
+export interface HashHandoverDeps {
+  db: Kysely<Database>;
+  client: Client;
+  taskQueue: string;
+}
+
 /**
  * Submits `txHash` to the checkout of `expectedPaymentId` as an Update (deduplicated by the hash, so a
- * repeat is harmless), and answers within about `waitMs`: a dead Temporal is found by a probe after
+ * repeat is harmless) that also starts the checkout when its queued start has not reached Temporal yet
+ * (update-with-start), and answers within about `waitMs`: a dead Temporal is found by a probe after
  * `probeAfterMs`, and missing workers by the wait running out.
  */
 export async function handHashToCheckout(
-  client: Client,
+  deps: HashHandoverDeps,
   expectedPaymentId: string,
   txHash: string,
   bounds: Partial<HashHandoverBounds> = {},
 ): Promise<HashHandover> {
+  const { client } = deps;
   const { waitMs, probeAfterMs, probeMs } = { ...defaultBounds, ...bounds };
+  const workflowId = checkoutWorkflowId(expectedPaymentId);
+  const start = await findStartCall(deps.db, workflowId);
   const abort = new AbortController();
   const timers: NodeJS.Timeout[] = [];
   const after = <T>(ms: number, value: () => Promise<T> | T) =>
@@ -92,15 +114,26 @@ export async function handHashToCheckout(
         }, ms),
       );
     });
+  const updateOptions = { args: [txHash] as [string], updateId: `tx-${txHash}` };
+  const once = (): Promise<CheckoutState> =>
+    start && !start.taken_at
+      ? client.workflow.executeUpdateWithStart(submitTransactionUpdate, {
+          ...updateOptions,
+          startWorkflowOperation: new WithStartWorkflowOperation(start.workflow_type, {
+            ...startOptionsOf(start, deps.taskQueue),
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+        })
+      : client.workflow.getHandle(workflowId).executeUpdate(submitTransactionUpdate, updateOptions);
   // A workflow task that failed while the update arrived (a signal came in during it, UnhandledCommand)
   // fails the update with FAILED_PRECONDITION: the task is retried at once, and so is the update, under
   // its same id.
   const submit = async (): Promise<CheckoutState> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await client.workflow
-          .getHandle(checkoutWorkflowId(expectedPaymentId))
-          .executeUpdate(submitTransactionUpdate, { args: [txHash], updateId: `tx-${txHash}` });
+        const state = await once();
+        if (start && !start.taken_at) await markWorkflowCallTaken(deps.db, start.id);
+        return state;
       } catch (error) {
         if (attempt >= 20 || abort.signal.aborted || !isWorkflowTaskFailure(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
@@ -111,7 +144,11 @@ export async function handHashToCheckout(
     (state): HashHandover => ({ outcome: 'taken', state }),
     (error: unknown): HashHandover => {
       if (abort.signal.aborted) return { outcome: 'no_worker' };
-      if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) {
+      if (
+        error instanceof WorkflowUpdateFailedError ||
+        error instanceof WorkflowNotFoundError ||
+        error instanceof WorkflowExecutionAlreadyStartedError
+      ) {
         return { outcome: 'refused', error };
       }
       return { outcome: 'temporal_unavailable', error };
@@ -142,34 +179,6 @@ function isWorkflowTaskFailure(error: unknown): boolean {
   return cause?.code === 9 && /workflow task failure/i.test(cause.details ?? '');
 }
 
-/** A Temporal call that did not answer within its bound. */
-export class TemporalCallTimeout extends Error {
-  constructor(ms: number) {
-    super(`Temporal did not answer within ${ms} ms`);
-    this.name = 'TemporalCallTimeout';
-  }
-}
-
-/**
- * Runs a client call and gives up after `ms`, whatever the client's own retries are doing (a retry
- * waiting on its backoff would otherwise hold the answer past any deadline); the call is aborted then.
- */
-export async function callWithin<T>(client: Client, ms: number, call: () => Promise<T>): Promise<T> {
-  const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      client.connection.withAbortSignal(abort.signal, call),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new TemporalCallTimeout(ms)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    abort.abort();
-  }
-}
-
 /** What opening a session needs. */
 export interface OpenSessionDeps {
   db: Kysely<Database>;
@@ -192,9 +201,6 @@ export interface OpenedSession {
   session: CheckoutSessionRow;
   expected: ExpectedPaymentRow;
 }
-
-/** How long a workflow start may take before the request answers 503. */
-const workflowStartTimeoutMs = 3_500;
 
 /** Until when a session's workflow looks for its payment (its reserved amount is held as long). */
 export function scanWindowEnd(windows: SessionWindows, expiresAt: Date | null, createdAt: Date): number {
@@ -228,15 +234,6 @@ async function reserveAmount(
     );
   }
   return { amount, tail: amount - price };
-}
-
-/** Runs a workflow start within {@link workflowStartTimeoutMs}; a 503 that says so when Temporal does not answer. */
-async function startWithinBound(client: Client, start: () => Promise<unknown>): Promise<void> {
-  try {
-    await callWithin(client, workflowStartTimeoutMs, start);
-  } catch {
-    throw temporalUnavailable('the checkout could not be opened; try again shortly');
-  }
 }
 
 /** Opens the shopper's session of the product, or refuses it with the documented error. */
@@ -296,15 +293,10 @@ export async function openCheckoutSession(
   if (body.expected_payment_id && (!found || found.product_id !== product.id))
     throw notFound('Expected payment');
   const expectedToken = storedTokenOf(product);
-  // Read before anything is written: an unreachable chain leaves no row behind.
-  const latest = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
-    throw new ApiError(
-      'service_unavailable',
-      `The RPC endpoint of ${product.token_blockchain} (${product.token_network}) cannot be reached; retry later`,
-    );
-  });
+  // Where its look starts, read before anything is written: a chain never seen leaves no row behind.
+  const startBlock = await openingBlock(deps.db, chain.client, product);
   // The shopper's expected payment and its session are written together or not at all.
-  const { expected, session, created } = await inTransaction(deps.db, async (trx) => {
+  const { expected, session } = await inTransaction(deps.db, async (trx) => {
     const expected =
       found ??
       (await insertExpectedPayment(trx, {
@@ -357,56 +349,107 @@ export async function openCheckoutSession(
       receiving_address: product.address,
       required_confirmations: chain.confirmations,
       // The first block mined after the session opened: a scan never claims a transfer from before it.
-      start_block: (latest + 1n).toString(),
+      start_block: startBlock.toString(),
       expires_at: expiresAt,
     });
     // Another request opened the session first: the amount reserved for this one goes back.
     if (!opened.created && reserved) await releasePaymentAmounts(trx, sessionId);
+    // The session's workflow is started once this commits (the dispatcher), or by its first hash.
+    if (opened.created) {
+      const symbol = payToken?.symbol ?? product.token_symbol;
+      await queueCheckoutStart(trx, deps.checkout, product, expected, opened.session, symbol);
+    }
     return { expected, ...opened };
   });
-  if (created || session.status === 'awaiting_payment') {
-    const input: CheckoutSessionInput = {
-      sessionId: session.id,
-      expectedPaymentId: expected.id,
-      productId: product.id,
-      merchantId: product.merchant_id,
-      chainId: product.chain_id,
-      expiresAt: session.expires_at?.getTime() ?? null,
-      scanUntil: scanWindowEnd(deps.checkout, session.expires_at, session.created_at),
-      // A session with a reserved amount is paid from another device, which sends no hash: its scan
-      // starts at once (and takes its exact amount without the claim delay).
-      ...(session.amount_tail === null
-        ? { scanStartAt: session.created_at.getTime() + deps.checkout.scanClaimDelayMs }
-        : {}),
-    };
-    await startWithinBound(temporal, () =>
-      temporal.workflow.start('checkoutSession', {
-        workflowId: checkoutWorkflowId(expected.id),
-        taskQueue: deps.taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        typedSearchAttributes: [
-          { key: MerchantId, value: product.merchant_id },
-          { key: ProductId, value: product.id },
-          { key: CheckoutStatus, value: 'awaiting_payment' },
-        ],
-        memo: {
-          slug: product.slug,
-          dollar_amount: normalizeDecimal(expected.dollar_amount, 2),
-          product: product.name,
-        },
-        ...checkoutWorkflowSummary({
-          dollarAmount: normalizeDecimal(expected.dollar_amount, 2),
+  return { session, expected };
+}
+
+/**
+ * The first block a session counts transfers from: the one after the chain's head. The head is asked, but
+ * opening waits for it only briefly when the chain's watcher has seen the chain: a slow or failing provider
+ * then leaves the head the watcher last saw (up to a tick old), and a hash's block time still tells a
+ * transfer from before the opening (`minedBeforeOpening`). Only a chain no watcher has read yet makes
+ * opening wait for (or fail on) the provider.
+ */
+async function openingBlock(
+  db: Kysely<Database>,
+  client: ChainClient['client'],
+  product: ProductWithAddress,
+): Promise<bigint> {
+  const live = client.getBlockNumber({ cacheTime: 0 }).catch(() => undefined);
+  const watched = await findChainWatch(db, product.chain_id);
+  let timer: NodeJS.Timeout | undefined;
+  const head = await Promise.race([
+    live,
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), watched ? headWaitMs : headLookupTimeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if (head === undefined && !watched) {
+    throw new ApiError(
+      'service_unavailable',
+      `The RPC endpoint of ${product.token_blockchain} (${product.token_network}) cannot be reached; retry later`,
+    );
+  }
+  const seen = watched ? BigInt(watched.head_block) : -1n;
+  return (head !== undefined && head > seen ? head : seen) + 1n;
+}
+
+/** How long opening a session waits for the chain's head when the watcher has seen the chain. */
+const headWaitMs = 500;
+/** How long opening a session on a chain no watcher has read yet waits for the chain's head. */
+const headLookupTimeoutMs = 3_000;
+
+/** Queues the start of a new session's `checkoutSession` workflow, in the transaction that opens it. */
+async function queueCheckoutStart(
+  trx: Kysely<Database>,
+  windows: OpenSessionDeps['checkout'],
+  product: ProductWithAddress,
+  expected: ExpectedPaymentRow,
+  session: CheckoutSessionRow,
+  tokenSymbol: string,
+): Promise<void> {
+  const input: CheckoutSessionInput = {
+    sessionId: session.id,
+    expectedPaymentId: expected.id,
+    productId: product.id,
+    merchantId: product.merchant_id,
+    chainId: product.chain_id,
+    expiresAt: session.expires_at?.getTime() ?? null,
+    scanUntil: scanWindowEnd(windows, session.expires_at, session.created_at),
+    // A session with a reserved amount is paid from another device, which sends no hash: its scan
+    // starts at once (and takes its exact amount without the claim delay).
+    ...(session.amount_tail === null
+      ? { scanStartAt: session.created_at.getTime() + windows.scanClaimDelayMs }
+      : {}),
+  };
+  const dollarAmount = normalizeDecimal(expected.dollar_amount, 2);
+  await queueWorkflowCall(trx, {
+    kind: 'start',
+    workflowType: 'checkoutSession',
+    workflowId: checkoutWorkflowId(expected.id),
+    call: {
+      args: [input],
+      // A checkout that ended never runs again: a late hash finds it closed.
+      once: true,
+      searchAttributes: {
+        [MerchantId.name]: product.merchant_id,
+        [ProductId.name]: product.id,
+        [CheckoutStatus.name]: 'awaiting_payment',
+      },
+      memo: { slug: product.slug, dollar_amount: dollarAmount, product: product.name },
+      ...shown(
+        checkoutWorkflowSummary({
+          dollarAmount,
           productName: product.name,
           status: 'awaiting_payment',
           productSlug: product.slug,
           expectedPaymentId: expected.id,
           sessionId: session.id,
           chainId: product.chain_id,
-          tokenSymbol: payToken?.symbol ?? product.token_symbol,
+          tokenSymbol,
         }),
-      }),
-    );
-  }
-  return { session, expected };
+      ),
+    },
+  });
 }

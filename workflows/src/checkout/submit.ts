@@ -9,11 +9,19 @@ import {
   type CheckoutSessionRow,
   claimTransaction,
   type Database,
+  findSession,
+  listPendingHandovers,
   markSessionHashPending,
   markTransactionHandedOver,
+  type PendingHandover,
   releaseTransaction,
+  updateSession,
 } from '@checkout/db';
-import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Hash } from 'viem';
 import { type HashRefusal, hashTermsOf, refuseHash } from './matching.ts';
@@ -25,7 +33,7 @@ export type SubmittedTransaction = 'taken' | 'pending';
 
 /** Submits the hash for the session, or refuses it with the documented error. */
 export async function submitCheckoutTransaction(
-  deps: { db: Kysely<Database>; temporal: Client | undefined; chains: ChainClients },
+  deps: { db: Kysely<Database>; temporal: Client | undefined; taskQueue: string; chains: ChainClients },
   session: CheckoutSessionRow,
   txHash: string,
 ): Promise<SubmittedTransaction> {
@@ -50,7 +58,11 @@ export async function submitCheckoutTransaction(
     });
   }
   const target = { chainId: session.chain_id, txHash: hash, sessionId: session.id };
-  const handover = await handHashToCheckout(temporal, session.expected_payment_id, hash);
+  const handover = await handHashToCheckout(
+    { db: deps.db, client: temporal, taskQueue: deps.taskQueue },
+    session.expected_payment_id,
+    hash,
+  );
   if (handover.outcome === 'refused') {
     if (claim === 'claimed') await releaseTransaction(deps.db, target);
     throw rejectionError(handover.error);
@@ -89,7 +101,10 @@ function rejectionError(error: unknown): ApiError {
     }),
   };
   for (const [code, apiError] of Object.entries(known)) if (message.includes(code)) return apiError;
-  if (error instanceof Error && /not found/i.test(error.message)) {
+  if (
+    error instanceof WorkflowExecutionAlreadyStartedError ||
+    (error instanceof Error && /not found/i.test(error.message))
+  ) {
     return new ApiError('checkout_closed', 'This checkout is no longer open');
   }
   return new ApiError(
@@ -118,15 +133,24 @@ async function refuseKnownHash(
   if (terms.payer === null) return 'no_payer';
   const client = chains.get(session.chain_id)?.client;
   if (!client) return null;
+  const look = async () => {
+    const tx = await client.getTransaction({ hash: hash as Hash });
+    const block =
+      tx.blockNumber === null ? undefined : await client.getBlock({ blockNumber: tx.blockNumber });
+    return {
+      from: tx.from,
+      blockNumber: tx.blockNumber,
+      blockTimestamp: block ? Number(block.timestamp) * 1000 : null,
+    };
+  };
   let timer: NodeJS.Timeout | undefined;
   const tx = await Promise.race([
-    client.getTransaction({ hash: hash as Hash }).catch(() => undefined),
+    look().catch(() => undefined),
     new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), lookupTimeoutMs);
     }),
   ]).finally(() => clearTimeout(timer));
-  if (!tx) return null;
-  return refuseHash(terms, { from: tx.from, blockNumber: tx.blockNumber ?? null });
+  return tx ? refuseHash(terms, tx) : null;
 }
 
 /** The API's error for a hash the session may not take. */
@@ -146,4 +170,67 @@ function hashRefusalError(refusal: HashRefusal | 'no_payer'): ApiError {
   return new ApiError('tx_not_from_payer', "This transaction was not sent by this checkout's payer", {
     errors: [{ path: 'tx_hash', message: "was not sent by this checkout's payer" }],
   });
+}
+
+/** What the sweep of recorded hashes needs. */
+export interface PendingHashDeps {
+  db: Kysely<Database>;
+  temporal?: { client: Client } | undefined;
+  taskQueue: string;
+  log: { warn(fields: object, message: string): void };
+}
+
+/** How long the sweep waits for a checkout to take a recorded hash. */
+const sweepWaitMs = 5_000;
+
+/**
+ * Hands a hash recorded for a session (its workflow did not take it then) to the session's workflow; a
+ * refusal releases the claim and says why on the session. False when Temporal or its workers are still away.
+ */
+export async function handPendingHash(deps: PendingHashDeps, pending: PendingHandover): Promise<boolean> {
+  const temporal = deps.temporal;
+  if (!temporal) return false;
+  const { db } = deps;
+  const handover = await handHashToCheckout(
+    { db, client: temporal.client, taskQueue: deps.taskQueue },
+    pending.expectedPaymentId,
+    pending.txHash,
+    { waitMs: sweepWaitMs },
+  );
+  if (handover.outcome === 'taken') {
+    await markTransactionHandedOver(db, pending);
+    return true;
+  }
+  if (handover.outcome === 'refused') {
+    await releaseTransaction(db, pending);
+    const session = await findSession(db, pending.sessionId);
+    if (session?.status === 'confirming' && session.tx_hash === pending.txHash) {
+      await updateSession(db, pending.sessionId, {
+        status:
+          session.expires_at && session.expires_at.getTime() <= Date.now() ? 'expired' : 'awaiting_payment',
+        tx_hash: null,
+        error: `The transaction was not taken: ${handover.error.message}`,
+      });
+    }
+    return true;
+  }
+  deps.log.warn(
+    { ...pending, outcome: handover.outcome },
+    'a recorded hash could not be handed to its checkout yet',
+  );
+  return false;
+}
+
+/** Hands over the hashes recorded before `before`, oldest first; stops at the first Temporal did not take. */
+export async function sweepPendingHashes(
+  deps: PendingHashDeps,
+  before: Date,
+  limit: number,
+): Promise<{ taken: number; failed: boolean }> {
+  let taken = 0;
+  for (const pending of await listPendingHandovers(deps.db, before, limit)) {
+    if (!(await handPendingHash(deps, pending))) return { taken, failed: true };
+    taken += 1;
+  }
+  return { taken, failed: false };
 }

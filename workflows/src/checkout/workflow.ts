@@ -15,7 +15,6 @@ import {
   upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { transferSeenSignal } from '../chainWatcher/shared.ts';
 import { failedStepMemo, finalFailureOf } from '../finalFailure.ts';
 import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
 import { startDeliveryChild } from '../webhookDelivery/child.ts';
@@ -34,6 +33,7 @@ import {
   checkoutStateQuery,
   submitTransactionUpdate,
   type TransactionFacts,
+  transferSeenSignal,
 } from './shared.ts';
 
 // Short, idempotent database steps run as local activities: no extra round trip through the server.

@@ -1,25 +1,21 @@
 /**
  * Creating a user (spec 2.4, 4.5): the user is stored with the SSN sealed and every KYC entry `not_started`,
- * then its `kycOnboarding` workflow is started. A user stands even when Temporal did not take the start: the
- * first KYC decision starts the workflow (signal-with-start).
+ * with the start of its `kycOnboarding` workflow queued in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
 import { initialKyc, type UserCreateInput } from '@checkout/core';
-import { type Database, insertUser, type SecretBox, type UserRow } from '@checkout/db';
+import { type Database, insertUser, inTransaction, type SecretBox, type UserRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
-import { callWithin } from '../checkout/start.ts';
-import { type HandOverDeps, type HandOverLog, workflowCallTimeoutMs } from '../reconciler.ts';
-import { kycWorkflowSummary } from '../summaries.ts';
-import { startKycOnboarding } from './start.ts';
+import { queueKycStart } from './start.ts';
 
 /** Stores the account's new user and starts its KYC onboarding. */
 export async function createUser(
   db: Kysely<Database>,
-  deps: HandOverDeps & { secrets: SecretBox; log: HandOverLog },
+  deps: { secrets: SecretBox },
   input: { merchantId: string; user: UserCreateInput },
 ): Promise<UserRow> {
   const { merchantId, user } = input;
-  const row = await insertUser(db, {
+  const row = {
     id: randomUUID(),
     merchant_id: merchantId,
     beneficiary_type: user.beneficiary_type,
@@ -42,21 +38,10 @@ export async function createUser(
     business_activity: user.business_activity || null,
     business_description: user.business_description || null,
     kyc: initialKyc(),
+  };
+  return inTransaction(db, async (trx) => {
+    const created = await insertUser(trx, row);
+    await queueKycStart(trx, created);
+    return created;
   });
-  const temporal = deps.temporal;
-  if (temporal) {
-    try {
-      await callWithin(temporal.client, workflowCallTimeoutMs, () =>
-        startKycOnboarding(
-          temporal.client,
-          deps.taskQueue,
-          { userId: row.id, merchantId },
-          kycWorkflowSummary(row),
-        ),
-      );
-    } catch (error) {
-      deps.log.warn({ err: error, userId: row.id }, 'could not start the KYC workflow');
-    }
-  }
-  return row;
 }

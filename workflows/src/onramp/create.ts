@@ -17,11 +17,12 @@ import {
   recordInvalid,
   type TokenInfo,
 } from '@checkout/core';
-import { type Database, insertOnramp, type OnrampRow, type UserRow } from '@checkout/db';
+import { type Database, insertOnramp, inTransaction, type OnrampRow, type UserRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
 import type { z } from 'zod';
 import type { RampChains } from '../rampChains.ts';
+import { queueOnrampStart } from './start.ts';
 
 /** Fiat rails each fiat currency is accepted on: ACH push and wire in USD, SEPA in EUR (`local` is its alias). */
 const onrampFiatRails: Readonly<Record<string, readonly string[]>> = {
@@ -114,7 +115,7 @@ export async function createOnramp(
   }
   // Onramps are priced at par: one fiat unit per token, plus the rail's fee (spec 1, rule 1).
   const fee = feeCents(feeRule, amount);
-  return insertOnramp(db, {
+  const row = {
     id: randomUUID(),
     user_id: user.id,
     merchant_id: user.merchant_id,
@@ -135,5 +136,11 @@ export async function createOnramp(
     fiat_rails: onramp.fiat_rails,
     deposit_message: depositMessage(),
     expires_at: new Date(Date.now() + rules.onrampExpiryMinutes * 60_000),
+  } as const;
+  // Its lifecycle (the expiry timer) is started once the onramp is committed.
+  return inTransaction(db, async (trx) => {
+    const created = await insertOnramp(trx, row);
+    await queueOnrampStart(trx, created);
+    return created;
   });
 }

@@ -1,11 +1,11 @@
-/** Starting and signalling an onramp's `onrampLifecycle` workflow from the API (client side). */
-import type { OnrampRow } from '@checkout/db';
-import type { Client } from '@temporalio/client';
-import type { WorkflowSummary } from '../shared.ts';
+/** The workflow calls of an onramp's `onrampLifecycle`, queued by the onramp family's steps (client side). */
+import type { Database, OnrampRow } from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
+import { onrampWorkflowSummary } from '../summaries.ts';
 import {
   type OnrampDeposit,
   type OnrampLifecycleInput,
-  type OnrampLifecycleWorkflow,
   onrampDepositSignal,
   onrampWorkflowId,
   onrampWorkflowType,
@@ -23,36 +23,30 @@ export function onrampLifecycleInput(
   };
 }
 
-/** Starts the onramp's lifecycle; a running one is reused. */
-export async function startOnrampLifecycle(
-  client: Client,
-  taskQueue: string,
-  input: OnrampLifecycleInput,
-  summary?: WorkflowSummary,
-): Promise<void> {
-  await client.workflow.start<OnrampLifecycleWorkflow>(onrampWorkflowType, {
-    workflowId: onrampWorkflowId(input.onrampId),
-    taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    ...summary,
+/** Queues the start of the onramp's lifecycle (its expiry timer). */
+export function queueOnrampStart(db: Kysely<Database>, onramp: OnrampRow): Promise<string> {
+  return queueWorkflowCall(db, {
+    kind: 'start',
+    workflowType: onrampWorkflowType,
+    workflowId: onrampWorkflowId(onramp.id),
+    call: { args: [onrampLifecycleInput(onramp)], ...shown(onrampWorkflowSummary(onramp)) },
   });
 }
 
-/** Delivers a deposit, starting the lifecycle when it is not running (e.g. Temporal was down at create). */
-export async function signalOnrampDeposit(
-  client: Client,
-  taskQueue: string,
-  input: OnrampLifecycleInput,
+/** Queues a deposit notice for the onramp's lifecycle, starting it when it is not running. */
+export function queueOnrampDeposit(
+  db: Kysely<Database>,
+  onramp: OnrampRow,
   deposit: OnrampDeposit,
-  summary?: WorkflowSummary,
-): Promise<void> {
-  await client.workflow.signalWithStart<OnrampLifecycleWorkflow, [OnrampDeposit]>(onrampWorkflowType, {
-    workflowId: onrampWorkflowId(input.onrampId),
-    taskQueue,
-    args: [input],
-    signal: onrampDepositSignal,
-    signalArgs: [deposit],
-    ...summary,
+): Promise<string> {
+  return queueWorkflowCall(db, {
+    kind: 'signal_with_start',
+    workflowType: onrampWorkflowType,
+    workflowId: onrampWorkflowId(onramp.id),
+    call: {
+      args: [onrampLifecycleInput(onramp)],
+      signal: { name: onrampDepositSignal.name, args: [deposit] },
+      ...shown(onrampWorkflowSummary(onramp)),
+    },
   });
 }

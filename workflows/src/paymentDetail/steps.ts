@@ -1,8 +1,7 @@
 /**
  * Payment details (spec 2.5, 4.6-4.9; research §11): a detail is checked in its canonical form by
  * `@checkout/banking`, refused unless the user's KYC covers its currency and rail, and stored sealed. Every
- * status change queues its `payment_detail_update` webhook in the same transaction (the outbox), and the
- * delivery's workflow is started after it commits.
+ * status change queues its `payment_detail_update` webhook and its delivery's start in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
 import { canonicalPaymentDetail, resolvePaymentRail, validatePaymentDetail } from '@checkout/banking';
@@ -10,6 +9,7 @@ import { ApiError, type Kyc, type PaymentDetailInput, recordInvalid } from '@che
 import {
   type Database,
   insertPaymentDetail,
+  inTransaction,
   type PaymentDetailRow,
   presentPaymentDetail,
   queueAccountEvent,
@@ -18,7 +18,7 @@ import {
   type UserRow,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
-import { type HandOverDeps, type HandOverLog, handDeliveryToWorkflow } from '../reconciler.ts';
+import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 
 /** Event type of the webhook sent on every payment detail status change (research §11). */
 const paymentDetailUpdateEvent = 'payment_detail_update';
@@ -79,31 +79,29 @@ export async function createPaymentDetail(
 }
 
 /**
- * Moves a detail to `status` (a deactivated one stays deactivated) and queues its `payment_detail_update` webhook in the same transaction (the
- * request's, when it has one), then starts the delivery; the detail as it stands afterwards.
+ * Moves a detail to `status` (a deactivated one stays deactivated) and queues its `payment_detail_update`
+ * webhook and the delivery's start in the same transaction (the request's, when it has one); the detail as
+ * it stands afterwards.
  */
 export async function changePaymentDetailStatus(
   db: Kysely<Database>,
-  deps: HandOverDeps & { secrets: SecretBox; log: HandOverLog },
+  deps: { secrets: SecretBox },
   detail: PaymentDetailRow,
   status: PaymentDetailRow['status'],
 ): Promise<PaymentDetailRow> {
   if (detail.status === 'deactivated' && status !== 'deactivated') {
     throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
   }
-  const write = async (trx: Kysely<Database>) => {
+  return inTransaction(db, async (trx) => {
     const row = await setPaymentDetailStatus(trx, detail.id, status);
-    if (!row) return { row: detail, deliveryId: null };
+    if (!row) return detail;
     const deliveryId = await queueAccountEvent(trx, {
       merchantId: row.merchant_id,
       event: paymentDetailUpdateEvent,
       subjectId: `${row.id}:status:${row.status_version}`,
       payload: { payment_detail: presentPaymentDetail(row, deps.secrets) },
     });
-    return { row, deliveryId };
-  };
-  const { row, deliveryId } = db.isTransaction ? await write(db) : await db.transaction().execute(write);
-  // A delivery Temporal did not take stays pending; the reconciler's sweep starts it.
-  if (deliveryId) await handDeliveryToWorkflow(deps, deliveryId, deps.log);
-  return row;
+    if (deliveryId) await queueDeliveryStart(trx, deliveryId);
+    return row;
+  });
 }

@@ -1,14 +1,15 @@
 /**
  * What a merchant may change on an offramp after it was added to a quote: its reference while it is
  * `initiated`, and, once its payout bounced (research §7), one request to pay it out again to another
- * approved detail of the same currency or to refund its tokens. A request is recorded on the offramp first,
- * then handed to the quote's workflow, which applies it; while Temporal is away the reconciler hands it over.
+ * approved detail of the same currency or to refund its tokens. A request is recorded on the offramp with the
+ * call that hands it to the quote's workflow, which applies it.
  */
 import { ApiError, recordInvalid } from '@checkout/core';
 import {
   type Database,
   findOfframp,
   findPaymentDetail,
+  inTransaction,
   type OfframpRow,
   type QuoteRow,
   requestBouncedOfframpAction,
@@ -16,7 +17,7 @@ import {
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
-import { type HandOverDeps, type HandOverLog, handOfframpActionToWorkflow } from '../reconciler.ts';
+import { queueOfframpAction } from './start.ts';
 
 /** Changes the reference of an `initiated` offramp (never of a USD local payout, whose reference is fixed). */
 export async function changeOfframpReference(
@@ -44,30 +45,28 @@ const notBounced = (row: OfframpRow) =>
       : `Only a bounced offramp can be resent or refunded; this one is ${row.status}`,
   );
 
-/** What a bounced offramp's request needs to reach the quote's workflow. */
-export type BounceDeps = HandOverDeps & { log: HandOverLog };
-
-/** Records the request, then hands it to the quote's workflow (or, if Temporal is down, the reconciler). */
+/** Records the request with the call that hands it to the quote's workflow. */
 async function requestAction(
   db: Kysely<Database>,
-  deps: BounceDeps,
   input: { quote: QuoteRow; offramp: OfframpRow },
   action: Parameters<typeof requestBouncedOfframpAction>[2],
 ): Promise<OfframpRow> {
   const { quote, offramp } = input;
-  const updated = await requestBouncedOfframpAction(db, offramp.id, action);
+  const updated = await inTransaction(db, async (trx) => {
+    const row = await requestBouncedOfframpAction(trx, offramp.id, action);
+    if (row) await queueOfframpAction(trx, quote, offramp.id);
+    return row;
+  });
   if (!updated) {
     const scope = { merchantId: offramp.merchant_id, userId: offramp.user_id };
     throw notBounced((await findOfframp(db, scope, offramp.id)) ?? offramp);
   }
-  await handOfframpActionToWorkflow(deps, quote, offramp.id, deps.log);
   return updated;
 }
 
 /** Asks for a bounced offramp to be paid out again to another approved payment detail of its currency. */
 export async function requestOfframpResend(
   db: Kysely<Database>,
-  deps: BounceDeps,
   input: { quote: QuoteRow; offramp: OfframpRow; paymentDetailId: string },
 ): Promise<OfframpRow> {
   const { offramp } = input;
@@ -97,13 +96,12 @@ export async function requestOfframpResend(
       { path, message: `must not be a SWIFT payment detail for a ${offramp.rails} payout` },
     ]);
   }
-  return requestAction(db, deps, input, { kind: 'resend', paymentDetailId: detail.id });
+  return requestAction(db, input, { kind: 'resend', paymentDetailId: detail.id });
 }
 
 /** Asks for a bounced offramp's tokens, fee included, to go back to `refundAddress` or the deposit's sender. */
 export async function requestOfframpRefund(
   db: Kysely<Database>,
-  deps: BounceDeps,
   input: { quote: QuoteRow; offramp: OfframpRow; refundAddress: string | undefined },
 ): Promise<OfframpRow> {
   const { quote, offramp } = input;
@@ -114,5 +112,5 @@ export async function requestOfframpRefund(
       { path: 'offramp.refund_address', message: "is required: the deposit's sender is unknown" },
     ]);
   }
-  return requestAction(db, deps, input, { kind: 'refund', refundAddress: getAddress(address) });
+  return requestAction(db, input, { kind: 'refund', refundAddress: getAddress(address) });
 }

@@ -18,10 +18,18 @@ import {
   recordInvalid,
   type TokenInfo,
 } from '@checkout/core';
-import { type Database, insertQuote, nextDepositIndex, type QuoteRow, type UserRow } from '@checkout/db';
+import {
+  type Database,
+  insertQuote,
+  inTransaction,
+  nextDepositIndex,
+  type QuoteRow,
+  type UserRow,
+} from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { RampChains } from '../rampChains.ts';
+import { queueQuoteStart } from './start.ts';
 
 /** Deposit tokens a quote accepts: USD stablecoins, as in the research (§7, §14). */
 const quoteDepositTokens = ['usdc', 'usdt'] as const;
@@ -56,7 +64,7 @@ function quoteDepositToken(
   return { chain, token };
 }
 
-/** Writes the user's new quote with its own deposit address; its lifecycle is not started yet. */
+/** Writes the user's new quote with its own deposit address; its lifecycle starts once it is committed. */
 export async function createQuote(
   db: Kysely<Database>,
   rules: QuoteRules,
@@ -67,7 +75,7 @@ export async function createQuote(
   // Outside the request's transaction semantics: a sequence value is never returned, even on rollback.
   const index = await nextDepositIndex(db);
   const account = deriveDepositAccount({ mnemonic: rules.depositMnemonic, index });
-  return insertQuote(db, {
+  const row = {
     id: randomUUID(),
     user_id: user.id,
     merchant_id: user.merchant_id,
@@ -80,6 +88,11 @@ export async function createQuote(
     deposit_index: index,
     deposit_address: account.address,
     expires_at: new Date(Date.now() + rules.quoteExpiryMinutes * 60_000),
+  };
+  return inTransaction(db, async (trx) => {
+    const created = await insertQuote(trx, row);
+    await queueQuoteStart(trx, created);
+    return created;
   });
 }
 

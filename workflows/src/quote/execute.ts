@@ -22,24 +22,16 @@ import {
 import type { Kysely } from 'kysely';
 import { type Address, getAddress, type Hash } from 'viem';
 import type { z } from 'zod';
+import { queueWorkflowCallAfterwards } from '../handOver/queueWorkflowCall.ts';
+import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 import { isExecuted, isExpired, lockOpenQuote, quoteAlreadyExecuted, quoteExpired } from './offramps.ts';
 import { recordQuoteRefund } from './refunds.ts';
+import { depositReportedCall, queueQuoteExecuted } from './start.ts';
 
 /** What executing a quote needs beyond the database. */
 export interface ExecuteQuoteDeps {
   chains: ChainClients;
-  /**
-   * Hands a confirmed transfer into the deposit address of a quote that cannot use it to the quote's
-   * workflow, which returns it; false when that could not be done now.
-   */
-  reportDeposit(quote: QuoteRow, txHash: string): Promise<boolean>;
   log: { warn(fields: object, message: string): void };
-}
-
-/** The executed quote, and the `quote_update` webhook of an overpayment's excess to start. */
-export interface ExecutedQuote {
-  quote: QuoteRow;
-  excessWebhookDeliveryId: string | null;
 }
 
 /** Executes the quote with its reported funding transaction, or refuses it with the documented error. */
@@ -47,7 +39,7 @@ export async function executeQuote(
   db: Kysely<Database>,
   deps: ExecuteQuoteDeps,
   input: { quote: QuoteRow; transfer: z.infer<typeof QuoteExecuteBody>['quote']['crypto_transfer'] },
-): Promise<ExecutedQuote> {
+): Promise<QuoteRow> {
   const { quote, transfer } = input;
 
   /**
@@ -90,9 +82,9 @@ export async function executeQuote(
     if (reading.status !== 'confirmed') return '';
     const { amount, returnAddress } = reading.deposit;
     const what = `the ${formatUnits(amount, quote.token_decimals)} ${token} this transaction sent to the deposit address`;
-    return (await deps.reportDeposit(quote, txHash))
-      ? `. ${what.charAt(0).toUpperCase()}${what.slice(1)} will be returned to ${returnAddress} (see quote.refunds).`
-      : `. To have ${what} returned, report it again in a moment.`;
+    // The request is refused (and its writes rolled back): the report is queued once it is over.
+    await queueWorkflowCallAfterwards(db, depositReportedCall(quote, txHash));
+    return `. ${what.charAt(0).toUpperCase()}${what.slice(1)} will be returned to ${returnAddress} (see quote.refunds).`;
   };
 
   const scope = { merchantId: quote.merchant_id, userId: quote.user_id };
@@ -182,7 +174,6 @@ export async function executeQuote(
     );
   if (verification.receivedAmount < total) throw sumMismatch(verification.receivedAmount, total);
 
-  let excessUpdate: string | null = null;
   try {
     const executed = await inTransaction(db, async (trx) => {
       await lockOpenQuote(trx, quote);
@@ -211,11 +202,13 @@ export async function executeQuote(
           amount: excess,
           address: getAddress(sender),
         });
-        excessUpdate = refund?.webhookDeliveryId ?? null;
+        if (refund?.webhookDeliveryId) await queueDeliveryStart(trx, refund.webhookDeliveryId);
       }
+      // Its payouts start once the execute is committed.
+      await queueQuoteExecuted(trx, row);
       return row;
     });
-    return { quote: executed, excessWebhookDeliveryId: excessUpdate };
+    return executed;
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new ApiError('tx_already_used', 'This transaction already funded another quote');

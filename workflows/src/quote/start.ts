@@ -1,12 +1,12 @@
-/** Starting and signalling a quote's `quoteLifecycle` workflow from the API (client side). */
-import type { QuoteRow } from '@checkout/db';
-import type { Client } from '@temporalio/client';
-import type { WorkflowSummary } from '../shared.ts';
+/** The workflow calls of a quote's `quoteLifecycle`, queued by the quote family's steps (client side). */
+import type { Database, QuoteRow } from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { queueWorkflowCall, shown, type WorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { quoteWorkflowSummary } from '../summaries.ts';
 import {
   depositReportedSignal,
   offrampActionSignal,
   type QuoteLifecycleInput,
-  type QuoteLifecycleWorkflow,
   quoteExecutedSignal,
   quoteWorkflowId,
   quoteWorkflowType,
@@ -24,75 +24,49 @@ export function quoteLifecycleInput(
   };
 }
 
-/** Starts the quote's lifecycle (its expiry timer); a running one is reused. */
-export async function startQuoteLifecycle(
-  client: Client,
-  taskQueue: string,
+/** A call to the quote's lifecycle: a start, or a signal that starts it when it is not running. */
+function quoteCall(
+  quote: QuoteRow,
   input: QuoteLifecycleInput,
-  summary?: WorkflowSummary,
-): Promise<void> {
-  await client.workflow.start<QuoteLifecycleWorkflow>(quoteWorkflowType, {
-    workflowId: quoteWorkflowId(input.quoteId),
-    taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    ...summary,
-  });
+  signal?: { name: string; args: unknown[] },
+): WorkflowCall {
+  return {
+    kind: signal ? 'signal_with_start' : 'start',
+    workflowType: quoteWorkflowType,
+    workflowId: quoteWorkflowId(quote.id),
+    call: { args: [input], ...(signal ? { signal } : {}), ...shown(quoteWorkflowSummary(quote)) },
+  };
 }
 
-/** Tells the lifecycle the quote was executed, starting it when it is not running (e.g. Temporal was down). */
-export async function signalQuoteExecuted(
-  client: Client,
-  taskQueue: string,
-  input: QuoteLifecycleInput,
-  summary?: WorkflowSummary,
-): Promise<void> {
-  await client.workflow.signalWithStart<QuoteLifecycleWorkflow, []>(quoteWorkflowType, {
-    workflowId: quoteWorkflowId(input.quoteId),
-    taskQueue,
-    args: [{ ...input, executed: true }],
-    signal: quoteExecutedSignal,
-    signalArgs: [],
-    ...summary,
-  });
+/** Queues the start of an open quote's lifecycle (its expiry timer). */
+export function queueQuoteStart(db: Kysely<Database>, quote: QuoteRow): Promise<string> {
+  return queueWorkflowCall(db, quoteCall(quote, quoteLifecycleInput(quote)));
 }
 
-/** Tells the lifecycle a bounced offramp got a resend or refund request. */
-export async function signalOfframpAction(
-  client: Client,
-  taskQueue: string,
-  input: QuoteLifecycleInput,
+/** Queues the news that the quote was executed, starting the lifecycle when it is not running. */
+export function queueQuoteExecuted(db: Kysely<Database>, quote: QuoteRow): Promise<string> {
+  const input = { ...quoteLifecycleInput(quote), executed: true };
+  return queueWorkflowCall(db, quoteCall(quote, input, { name: quoteExecutedSignal.name, args: [] }));
+}
+
+/** Queues a bounced offramp's resend or refund request for the quote's lifecycle. */
+export function queueOfframpAction(
+  db: Kysely<Database>,
+  quote: QuoteRow,
   offrampId: string,
-  summary?: WorkflowSummary,
-): Promise<void> {
-  await client.workflow.signalWithStart<QuoteLifecycleWorkflow, [{ offrampId: string }]>(quoteWorkflowType, {
-    workflowId: quoteWorkflowId(input.quoteId),
-    taskQueue,
-    args: [{ ...input, executed: true, actions: [offrampId] }],
-    signal: offrampActionSignal,
-    signalArgs: [{ offrampId }],
-    ...summary,
-  });
+): Promise<string> {
+  const input = { ...quoteLifecycleInput(quote), executed: true, actions: [offrampId] };
+  return queueWorkflowCall(
+    db,
+    quoteCall(quote, input, { name: offrampActionSignal.name, args: [{ offrampId }] }),
+  );
 }
 
 /**
- * Tells the lifecycle a transfer into the deposit address was reported, starting a run when none is
- * going (a quote that ended): `input.executed` says which way that run goes. The run looks at the
- * address and returns what no payout uses.
+ * The report of a transfer into the deposit address that came after the quote could use it (starting a run
+ * for a quote whose lifecycle ended): that run looks at the address and returns the tokens.
  */
-export async function signalDepositReported(
-  client: Client,
-  taskQueue: string,
-  input: QuoteLifecycleInput,
-  txHash: string,
-  summary?: WorkflowSummary,
-): Promise<void> {
-  await client.workflow.signalWithStart<QuoteLifecycleWorkflow, [{ txHash: string }]>(quoteWorkflowType, {
-    workflowId: quoteWorkflowId(input.quoteId),
-    taskQueue,
-    args: [input],
-    signal: depositReportedSignal,
-    signalArgs: [{ txHash }],
-    ...summary,
-  });
+export function depositReportedCall(quote: QuoteRow, txHash: string): WorkflowCall {
+  const input = { ...quoteLifecycleInput(quote), executed: quote.crypto_transfer !== null };
+  return quoteCall(quote, input, { name: depositReportedSignal.name, args: [{ txHash }] });
 }

@@ -2,7 +2,6 @@
  * Types, ids and the retry schedule of the `webhookDelivery` workflow, shared by the workflow, its
  * activities and the callers that start it. Safe to import inside the workflow sandbox.
  */
-import type { WorkflowStartOptions } from '@temporalio/client';
 
 /** Workflow type name, as registered from workflows.ts. */
 export const webhookDeliveryWorkflowType = 'webhookDelivery';
@@ -115,18 +114,4 @@ export function webhookRetryDelaySeconds(attempt: number): number {
 /** The workflow id of a delivery: a business key, so a delivery is never sent by two workflows. */
 export function webhookWorkflowId(deliveryId: string): string {
   return `webhook-${deliveryId}`;
-}
-
-/** Start options of a delivery's workflow: a running one is reused, a finished one never restarted. */
-export function webhookStartOptions(
-  deliveryId: string,
-  taskQueue: string,
-): WorkflowStartOptions<WebhookDeliveryWorkflow> {
-  return {
-    workflowId: webhookWorkflowId(deliveryId),
-    taskQueue,
-    args: [{ deliveryId }],
-    workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  };
 }

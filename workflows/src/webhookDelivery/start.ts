@@ -1,24 +1,27 @@
-/** Starting a delivery's workflow from the API or an event's workflow activity (client side). */
-import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { WorkflowSummary } from '../shared.ts';
-import { type WebhookDeliveryWorkflow, webhookDeliveryWorkflowType, webhookStartOptions } from './shared.ts';
+/** The workflow call of a delivery queued by the API (deliveries of workflows are their children). */
+import type { Database, WebhookDeliveryRow } from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
+import { webhookWorkflowSummary } from '../summaries.ts';
+import { webhookDeliveryWorkflowType, webhookWorkflowId } from './shared.ts';
 
 /**
- * Starts the workflow of a delivery row already committed (or about to be: the first activity waits
- * briefly for it). Starting twice is harmless: a running workflow is reused, a finished one is left alone.
+ * Queues the start of a delivery's workflow: a running one is reused, a finished one never started again.
+ * With the delivery's row, the Temporal UI shows its summary from the start (otherwise the workflow sets it).
  */
-export async function startWebhookDelivery(
-  client: Client,
+export function queueDeliveryStart(
+  db: Kysely<Database>,
   deliveryId: string,
-  taskQueue: string,
-  summary?: WorkflowSummary,
-): Promise<void> {
-  try {
-    await client.workflow.start<WebhookDeliveryWorkflow>(webhookDeliveryWorkflowType, {
-      ...webhookStartOptions(deliveryId, taskQueue),
-      ...summary,
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+  delivery?: Pick<WebhookDeliveryRow, 'id' | 'event_type' | 'url' | 'subject_id' | 'redelivery_of'>,
+): Promise<string> {
+  return queueWorkflowCall(db, {
+    kind: 'start',
+    workflowType: webhookDeliveryWorkflowType,
+    workflowId: webhookWorkflowId(deliveryId),
+    call: {
+      args: [{ deliveryId }],
+      once: true,
+      ...shown(delivery ? webhookWorkflowSummary(delivery) : undefined),
+    },
+  });
 }

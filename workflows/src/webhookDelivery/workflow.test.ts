@@ -23,10 +23,11 @@ import {
   startWebhookEndpoint,
   type WebhookEndpoint,
 } from '../../../test/support/webhookEndpoint.ts';
+import { createWorkflowCallDispatcher } from '../handOver/dispatcher.ts';
 import { MerchantId } from '../shared.ts';
 import { createWebhookActivities } from './activities.ts';
-import { firstAttemptRetry, type WebhookAttemptResult, webhookStartOptions } from './shared.ts';
-import { startWebhookDelivery } from './start.ts';
+import { firstAttemptRetry, type WebhookAttemptResult, webhookWorkflowId } from './shared.ts';
+import { queueDeliveryStart } from './start.ts';
 import { webhookDelivery } from './workflow.ts';
 
 const hour = 3_600_000;
@@ -75,6 +76,17 @@ async function deliveryRow(id: string) {
 
 function activities(allowPrivateAddresses = true) {
   return createWebhookActivities({ db, secrets, webhooks: { allowPrivateAddresses } });
+}
+
+/** How the service starts a delivery's workflow: one per delivery, never run twice. */
+function webhookStartOptions(deliveryId: string, taskQueue: string) {
+  return {
+    workflowId: webhookWorkflowId(deliveryId),
+    taskQueue,
+    args: [{ deliveryId }] as [{ deliveryId: string }],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    workflowIdConflictPolicy: 'USE_EXISTING' as const,
+  };
 }
 
 async function deliver(client: Client, taskQueue: string, deliveryId: string) {
@@ -156,8 +168,16 @@ describe('webhookDelivery on the dev server', () => {
       urlHost: new URL(url).host,
     });
 
-    // A second start neither restarts the finished workflow nor sends again.
-    await startWebhookDelivery(temporal.client, deliveryId, worker.taskQueue);
+    // A second start neither restarts the finished workflow nor sends again: the queued call is taken as moot.
+    const dispatcher = createWorkflowCallDispatcher({
+      db: db.kysely,
+      temporal,
+      taskQueue: worker.taskQueue,
+      log: { info: () => {}, warn: () => {} },
+    });
+    const call = await queueDeliveryStart(db.kysely, deliveryId);
+    await dispatcher.dispatch([call]);
+    expect(await dispatcher.backlog(Date.now() + 60_000)).toBe(0);
     await expect(
       temporal.client.workflow.start(webhookDelivery, webhookStartOptions(deliveryId, worker.taskQueue)),
     ).rejects.toThrow(/already/i);

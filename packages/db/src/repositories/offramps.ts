@@ -172,23 +172,6 @@ export async function requestBouncedOfframpAction(
     .executeTakeFirst();
 }
 
-/** Bounced offramps with a request their workflow has not acted on, requested before `before`, oldest first. */
-export async function listPendingBounceActions(
-  db: Kysely<Database>,
-  before: Date,
-  limit: number,
-): Promise<OfframpRow[]> {
-  return db
-    .selectFrom('offramps')
-    .selectAll()
-    .where('bounce_action', 'is not', null)
-    .where('status', '=', 'bounced')
-    .where('updated_at', '<', before)
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
-}
-
 /**
  * Records the signed treasury refund before it is broadcast, replacing only `previousHash` (null for the
  * first), so two attempts never both record one; false when another attempt got there first.

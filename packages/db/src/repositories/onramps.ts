@@ -23,7 +23,6 @@ export type NewOnrampRow = Omit<
   | 'tx_hash'
   | 'tx_serialized'
   | 'tx_nonce'
-  | 'workflow_started'
 > & { expires_at: Date };
 
 /** Inserts an onramp. */
@@ -38,7 +37,6 @@ export async function insertOnramp(db: Kysely<Database>, row: NewOnrampRow): Pro
       tx_hash: null,
       tx_serialized: null,
       tx_nonce: null,
-      workflow_started: false,
       created_at: now,
       updated_at: now,
     })
@@ -165,63 +163,14 @@ export async function recordOnrampTransfer(
 /** Onramp statuses after which its workflow has nothing left to do. */
 export const finalOnrampStatuses: readonly OnrampStatusValue[] = ['crypto_sent', 'failed', 'expired'];
 
-/** Notes that the onramp's workflow was started. */
-export async function markOnrampWorkflowStarted(db: Kysely<Database>, id: string): Promise<void> {
-  await db.updateTable('onramps').set({ workflow_started: true }).where('id', '=', id).execute();
-}
-
-/** Unfinished onramps created before `before` whose workflow was never started, oldest first. */
-export async function listOnrampsWithoutWorkflow(
-  db: Kysely<Database>,
-  before: Date,
-  limit: number,
-): Promise<OnrampRow[]> {
-  return db
-    .selectFrom('onramps')
-    .selectAll()
-    .where('workflow_started', '=', false)
-    .where('status', 'not in', finalOnrampStatuses)
-    .where('created_at', '<', before)
-    .orderBy('created_at')
-    .limit(limit)
-    .execute();
-}
-
-/** Stores a deposit notice of the bank partner before its workflow is signalled. */
+/** Stores a deposit notice of the bank partner (its hand-over is queued with it). */
 export async function insertOnrampDeposit(
   db: Kysely<Database>,
   row: { id: string; onramp_id: string; amount: string },
 ): Promise<OnrampDepositRow> {
   return db
     .insertInto('onramp_deposits')
-    .values({ ...row, signalled: false, created_at: new Date() })
+    .values({ ...row, created_at: new Date() })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/** Notes that the deposit reached the onramp's workflow. */
-export async function markOnrampDepositSignalled(db: Kysely<Database>, id: string): Promise<void> {
-  await db.updateTable('onramp_deposits').set({ signalled: true }).where('id', '=', id).execute();
-}
-
-/** Deposit notices stored before `before` that never reached their workflow, oldest first, with their onramp. */
-export async function listUnsignalledOnrampDeposits(
-  db: Kysely<Database>,
-  before: Date,
-  limit: number,
-): Promise<Array<{ deposit: OnrampDepositRow; onramp: OnrampRow }>> {
-  const deposits = await db
-    .selectFrom('onramp_deposits')
-    .selectAll()
-    .where('signalled', '=', false)
-    .where('created_at', '<', before)
-    .orderBy('created_at')
-    .limit(limit)
-    .execute();
-  const result: Array<{ deposit: OnrampDepositRow; onramp: OnrampRow }> = [];
-  for (const deposit of deposits) {
-    const onramp = await findOnrampById(db, deposit.onramp_id);
-    if (onramp) result.push({ deposit, onramp });
-  }
-  return result;
 }

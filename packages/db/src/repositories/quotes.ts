@@ -23,7 +23,6 @@ export type NewQuoteRow = Omit<
   | 'received_amount'
   | 'status'
   | 'sender_address'
-  | 'workflow_state'
   | 'deposit_scan_block'
 > & { expires_at: Date };
 
@@ -45,7 +44,6 @@ export async function insertQuote(db: Kysely<Database>, row: NewQuoteRow): Promi
       crypto_transfer: JSON.stringify(null),
       received_amount: null,
       sender_address: null,
-      workflow_state: null,
       created_at: now,
       updated_at: now,
     }))
@@ -115,40 +113,6 @@ export async function setQuoteStatus(
     .where('status', '=', from)
     .returningAll()
     .executeTakeFirst();
-}
-
-/** Notes that the quote's workflow knows `state` (started for `open`, signalled for `executed`). */
-export async function markQuoteWorkflow(
-  db: Kysely<Database>,
-  id: string,
-  state: 'open' | 'executed',
-): Promise<void> {
-  await db
-    .updateTable('quotes')
-    .set({ workflow_state: state })
-    .where('id', '=', id)
-    .where('status', '=', state)
-    .execute();
-}
-
-/**
- * Open and executed quotes whose workflow has not been told their status, last changed before `before`,
- * oldest first: the ones a Temporal outage may have left without their workflow.
- */
-export async function listQuotesOutOfSync(
-  db: Kysely<Database>,
-  before: Date,
-  limit: number,
-): Promise<QuoteRow[]> {
-  return db
-    .selectFrom('quotes')
-    .selectAll()
-    .where('status', 'in', ['open', 'executed'])
-    .where((eb) => eb.or([eb('workflow_state', 'is', null), eb('workflow_state', '!=', eb.ref('status'))]))
-    .where('updated_at', '<', before)
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
 }
 
 /**

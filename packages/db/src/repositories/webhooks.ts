@@ -220,16 +220,6 @@ export async function createWebhookRedelivery(
     .executeTakeFirstOrThrow();
 }
 
-/** Deletes a delivery that was never attempted (its workflow could not be started). */
-export async function discardWebhookDelivery(db: Kysely<Database>, id: string): Promise<void> {
-  await db
-    .deleteFrom('webhook_deliveries')
-    .where('id', '=', id)
-    .where('attempt_count', '=', 0)
-    .where('status', '=', 'pending')
-    .execute();
-}
-
 /**
  * The first delivery of an event that nobody attempted yet (no request made, still pending), or null: what
  * a retried step hands to delivery when its first attempt wrote the row and died before starting it.
@@ -249,39 +239,6 @@ export async function findUnattemptedDelivery(
     .where('attempt_count', '=', 0)
     .executeTakeFirst();
   return row?.id ?? null;
-}
-
-/**
- * Deliveries created before `before` that nobody attempted (pending, no request made): each should have a
- * workflow by now, and the sweeper starts one. Oldest first, at most `limit`.
- */
-export async function listUnattemptedDeliveries(
-  db: Kysely<Database>,
-  before: Date,
-  limit: number,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('attempt_count', '=', 0)
-    .where('created_at', '<', before)
-    .orderBy('created_at')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/** How many deliveries created before `before` nobody attempted: the sweeper's backlog. */
-export async function countUnattemptedDeliveries(db: Kysely<Database>, before: Date): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('status', '=', 'pending')
-    .where('attempt_count', '=', 0)
-    .where('created_at', '<', before)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
 
 /** A delivery by id, unscoped (for the delivery workflow). */
