@@ -3,7 +3,9 @@
  * generated valid identifiers and on mutations of them (one character changed, two swapped, one dropped or added,
  * a known prefix changed). The service side is what payment detail create does: canonicalPaymentDetail, then the
  * field's check. References: stdnum (a port of python-stdnum), ibantools, abavalidator. Prints a table and, for
- * each kind that disagrees, a few examples with both verdicts.
+ * each kind that disagrees, a few examples with both verdicts. Then the published cases of `identifierCases.ts`
+ * (registry examples and the verdicts of python-stdnum, schwifty and clabe) go through validatePaymentDetail:
+ * a second table gives the agreement per identifier and lists every case the service gets wrong.
  *
  * Environment: BENCH_IDENTIFIER_SAMPLES (valid samples per kind, 2000; as many mutated ones are added),
  * BENCH_IDENTIFIER_SEED (1).
@@ -30,6 +32,7 @@ import {
 import { validate as abaValidate } from 'abavalidator';
 import { composeIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { stdnum } from 'stdnum';
+import { comparePublishedCases } from './identifierCases.ts';
 
 const validCount = Number(process.env.BENCH_IDENTIFIER_SAMPLES ?? 2000);
 let seed = Number(process.env.BENCH_IDENTIFIER_SEED ?? 1) >>> 0;
@@ -413,21 +416,31 @@ const results: Result[] = kinds.map((kind) => {
   return result;
 });
 
-const header = ['identifier', 'reference', 'samples', 'agreement %', 'service accepts', 'reference accepts'];
-const rows = results.map((r) => [
-  r.kind.name,
-  r.kind.reference,
-  String(r.samples),
-  r.kind.theirs ? ((100 * r.agreed) / r.samples).toFixed(2) : 'n/a',
-  String(r.oursAccepted),
-  r.kind.theirs ? String(r.theirsAccepted) : 'n/a',
-]);
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
-const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-console.log(line(header));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const row of rows) console.log(line(row));
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+printTable(
+  ['identifier', 'reference', 'samples', 'agreement %', 'service accepts', 'reference accepts'],
+  results.map((r) => [
+    r.kind.name,
+    r.kind.reference,
+    String(r.samples),
+    r.kind.theirs ? ((100 * r.agreed) / r.samples).toFixed(2) : 'n/a',
+    String(r.oursAccepted),
+    r.kind.theirs ? String(r.theirsAccepted) : 'n/a',
+  ]),
+);
 for (const r of results.filter((result) => result.examples.length > 0)) {
   console.log(`\n${r.kind.name}, where the two disagree:`);
   for (const example of r.examples) console.log(`  ${example}`);
 }
+
+const { rows, wrong } = comparePublishedCases();
+console.log('\nPublished cases (validatePaymentDetail):');
+printTable(['identifier', 'cases', 'agreed', 'agreement %'], rows);
+if (wrong.length > 0) console.log(`\nWhere the service disagrees:\n${wrong.map((w) => `  ${w}`).join('\n')}`);
