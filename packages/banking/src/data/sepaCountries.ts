@@ -1,6 +1,8 @@
 // The geographical scope of the SEPA schemes: EPC409-09 "EPC List of Countries and Territories of the SEPA
 // Schemes" (https://www.europeanpaymentscouncil.eu/document-library/other/epc-list-sepa-scheme-countries),
-// with Albania and Montenegro (EPC Board, November 2024) and Moldova and North Macedonia (March 2025).
+// with Albania and Montenegro (EPC Board, November 2024), Moldova and North Macedonia (March 2025) and Serbia (May
+// 2025, announced with the National Bank of Serbia; Serbian banks join the schemes from November 2025 and send and
+// receive SEPA payments since May 2026).
 // Territories are listed under their own IBAN country code where they have one; the Canary Islands, Ceuta,
 // Melilla, Madeira, the Azores, Guernsey, Jersey and the Isle of Man use ES, PT and GB IBANs. French Polynesia,
 // New Caledonia, Wallis and Futuna and the French Southern Territories have FR-style IBANs but are outside SEPA.
@@ -61,4 +63,5 @@ export const sepaCountries: ReadonlySet<string> = new Set([
   'ME',
   'MD',
   'MK',
+  'RS',
 ]);

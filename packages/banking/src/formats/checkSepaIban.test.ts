@@ -4,12 +4,14 @@ import { sepaCountries } from '../data/sepaCountries.ts';
 import { checkSepaIban } from './checkSepaIban.ts';
 
 describe('checkSepaIban', () => {
-  // Germany, Switzerland (outside the EU), Gibraltar, Montenegro (in SEPA since 2024), Réunion (FR territory).
+  // Germany, Switzerland (outside the EU), Gibraltar, Montenegro (in SEPA since 2024), Serbia (since 2025; the
+  // SWIFT IBAN Registry's example).
   it.each([
     'DE89370400440532013000',
     'CH9300762011623852957',
     'GI75NWBK000000007099453',
     'ME25505000012345678951',
+    'RS35260005601001611379',
   ])('accepts %s', (iban) => {
     expect(checkSepaIban(iban)).toBeUndefined();
   });
@@ -73,7 +75,22 @@ describe('checkSepaIban', () => {
       .concat(['RO', 'SE', 'SI', 'SK', 'SM', 'VA']);
     for (const country of fromIbantools) expect([country, isSEPACountry(country)]).toEqual([country, true]);
     const added = [...sepaCountries].filter((country) => !isSEPACountry(country)).sort();
-    expect(added).toEqual(['AL', 'AX', 'BL', 'GF', 'GP', 'MD', 'ME', 'MF', 'MK', 'MQ', 'PM', 'RE', 'YT']);
+    expect(added).toEqual([
+      'AL',
+      'AX',
+      'BL',
+      'GF',
+      'GP',
+      'MD',
+      'ME',
+      'MF',
+      'MK',
+      'MQ',
+      'PM',
+      'RE',
+      'RS',
+      'YT',
+    ]);
     expect(fromIbantools.every((country) => sepaCountries.has(country))).toBe(true);
   });
 });
