@@ -1,3 +1,4 @@
+import { composeIBAN } from 'ibantools';
 import { describe, expect, it } from 'vitest';
 import { checkIban } from './checkIban.ts';
 
@@ -27,5 +28,29 @@ describe('checkIban', () => {
     ['FR8420041010050500013M02607', 'has a wrong national check digit for FR'],
   ])('rejects %s', (iban, message) => {
     expect(checkIban(iban)).toBe(message);
+  });
+
+  // National check digits ibantools leaves unchecked. Accepted: the SWIFT IBAN Registry's example of each country.
+  // Refused: the same with the national check digit changed and the IBAN check digits recomputed, so only the
+  // national rule can tell (schwifty's national checksums refuse each one too). The rules are in ibanNationalCheck.ts.
+  it.each([
+    ['IT60X0542811101000000123456', 'IT64Y0542811101000000123456'], // CIN (Associazione Bancaria Italiana)
+    ['SM86U0322509800000000270100', 'SM06A0322509800000000270100'], // CIN, as in Italy
+    ['FI2112345600000785', 'FI9112345600000786'], // Luhn over the 14-digit account number
+    ['IS140159260076545510730339', 'IS350159260076545510730349'], // kennitala, mod 11
+    ['TL380080012345678910157', 'TL110080012345678910158'], // ISO 7064 MOD 97-10
+    ['TN5910006035183598478831', 'TN3210006035183598478832'], // RIB key, 97 − (rest × 100 mod 97)
+    ['MR1300020001010000123456753', 'MR8300020001010000123456754'], // RIB key
+  ])('checks the national check digit: accepts %s, refuses %s', (good, bad) => {
+    expect(checkIban(good)).toBeUndefined();
+    expect(checkIban(bad)).toBe(`has a wrong national check digit for ${bad.slice(0, 2)}`);
+  });
+
+  it('takes 97 and never 00 as the key of a number whose key is 97, though both leave the same remainder', () => {
+    // A multiple of 97 has 97 − (N × 100 mod 97) = 97.
+    const body = (97n * 1234567890123456n).toString().padStart(18, '0');
+    const withKey = (key: string) => composeIBAN({ countryCode: 'TN', bban: `${body}${key}` }) ?? '';
+    expect(checkIban(withKey('97'))).toBeUndefined();
+    expect(checkIban(withKey('00'))).toBe('has a wrong national check digit for TN');
   });
 });

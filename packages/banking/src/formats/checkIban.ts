@@ -4,9 +4,10 @@ import {
   ValidationErrorsIBAN,
   validateIBAN,
 } from 'ibantools';
+import { ibanNationalCheckHolds } from './ibanNationalCheck.ts';
 
 // Spaces and dashes between groups are accepted: IBANs are printed that way.
-/** Why `value` is not an IBAN (country, its length and format, mod-97 check digits), or undefined. */
+/** Why `value` is not an IBAN (country, its length and format, mod-97 check digits, national check digit), or undefined. */
 export function checkIban(value: string): string | undefined {
   const iban = electronicFormatIBAN(value) ?? '';
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) {
@@ -27,6 +28,8 @@ export function checkIban(value: string): string | undefined {
     return 'has wrong check digits';
   }
   // Some countries (FR, ES, IT, BE…) carry their own check digit inside the account part.
-  if (errorCodes.length > 0) return `has a wrong national check digit for ${country}`;
+  if (errorCodes.length > 0 || !ibanNationalCheckHolds(country, iban.slice(4))) {
+    return `has a wrong national check digit for ${country}`;
+  }
   return undefined;
 }
