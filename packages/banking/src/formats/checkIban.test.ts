@@ -53,4 +53,25 @@ describe('checkIban', () => {
     expect(checkIban(withKey('97'))).toBeUndefined();
     expect(checkIban(withKey('00'))).toBe('has a wrong national check digit for TN');
   });
+
+  // ISO 13616: only the registry's countries have IBANs. ibantools also knows formats published outside it.
+  it.each(['IR790120000000003011234567', 'DZ930002123456789012345600', 'AO06004400006729503010102'])(
+    'refuses %s, of a country outside the IBAN registry',
+    (iban) => {
+      expect(checkIban(iban)).toBe(
+        `uses ${iban.slice(0, 2)}, which is not in the IBAN registry (ISO 13616): its IBAN-like numbers are not IBANs`,
+      );
+    },
+  );
+
+  // Registry members since ibantools' list: the SWIFT IBAN Registry's examples (release 101).
+  it.each([
+    'BI4210000100010000332045181',
+    'DJ2100010000000154000100186',
+    'FK88SC123456789012',
+    'HN88CABF00000000000250005469',
+    'RS35260005601001611379',
+  ])('accepts %s, of a country that joined the registry', (iban) => {
+    expect(checkIban(iban)).toBeUndefined();
+  });
 });

@@ -4,10 +4,14 @@ import {
   ValidationErrorsIBAN,
   validateIBAN,
 } from 'ibantools';
+import { ibanRegistryCountries } from '../data/ibanRegistry.ts';
 import { ibanNationalCheckHolds } from './ibanNationalCheck.ts';
 
 // Spaces and dashes between groups are accepted: IBANs are printed that way.
-/** Why `value` is not an IBAN (country, its length and format, mod-97 check digits, national check digit), or undefined. */
+/**
+ * Why `value` is not an IBAN (a country of the ISO 13616 registry, its length and format, mod-97 check digits,
+ * the national check digit), or undefined.
+ */
 export function checkIban(value: string): string | undefined {
   const iban = electronicFormatIBAN(value) ?? '';
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) {
@@ -16,6 +20,9 @@ export function checkIban(value: string): string | undefined {
   const country = iban.slice(0, 2);
   const { errorCodes } = validateIBAN(iban);
   if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `uses ${country}, which has no IBANs`;
+  if (!ibanRegistryCountries.has(country)) {
+    return `uses ${country}, which is not in the IBAN registry (ISO 13616): its IBAN-like numbers are not IBANs`;
+  }
   if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) {
     return `must be ${getCountrySpecifications()[country]?.chars} characters long for ${country}`;
   }
