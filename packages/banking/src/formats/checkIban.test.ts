@@ -13,6 +13,7 @@ describe('checkIban', () => {
     'NL91ABNA0417164300',
     'BE68539007547034',
     'CH9300762011623852957',
+    'LI21088100002324013AA',
   ])('accepts %s', (iban) => {
     expect(checkIban(iban)).toBeUndefined();
   });
@@ -72,6 +73,25 @@ describe('checkIban', () => {
     'HN88CABF00000000000250005469',
     'RS35260005601001611379',
   ])('accepts %s, of a country that joined the registry', (iban) => {
+    expect(checkIban(iban)).toBeUndefined();
+  });
+
+  // SIX, Swiss Implementation Guidelines for the QR-bill: QR-IIDs 30000–31999 take only QR-bill payments.
+  const swiss = (institution: string, country = 'CH') =>
+    composeIBAN({
+      countryCode: country,
+      bban: `${institution}${country === 'CH' ? '123000889012' : '0002324013AA'}`,
+    }) ?? '';
+  it.each(['CH4431999123000889012', swiss('30000'), swiss('31999'), swiss('30000', 'LI')])(
+    'refuses the QR-IBAN %s',
+    (iban) => {
+      expect(checkIban(iban)).toBe(
+        'is a QR-IBAN (institution id 30000–31999), which takes only QR-bill payments: give the account’s ordinary IBAN',
+      );
+    },
+  );
+
+  it.each([swiss('29999'), swiss('32000'), swiss('08810', 'LI')])('accepts %s, an ordinary IBAN', (iban) => {
     expect(checkIban(iban)).toBeUndefined();
   });
 });
