@@ -13,15 +13,18 @@ function thrown(run: () => unknown): LatamBankNamesError {
 }
 
 describe('latamBankNames', () => {
-  it('returns the partner list for MX verbatim, trailing spaces included, then the SPEI banks it lacks', () => {
+  it('returns the partner list for MX verbatim but the banks that left SPEI, then the SPEI banks it lacks', () => {
     const { bank_names } = latamBankNames('MX');
-    expect(bank_names).toHaveLength(97);
+    expect(bank_names).toHaveLength(100);
     expect(bank_names.slice(0, 3)).toEqual(['BANAMEX', 'BBVA BANCOMER', 'SANTANDER']);
     expect(bank_names).toContain('INVEX ');
     expect(bank_names).toContain('BANOBRAS - Updated Name ');
     expect(bank_names).toContain('Nvio Pagos México');
-    expect(bank_names[88]).toBe('HIPOTECARIA FED');
-    expect(bank_names.slice(89)).toEqual([
+    expect(bank_names).toContain('SANTANDER2');
+    expect(bank_names).not.toContain('ACCENDO BANCO');
+    expect(bank_names).not.toContain('ZURICH');
+    expect(bank_names[77]).toBe('HIPOTECARIA FED');
+    expect(bank_names.slice(78)).toEqual([
       'Mercado Pago W',
       'Spin by OXXO',
       'Hey Banco',
@@ -30,6 +33,20 @@ describe('latamBankNames', () => {
       'Fondeadora',
       'Cuenca',
       'Citi México',
+      'Bank of China',
+      'Nafin',
+      'Crediclub',
+      'Tesored',
+      'PPBALANCEMX',
+      'Cashi Cuenta',
+      'MexPago',
+      'COOPDESARROLLO',
+      'Transfer directo',
+      'Dep y Pag Dig',
+      'Swap',
+      'Peibo',
+      'Finco Pay',
+      'Fintoc',
     ]);
   });
 

@@ -21,7 +21,8 @@ export function latamBankNames(
   }
   if (countryCode === 'CO' && rails !== 'koywe')
     throw new LatamBankNamesError('rails', 'must be koywe for CO');
-  return { bank_names: latamBanks[countryCode].map((bank) => bank.name) };
+  // Banks no payout can reach any more are not offered; a detail naming one is refused with the reason.
+  return { bank_names: latamBanks[countryCode].filter((bank) => !bank.unreachable).map((bank) => bank.name) };
 }
 
 function isLatamCountryCode(value: string): value is LatamCountryCode {

@@ -111,10 +111,11 @@ function documentType(individual: readonly string[], business: readonly string[]
 }
 
 function latamBankName(country: LatamCountryCode): FieldCheck {
-  return (value) =>
-    findLatamBank(country, value)
-      ? undefined
-      : `must be one of the ${country} names listed by latam_bank_names`;
+  return (value) => {
+    const bank = findLatamBank(country, value);
+    if (!bank) return `must be one of the ${country} names listed by latam_bank_names`;
+    return bank.unreachable && `names ${bank.name.trim()}, which ${bank.unreachable}`;
+  };
 }
 
 // The account number must start with the code of the bank named in bank_name, where that code is known.

@@ -38,4 +38,6 @@ export interface LatamBank {
   name: string;
   code?: string;
   accountPrefix?: string;
+  /** Set when no payout can reach the bank any more: why, as the end of a sentence naming it. */
+  unreachable?: string;
 }

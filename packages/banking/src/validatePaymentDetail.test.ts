@@ -218,7 +218,10 @@ describe('validatePaymentDetail', () => {
         'mxn, bank name with its trailing space',
         { ...mxnLocal, bank_name: 'INVEX ', account_number: '059180000000000007' },
       ],
-      ['mxn, bank without a known code', { ...mxnLocal, bank_name: 'SANTANDER2' }],
+      [
+        'mxn, the partner’s second Santander entry',
+        { ...mxnLocal, bank_name: 'SANTANDER2', account_number: '014180000012345672' },
+      ],
       ['pen', penLocal],
       [
         'pen, business',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validatePaymentDetail } from '../validatePaymentDetail.ts';
 import { mexicoBanks } from './mexico.ts';
+import { speiParticipants } from './speiParticipants.ts';
 
 /** A valid CLABE of the bank with SPEI code `code` (plaza 180, Mexico City). */
 function clabeOf(code: string): string {
@@ -26,20 +27,83 @@ const mxnDetail = {
   activity: 'Wholesale',
 };
 
-const withCode = mexicoBanks.filter((bank) => bank.code !== undefined);
+const reachable = mexicoBanks.filter((bank) => !bank.unreachable);
+const leftSpei = mexicoBanks.filter((bank) => bank.unreachable);
 
 describe('Mexican banks', () => {
-  it('give every listed name a SPEI code but the four no Banxico participant matches', () => {
-    expect(mexicoBanks.filter((bank) => bank.code === undefined).map((bank) => bank.name)).toEqual([
-      'SANTANDER2',
-      'BBVA BANCOMER2',
-      'HSBC2',
-      'OPM',
+  it("give every name that SPEI still reaches the code of a participant on Banxico's list", () => {
+    for (const bank of reachable) {
+      expect([bank.name, speiParticipants.has(bank.code ?? '')]).toEqual([bank.name, true]);
+      expect(bank.accountPrefix).toBe(bank.code);
+    }
+    // The partner's second entries and OPM carry the code of the bank they name.
+    const codeOf = (name: string) => mexicoBanks.find((bank) => bank.name === name)?.code;
+    expect(['SANTANDER2', 'BBVA BANCOMER2', 'HSBC2', 'OPM'].map(codeOf)).toEqual([
+      '014',
+      '012',
+      '021',
+      '684',
     ]);
-    for (const bank of withCode) expect(bank.accountPrefix).toBe(bank.code);
+    expect(speiParticipants.get('684')).toBe('Transfer');
   });
 
-  it.each(withCode.map((bank) => [bank.name, bank.code ?? '']))(
+  it('mark the eleven names of the partner list whose code Banxico no longer lists', () => {
+    expect(leftSpei.map((bank) => `${bank.name} ${bank.code}`)).toEqual([
+      'ACCENDO BANCO 102',
+      'AMERICAN EXPRESS 103',
+      'CREDIT SUISSE 126',
+      'ESTRUCTURADORES 606',
+      'VECTOR 608',
+      'MULTIVA CBOLSA 613',
+      'HDI SEGUROS 636',
+      'REFORMA 642',
+      'EVERCORE 648',
+      'INVERCAP 686',
+      'ZURICH 627',
+    ]);
+    for (const bank of leftSpei) expect(speiParticipants.has(bank.code ?? '')).toBe(false);
+  });
+
+  it("name every participant of Banxico's list but its own accounts and CoDi Valida", () => {
+    const listed = new Set(reachable.map((bank) => bank.code));
+    expect([...speiParticipants.keys()].filter((code) => !listed.has(code))).toEqual(['001', '903']);
+  });
+
+  it.each(leftSpei.map((bank) => [bank.name, bank.code ?? '']))(
+    'refuse %s, which has left SPEI, and a CLABE with its code %s',
+    (name, code) => {
+      expect(
+        validatePaymentDetail({ ...mxnDetail, bank_name: name, account_number: clabeOf(code) }).errors,
+      ).toEqual([
+        {
+          field: 'account_number',
+          message: `starts with ${code}, the code of no SPEI participant on Banxico's list: no bank SPEI pays into holds it`,
+        },
+        {
+          field: 'bank_name',
+          message: `names ${name}, which has left SPEI (Banxico's participant list no longer has its code ${code}), so no MXN payout can reach it`,
+        },
+      ]);
+    },
+  );
+
+  it('refuse a CLABE of no bank for a name that had no code before (999…, BBVA BANCOMER2)', () => {
+    expect(
+      validatePaymentDetail({
+        ...mxnDetail,
+        bank_name: 'BBVA BANCOMER2',
+        account_number: '999000000000000014',
+      }).errors,
+    ).toEqual([
+      {
+        field: 'account_number',
+        message:
+          "starts with 999, the code of no SPEI participant on Banxico's list: no bank SPEI pays into holds it",
+      },
+    ]);
+  });
+
+  it.each(reachable.map((bank) => [bank.name, bank.code ?? '']))(
     'accept a CLABE of %s (%s) and refuse one of another bank',
     (name, code) => {
       const own = clabeOf(code);
@@ -60,7 +124,8 @@ describe('Mexican banks', () => {
   );
 
   it('agree with stdnum on the codes both list under the same name', () => {
-    // stdnum's list dates from 2017; names that changed since (AKALA → NU MEXICO…) are not compared.
+    // stdnum's list dates from 2017; names that changed since (AKALA → NU MEXICO…) are not compared. Names that
+    // have left SPEI keep their former code.
     const stdnumCodes: Record<string, string> = {
       BANAMEX: '002',
       'BBVA BANCOMER': '012',

@@ -2,17 +2,25 @@ import type { LatamBank } from '../types.ts';
 
 // Names: the payout partner's own list, verbatim, trailing spaces included, as clients send them verbatim
 // (shared/research/area-b-offramps.md §8, the example response of its latam_bank_names page); then the SPEI
-// participants the partner's list lacks (Mercado Pago W to Citi México), named as the institutions write them.
-// Codes (CLABE digits 1–3, the last 3 digits of the SPEI participant code): Banxico's list of SPEI participants
-// (https://www.banxico.org.mx/cep-scl/listaInstituciones.do) as mirrored in cuenca-mx/clabe-python clabe/banks.py
-// (commit c48262273b82, March 2026). Participants that have since left SPEI keep the code of that file's 2022
-// version (commit 16b23d57f592, Banxico list of 2019); ZURICH's comes from stdnum's mx/banks.ts. DEUTSCHE and
-// Citi México share 124: Deutsche Bank México left and Banxico gave its code to Citi México. The partner's
-// short names map to Banxico's: BAJIO = Bajio, BABIEN = Banco del Bienestar, ABC CAPITAL = 138 (now Ualá),
-// NU MEXICO = 638 (formerly Akala), Nvio Pagos México = NVIO 710, BANCO COVALTO = 154, BBASE = Banco Base 145.
-// SANTANDER2, BBVA BANCOMER2, HSBC2 and OPM match no Banxico participant: they carry no code and no CLABE is
-// checked against them.
-/** Mexican banks for MXN payouts, with their SPEI codes (CLABE digits 1–3). */
+// participants the partner's list lacks (Mercado Pago W to Fintoc), named as the institutions or Banxico write
+// them. Banxico's central-bank accounts (001) and CoDi Valida (903, a validation service) hold no one's account.
+// Codes (CLABE digits 1–3, the last 3 digits of the SPEI participant code) come from Banxico's participant list,
+// `speiParticipants.ts` (its source is named there). The partner's short names map to Banxico's: BAJIO = Bajio,
+// BABIEN = BaBien, ABC CAPITAL = 138 (now Ualá), NU MEXICO = 638 (formerly Akala), Nvio Pagos México = NVIO 710,
+// BANCO COVALTO = 154, BBASE = Banco Base 145, DEUTSCHE = 124 (Deutsche Bank México, whose licence Citigroup
+// bought in 2023: the same institution, now Citi México), OPM = 684 (Banxico's TRANSFER, "Operadora de Pagos
+// Móviles de México, S.A. de C.V."). SANTANDER2, BBVA BANCOMER2 and HSBC2 are the partner's second entries for
+// Santander, BBVA and HSBC: SPEI has one participant per bank, so their CLABEs carry that bank's code.
+// Eleven names of the partner's list have left SPEI: Banxico's list no longer has their code (their 2019 code is
+// kept to say so). They are not offered, and a detail naming one is refused: no payout can reach them.
+
+const leftSpei = (name: string, code: string): LatamBank => ({
+  name,
+  code,
+  unreachable: `has left SPEI (Banxico's participant list no longer has its code ${code}), so no MXN payout can reach it`,
+});
+
+/** Mexican banks for MXN payouts, with their SPEI codes (CLABE digits 1–3); `unreachable` ones have left SPEI. */
 export const mexicoBanks: readonly LatamBank[] = [
   { name: 'BANAMEX', code: '002', accountPrefix: '002' },
   { name: 'BBVA BANCOMER', code: '012', accountPrefix: '012' },
@@ -25,15 +33,15 @@ export const mexicoBanks: readonly LatamBank[] = [
   { name: 'BANREGIO', code: '058', accountPrefix: '058' },
   { name: 'BANSI', code: '060', accountPrefix: '060' },
   { name: 'BANORTE', code: '072', accountPrefix: '072' },
-  { name: 'ACCENDO BANCO', code: '102', accountPrefix: '102' }, // Banxico list of 2019
-  { name: 'AMERICAN EXPRESS', code: '103', accountPrefix: '103' }, // Banxico list of 2019
+  leftSpei('ACCENDO BANCO', '102'),
+  leftSpei('AMERICAN EXPRESS', '103'),
   { name: 'BANK OF AMERICA', code: '106', accountPrefix: '106' },
   { name: 'MUFG', code: '108', accountPrefix: '108' },
   { name: 'JP MORGAN', code: '110', accountPrefix: '110' },
   { name: 'BMONEX', code: '112', accountPrefix: '112' },
   { name: 'VE POR MAS', code: '113', accountPrefix: '113' },
-  { name: 'DEUTSCHE', code: '124', accountPrefix: '124' }, // Banxico list of 2019
-  { name: 'CREDIT SUISSE', code: '126', accountPrefix: '126' }, // Banxico list of 2019
+  { name: 'DEUTSCHE', code: '124', accountPrefix: '124' },
+  leftSpei('CREDIT SUISSE', '126'),
   { name: 'AZTECA', code: '127', accountPrefix: '127' },
   { name: 'AUTOFIN', code: '128', accountPrefix: '128' },
   { name: 'BARCLAYS', code: '129', accountPrefix: '129' },
@@ -61,19 +69,19 @@ export const mexicoBanks: readonly LatamBank[] = [
   { name: 'GBM', code: '601', accountPrefix: '601' },
   { name: 'MASARI', code: '602', accountPrefix: '602' },
   { name: 'VALUE', code: '605', accountPrefix: '605' },
-  { name: 'ESTRUCTURADORES', code: '606', accountPrefix: '606' }, // Banxico list of 2019
-  { name: 'VECTOR', code: '608', accountPrefix: '608' }, // Banxico list of 2019
-  { name: 'MULTIVA CBOLSA', code: '613', accountPrefix: '613' }, // Banxico list of 2019
+  leftSpei('ESTRUCTURADORES', '606'),
+  leftSpei('VECTOR', '608'),
+  leftSpei('MULTIVA CBOLSA', '613'),
   { name: 'FINAMEX', code: '616', accountPrefix: '616' },
   { name: 'VALMEX', code: '617', accountPrefix: '617' },
   { name: 'PROFUTURO', code: '620', accountPrefix: '620' },
   { name: 'CB INTERCAM', code: '630', accountPrefix: '630' },
   { name: 'CI BOLSA', code: '631', accountPrefix: '631' },
   { name: 'FINCOMUN', code: '634', accountPrefix: '634' },
-  { name: 'HDI SEGUROS', code: '636', accountPrefix: '636' }, // Banxico list of 2019
-  { name: 'REFORMA', code: '642', accountPrefix: '642' }, // Banxico list of 2019
+  leftSpei('HDI SEGUROS', '636'),
+  leftSpei('REFORMA', '642'),
   { name: 'STP', code: '646', accountPrefix: '646' },
-  { name: 'EVERCORE', code: '648', accountPrefix: '648' }, // Banxico list of 2019
+  leftSpei('EVERCORE', '648'),
   { name: 'CREDICAPITAL', code: '652', accountPrefix: '652' },
   { name: 'KUSPIT', code: '653', accountPrefix: '653' },
   { name: 'UNAGRA', code: '656', accountPrefix: '656' },
@@ -83,14 +91,14 @@ export const mexicoBanks: readonly LatamBank[] = [
   { name: 'CRISTOBAL COLON', code: '680', accountPrefix: '680' },
   { name: 'CAJA TELEFONIST', code: '683', accountPrefix: '683' },
   { name: 'FONDO (FIRA)', code: '685', accountPrefix: '685' },
-  { name: 'INVERCAP', code: '686', accountPrefix: '686' }, // Banxico list of 2019
+  leftSpei('INVERCAP', '686'),
   { name: 'FOMPED', code: '689', accountPrefix: '689' },
-  { name: 'SANTANDER2' },
+  { name: 'SANTANDER2', code: '014', accountPrefix: '014' },
   { name: 'CLS', code: '901', accountPrefix: '901' },
   { name: 'INDEVAL', code: '902', accountPrefix: '902' },
-  { name: 'BBVA BANCOMER2' },
-  { name: 'HSBC2' },
-  { name: 'ZURICH', code: '627', accountPrefix: '627' }, // stdnum mx/banks.ts
+  { name: 'BBVA BANCOMER2', code: '012', accountPrefix: '012' },
+  { name: 'HSBC2', code: '021', accountPrefix: '021' },
+  leftSpei('ZURICH', '627'),
   { name: 'ARCUS', code: '706', accountPrefix: '706' },
   { name: 'NU MEXICO', code: '638', accountPrefix: '638' },
   { name: 'BABIEN', code: '166', accountPrefix: '166' },
@@ -99,7 +107,7 @@ export const mexicoBanks: readonly LatamBank[] = [
   { name: 'BANJERCITO', code: '019', accountPrefix: '019' },
   { name: 'Nvio Pagos México', code: '710', accountPrefix: '710' },
   { name: 'BANCO COVALTO', code: '154', accountPrefix: '154' },
-  { name: 'OPM' },
+  { name: 'OPM', code: '684', accountPrefix: '684' },
   { name: 'AFIRME', code: '062', accountPrefix: '062' },
   { name: 'INVEX ', code: '059', accountPrefix: '059' },
   { name: 'HIPOTECARIA FED', code: '168', accountPrefix: '168' },
@@ -111,4 +119,18 @@ export const mexicoBanks: readonly LatamBank[] = [
   { name: 'Fondeadora', code: '699', accountPrefix: '699' },
   { name: 'Cuenca', code: '723', accountPrefix: '723' },
   { name: 'Citi México', code: '124', accountPrefix: '124' },
+  { name: 'Bank of China', code: '159', accountPrefix: '159' },
+  { name: 'Nafin', code: '135', accountPrefix: '135' },
+  { name: 'Crediclub', code: '688', accountPrefix: '688' },
+  { name: 'Tesored', code: '703', accountPrefix: '703' },
+  { name: 'PPBALANCEMX', code: '714', accountPrefix: '714' },
+  { name: 'Cashi Cuenta', code: '715', accountPrefix: '715' },
+  { name: 'MexPago', code: '720', accountPrefix: '720' },
+  { name: 'COOPDESARROLLO', code: '725', accountPrefix: '725' },
+  { name: 'Transfer directo', code: '727', accountPrefix: '727' },
+  { name: 'Dep y Pag Dig', code: '729', accountPrefix: '729' },
+  { name: 'Swap', code: '730', accountPrefix: '730' },
+  { name: 'Peibo', code: '732', accountPrefix: '732' },
+  { name: 'Finco Pay', code: '734', accountPrefix: '734' },
+  { name: 'Fintoc', code: '738', accountPrefix: '738' },
 ];
