@@ -109,6 +109,11 @@ describe.skipIf(databaseUnavailable())('payment details', () => {
     ['gbp', gbpSwift],
     ['ars CBU', arsLocal],
     ['mxn CLABE', mxnLocal],
+    ['eur SEPA, Serbia', { ...eurLocal, iban: 'RS35 2600 0560 1001 6113 79' }],
+    [
+      'mxn CLABE, the partner’s second BBVA entry',
+      { ...mxnLocal, bank_name: 'BBVA BANCOMER2', account_number: '012180000012345674' },
+    ],
   ])('validates a real-world %s detail', async (_name, detail) => {
     const res = await validate(detail);
     expect(res.status, res.text).toBe(200);
@@ -127,6 +132,27 @@ describe.skipIf(databaseUnavailable())('payment details', () => {
     ['mxn: CURP', { ...mxnLocal, document_number: 'HELLO' }, 'document_number'],
     ['mxn: CLABE of another bank', { ...mxnLocal, bank_name: 'Hey Banco' }, 'account_number'],
     ['eur SEPA: IBAN outside SEPA', { ...eurLocal, iban: 'AE070331234567890123456' }, 'iban'],
+    [
+      'eur: Italian CIN',
+      { ...eurLocal, rails: 'swift', swift_bic: 'COBADEFFXXX', iban: 'IT64Y0542811101000000123456' },
+      'iban',
+    ],
+    [
+      'eur: QR-IBAN',
+      { ...eurLocal, rails: 'swift', swift_bic: 'COBADEFFXXX', iban: 'CH4431999123000889012' },
+      'iban',
+    ],
+    [
+      'eur: IBAN outside the registry',
+      { ...eurLocal, rails: 'swift', swift_bic: 'COBADEFFXXX', iban: 'IR790120000000003011234567' },
+      'iban',
+    ],
+    [
+      'mxn: CLABE of no SPEI bank',
+      { ...mxnLocal, bank_name: 'BBVA BANCOMER2', account_number: '999000000000000014' },
+      'account_number',
+    ],
+    ['mxn: bank that left SPEI', { ...mxnLocal, bank_name: 'ACCENDO BANCO' }, 'bank_name'],
     ['usd: unknown rail', { ...usdLocal, rails: 'ach' }, 'rails'],
     ['unknown currency', { ...usdLocal, currency: 'xyz' }, 'currency'],
   ])('reports %s', async (_name, detail, field) => {
