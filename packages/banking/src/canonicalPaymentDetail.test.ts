@@ -44,9 +44,13 @@ describe('canonicalPaymentDetail', () => {
     ['pen', 'ruc', '20512333797', '20512333797'],
     ['cop', 'nit', '900.544.472-2', '9005444722'],
     ['cop', 'ced_ciu', '1.020.304.050', '1020304050'],
-    // The DNI card prints a check digit after the number: a right one is dropped, a wrong one kept for the check.
+    // The DNI card prints a check character after the number, a digit or, on cards printed before 2007, a letter:
+    // a right one is dropped, a wrong one kept for the check.
     ['pen', 'dni', '10117410-2', '10117410'],
+    ['pen', 'dni', '10117410-G', '10117410'],
+    ['pen', 'dni', '10117410 g', '10117410'],
     ['pen', 'dni', '10117410-3', '101174103'],
+    ['pen', 'dni', '10117410-J', '10117410J'],
   ])('writes a %s %s document number %s as %s', (currency, documentType, typed, canonical) => {
     const detail = canonicalPaymentDetail({ currency, document_type: documentType, document_number: typed });
     expect(detail.document_number).toBe(canonical);

@@ -1,9 +1,7 @@
 import { findLatamBank } from './findLatamBank.ts';
+import { peruvianDniDigits } from './formats/checkPeruvianDni.ts';
 import { paymentDetailRules } from './paymentDetailRules.ts';
-import { stdnumValidator } from './stdnumValidator.ts';
 import type { PaymentDetailField, PaymentDetailInput } from './types.ts';
-
-const cui = stdnumValidator('PE', 'cui');
 
 // Whitespace of every kind (tabs, non-breaking spaces…), dots and the dashes people paste from documents.
 const separators = /[\s.\-\u2010-\u2015\u2212]/gu;
@@ -13,12 +11,6 @@ const compact = (value: string) => value.replace(separators, '').toUpperCase();
 
 // Account numbers that are national bank codes with check digits: CBU/CVU, CLABE, CCI.
 const codedAccountCurrencies = new Set(['ars', 'mxn', 'pen']);
-
-/** The Peruvian DNI without the card's check digit when that digit is right; the check reports the rest. */
-function canonicalDni(value: string): string {
-  const digits = compact(value);
-  return /^\d{9}$/.test(digits) && cui.validate(digits).isValid ? digits.slice(0, 8) : digits;
-}
 
 function canonicalField(field: PaymentDetailField, value: string, input: PaymentDetailInput): string {
   const trimmed = value.trim();
@@ -39,7 +31,7 @@ function canonicalField(field: PaymentDetailField, value: string, input: Payment
       // The ARS rail's document is always a CUIT/CUIL; elsewhere the type says what the number is.
       const type = currency === 'ars' ? 'cuit' : input.document_type?.trim().toLowerCase();
       if (type === undefined || type === '') return trimmed;
-      return type === 'dni' ? canonicalDni(trimmed) : compact(trimmed);
+      return type === 'dni' ? peruvianDniDigits(compact(trimmed)) : compact(trimmed);
     }
     case 'bank_name': {
       const country = currency === undefined ? undefined : paymentDetailRules[currency]?.latamCountry;
