@@ -5,9 +5,9 @@ const rfc = stdnumValidator('MX', 'rfc');
 // SAT's generic RFCs for sales to the general public and to foreigners: they name no one.
 const genericRfcs = new Set(['XAXX010101000', 'XEXX010101000']);
 
-// The check digit (the last character) is not enforced: SAT has issued RFCs that fail its own check digit (about
-// 1.5 % of them), and their holders cannot get another, so python-stdnum leaves it unchecked by default too. A
-// typing mistake is still often caught by the date and the homoclave's form (docs/area-b-decisions.md).
+// The check digit (the last character) is not enforced: around 1.5 % of the RFCs in use fail SAT's formula
+// (python-stdnum's estimate, which leaves it unchecked by default for that reason). A typing mistake is still
+// often caught by the date and the homoclave's form (docs/area-b-decisions.md).
 /**
  * Why `value` is not a Mexican RFC with homoclave (12 characters for a company, 13 for a person: letters, a real
  * date, homoclave), or undefined; the check digit is not enforced.
