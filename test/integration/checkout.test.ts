@@ -313,6 +313,8 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     expect(receipt.subject).toContain('[PRUEBA] Tu recibo de Espresso beans — 7.00 USD');
     expect(receipt.text).toContain('Recibo');
     expect(receipt.text).not.toContain('Receipt');
+    // A reply to the receipt goes to the merchant.
+    expect(receipt.headers.find((h) => h.key === 'reply-to')?.value).toBe('comerciante@example.com');
     const notice = await inbox.waitFor((m) => m.to.includes('comerciante@example.com'), {
       timeoutMs: 20_000,
     });

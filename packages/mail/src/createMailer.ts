@@ -19,6 +19,8 @@ export interface OutgoingMail {
   to: string | readonly string[];
   subject: string;
   text: string;
+  /** Where replies go, e.g. the merchant's address on a shopper's receipt; one line, no header can follow it. */
+  replyTo?: string;
   /** Extra headers; names and values are checked so no header can smuggle in another. */
   headers?: Readonly<Record<string, string>>;
   /** A fixed `<local@domain>` id so a retried send of the same message can be recognised downstream. */
@@ -75,6 +77,9 @@ export function createMailer(options: MailerOptions): Mailer {
           throw new RangeError(`header ${JSON.stringify(name)} is not a single valid header line`);
         }
       }
+      if (mail.replyTo !== undefined && lineBreak.test(mail.replyTo)) {
+        throw new RangeError('replyTo is not a single address line');
+      }
       const recipients = typeof mail.to === 'string' ? [mail.to] : [...mail.to];
       if (recipients.length === 0) throw new RangeError('a message needs at least one recipient');
       // Socket timeouts miss a server that trickles its replies; the deadline bounds the whole send.
@@ -85,6 +90,7 @@ export function createMailer(options: MailerOptions): Mailer {
         to: recipients,
         subject: mail.subject,
         text: mail.text,
+        ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
         headers: { ...headers },
         ...(mail.messageId === undefined ? {} : { messageId: normalizeMessageId(mail.messageId) }),
         signal,

@@ -63,6 +63,28 @@ describe('startDevInbox with createMailer', () => {
     expect(stored?.id).toMatch(/^\d{13}-[0-9a-f]{12}$/);
   });
 
+  it('sets Reply-To and refuses one that would add a header', async () => {
+    const messageId = '<reply-to@shop.example>';
+    await mailer.send({
+      to: 'shopper@example.com',
+      subject: 'Receipt',
+      text: 'x',
+      replyTo: 'Coffee Shop <orders@shop.example>',
+      messageId,
+    });
+    const stored = await inbox.waitFor((m) => m.messageId === messageId, { timeoutMs: 2_000 });
+    expect(stored.headers.find((h) => h.key === 'reply-to')?.value).toBe('Coffee Shop <orders@shop.example>');
+    expect(stored.to).toEqual(['shopper@example.com']);
+    await expect(
+      mailer.send({
+        to: 'a@example.com',
+        subject: 's',
+        text: 't',
+        replyTo: 'a@example.com\r\nBcc: b@example.com',
+      }),
+    ).rejects.toThrow(RangeError);
+  });
+
   it('accepts a Message-ID without angle brackets and refuses one that is malformed', async () => {
     const sent = await mailer.send({
       to: 'a@example.com',

@@ -627,6 +627,8 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
         sent += await sendOnce('customer_receipt', {
           to: row.user_email,
           ...mail,
+          // The shopper's reply reaches the merchant, not the service's sender address.
+          replyTo: product.email,
           messageId: `<${row.id}.customer@stable-checkout>`,
         });
       }
