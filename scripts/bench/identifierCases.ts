@@ -180,7 +180,9 @@ export function comparePublishedCases(): { rows: string[][]; wrong: string[] } {
     String(agreed),
     ((100 * agreed) / cases.length).toFixed(2),
   ];
-  const rows = [...Map.groupBy(publishedCases, (c) => c.identifier)].map(([identifier, cases]) => {
+  const groups = new Map<string, PublishedCase[]>();
+  for (const c of publishedCases) groups.set(c.identifier, [...(groups.get(c.identifier) ?? []), c]);
+  const rows = [...groups].map(([identifier, cases]) => {
     let agreed = 0;
     for (const c of cases) {
       const problem = disagreement(c);
