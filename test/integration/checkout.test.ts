@@ -310,7 +310,11 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     const receipt = await inbox.waitFor((m) => m.to.includes('compradora@example.com'), {
       timeoutMs: 20_000,
     });
-    expect(receipt.subject).toContain('[PRUEBA] Tu recibo de Espresso beans — 7.00 USD');
+    // Amounts as the element writes them in Spanish; the test payment said in Spanish, without the merchant's
+    // instruction.
+    expect(receipt.subject).toContain('[PRUEBA] Tu recibo de Espresso beans — 7,00\u00a0US$');
+    expect(receipt.text).toContain('Pago de prueba: no se movió dinero.');
+    expect(receipt.text).not.toContain('TEST PAYMENT');
     expect(receipt.text).toContain('Recibo');
     expect(receipt.text).not.toContain('Receipt');
     // A reply to the receipt goes to the merchant.

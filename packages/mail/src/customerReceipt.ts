@@ -2,11 +2,11 @@
 import type { ResolvedPayment } from '@checkout/core';
 import { formatFields } from './formatFields.ts';
 import { formatTimestamp } from './formatTimestamp.ts';
-import { formatUsd } from './formatUsd.ts';
 import { includedTax } from './includedTax.ts';
+import { formatDecimalIn, formatUsdIn } from './localeAmount.ts';
 import { oneLine } from './oneLine.ts';
 import { paymentDeviation } from './paymentDeviation.ts';
-import { type ReceiptLanguage, receiptWords } from './receiptLanguage.ts';
+import { receiptLocaleOf, receiptWords } from './receiptLanguage.ts';
 
 /** The product fields a receipt shows. */
 export interface ReceiptProduct {
@@ -25,8 +25,12 @@ export interface CustomerReceiptInput {
   chainName: string;
   /** Link to the transaction on a block explorer. */
   explorerTxUrl?: string;
-  /** The shopper's language (default English); the merchant's own `email_body` is shown as written. */
-  language?: ReceiptLanguage;
+  /**
+   * The shopper's language tag (BCP 47) as the element sent it: its language picks the words (en, es, pt; any
+   * other reads English) and the tag formats the figures as the element did. The merchant's `email_body` is shown
+   * as written.
+   */
+  locale?: string | null | undefined;
 }
 
 /** Subject and plain-text body of an e-mail. */
@@ -38,10 +42,12 @@ export interface MailContent {
 /** Subject and text of the shopper's receipt: the merchant's `email_body`, then the receipt itself. */
 export function customerReceipt(input: CustomerReceiptInput): MailContent {
   const { payment: resolved, product, chainName } = input;
-  const words = receiptWords[input.language ?? 'en'];
+  const { language, locale } = receiptLocaleOf(input.locale);
+  const words = receiptWords[language];
   const { payment } = resolved;
   const name = oneLine(product.name);
-  const usd = formatUsd(resolved.dollar_amount);
+  const usd = formatUsdIn(resolved.dollar_amount, locale);
+  const tokens = (amount: string, symbol: string) => `${formatDecimalIn(amount, locale)} ${oneLine(symbol)}`;
   const failed = payment.tx_failure;
   const test = resolved.is_test ? words.testSubject : '';
   const subject = `${test}${failed ? words.failedSubject(name) : words.subject(name, usd)}`;
@@ -52,15 +58,12 @@ export function customerReceipt(input: CustomerReceiptInput): MailContent {
 
   const fields = formatFields([
     [words.product, name],
-    [words.amount, `${usd} USD`],
+    [words.amount, usd],
     [
-      words.taxIncluded(formatRate(product.tax_rate)),
-      `${includedTax(resolved.dollar_amount, product.tax_rate)} USD`,
+      words.taxIncluded(formatDecimalIn(formatRate(product.tax_rate), locale)),
+      formatUsdIn(includedTax(resolved.dollar_amount, product.tax_rate), locale),
     ],
-    [
-      failed ? words.sent : words.paid,
-      `${payment.received_token_amount} ${oneLine(payment.received_token.symbol)}`,
-    ],
+    [failed ? words.sent : words.paid, tokens(payment.received_token_amount, payment.received_token.symbol)],
     [words.chain, oneLine(chainName)],
     [words.transaction, payment.tx_id],
     [words.explorer, input.explorerTxUrl],
@@ -70,9 +73,9 @@ export function customerReceipt(input: CustomerReceiptInput): MailContent {
 
   const notes: string[] = [];
   const deviation = failed ? undefined : paymentDeviation(payment.amount_difference);
-  const expected = `${payment.expected_token_amount} ${oneLine(payment.expected_token.symbol)}`;
-  const received = `${payment.received_token_amount} ${oneLine(payment.received_token.symbol)}`;
-  const percent = payment.amount_difference.replace(/^[+-]/, '');
+  const expected = tokens(payment.expected_token_amount, payment.expected_token.symbol);
+  const received = tokens(payment.received_token_amount, payment.received_token.symbol);
+  const percent = formatDecimalIn(payment.amount_difference.replace(/^[+-]/, ''), locale);
   if (deviation === 'under') notes.push(words.under(percent, expected, received));
   else if (deviation === 'over') notes.push(words.over(percent, expected, received));
   if (failed) notes.push(words.startAgain);

@@ -6,7 +6,9 @@ import { formatTimestamp } from './formatTimestamp.ts';
 import { formatUsd } from './formatUsd.ts';
 import { oneLine } from './oneLine.ts';
 import { paymentDeviation } from './paymentDeviation.ts';
-import { testPaymentFlag } from './receiptLanguage.ts';
+
+/** The merchant's instruction for a test payment, worded as the spec's rule for `is_test`; only merchants read it. */
+const testPaymentFlag = 'TEST PAYMENT — do not fulfil';
 
 /** Input of merchantNotification. */
 export interface MerchantNotificationInput {

@@ -7,17 +7,38 @@
 export const receiptLanguages = ['en', 'es', 'pt'] as const;
 export type ReceiptLanguage = (typeof receiptLanguages)[number];
 
+/** The language a receipt is written in and the Intl locale its figures are formatted with. */
+export interface ReceiptLocale {
+  language: ReceiptLanguage;
+  /** `es-ES`, `pt-BR`, `es`…: the tag the element formatted the amounts with. */
+  locale: string;
+}
+
+/** `tag` as Intl writes it, or undefined when Intl cannot use it. */
+function intlLocale(tag: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(tag.replaceAll('_', '-'))[0];
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The receipt language of a BCP 47 tag (`es-ES`, `pt-BR`, `en`), or English for any other or none:
- * the primary subtag decides, in any case.
+ * The receipt's language and locale for the shopper's BCP 47 tag (`es-ES`, `pt-BR`, `en`), chosen as the element
+ * chooses its own (widget/src/i18n.ts `pickLocale`): the primary subtag picks the language, in any case; any other
+ * language, or none, reads English (`en`); the whole tag formats the figures, or the language alone when Intl
+ * cannot use the tag.
  */
-export function receiptLanguageOf(tag: string | null | undefined): ReceiptLanguage {
-  const primary = (tag ?? '').trim().split(/[-_]/)[0]?.toLowerCase() ?? '';
-  return (receiptLanguages as readonly string[]).includes(primary) ? (primary as ReceiptLanguage) : 'en';
+export function receiptLocaleOf(tag: string | null | undefined): ReceiptLocale {
+  const trimmed = (tag ?? '').trim();
+  const primary = trimmed.split(/[-_]/)[0]?.toLowerCase() ?? '';
+  if (!(receiptLanguages as readonly string[]).includes(primary)) return { language: 'en', locale: 'en' };
+  return { language: primary as ReceiptLanguage, locale: intlLocale(trimmed) ?? primary };
 }
 
 /** Every sentence and label of a receipt, in one language. */
 export interface ReceiptWords {
+  /** `usd` is formatted in the receipt's locale, currency sign included. */
   subject(name: string, usd: string): string;
   failedSubject(name: string): string;
   test: string;
@@ -39,17 +60,11 @@ export interface ReceiptWords {
   startAgain: string;
 }
 
-/**
- * Test payment marker, worded as the spec's rule for `is_test`; receipts in every language keep it in
- * English too, as merchants' tools look for it.
- */
-export const testPaymentFlag = 'TEST PAYMENT — do not fulfil';
-
 export const receiptWords: Record<ReceiptLanguage, ReceiptWords> = {
   en: {
-    subject: (name, usd) => `Your receipt for ${name} — ${usd} USD`,
+    subject: (name, usd) => `Your receipt for ${name} — ${usd}`,
     failedSubject: (name) => `Payment failed: ${name}`,
-    test: `*** ${testPaymentFlag}. This was not a real purchase. ***`,
+    test: '*** Test payment: no money moved. This was not a real purchase. ***',
     testSubject: '[TEST] ',
     failed: '*** FAILED TRANSACTION: the blockchain transaction did not succeed, so no payment was made. ***',
     heading: 'Receipt',
@@ -72,9 +87,9 @@ export const receiptWords: Record<ReceiptLanguage, ReceiptWords> = {
     startAgain: 'If you still want to buy, please start a new checkout.',
   },
   es: {
-    subject: (name, usd) => `Tu recibo de ${name} — ${usd} USD`,
+    subject: (name, usd) => `Tu recibo de ${name} — ${usd}`,
     failedSubject: (name) => `Pago fallido: ${name}`,
-    test: `*** ${testPaymentFlag} (PAGO DE PRUEBA: no es una compra real). ***`,
+    test: '*** Pago de prueba: no se movió dinero. No fue una compra real. ***',
     testSubject: '[PRUEBA] ',
     failed:
       '*** TRANSACCIÓN FALLIDA: la transacción en la cadena de bloques no se completó, así que no se realizó ningún pago. ***',
@@ -98,9 +113,9 @@ export const receiptWords: Record<ReceiptLanguage, ReceiptWords> = {
     startAgain: 'Si todavía quieres comprar, inicia un nuevo pago.',
   },
   pt: {
-    subject: (name, usd) => `Seu recibo de ${name} — ${usd} USD`,
+    subject: (name, usd) => `Seu recibo de ${name} — ${usd}`,
     failedSubject: (name) => `Pagamento não concluído: ${name}`,
-    test: `*** ${testPaymentFlag} (PAGAMENTO DE TESTE: não é uma compra real). ***`,
+    test: '*** Pagamento de teste: nenhum dinheiro foi movimentado. Não foi uma compra real. ***',
     testSubject: '[TESTE] ',
     failed:
       '*** TRANSAÇÃO COM FALHA: a transação na blockchain não foi concluída, então nenhum pagamento foi feito. ***',

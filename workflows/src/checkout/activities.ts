@@ -24,13 +24,7 @@ import {
   sightTransfer,
   updateSession,
 } from '@checkout/db';
-import {
-  customerReceipt,
-  type Mailer,
-  merchantNotification,
-  type OutgoingMail,
-  receiptLanguageOf,
-} from '@checkout/mail';
+import { customerReceipt, type Mailer, merchantNotification, type OutgoingMail } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getAddress, type Hash } from 'viem';
 import { performOnce } from '../effects.ts';
@@ -622,7 +616,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
           payment,
           product: { name: product.name, email_body: product.email_body, tax_rate: product.tax_rate },
           chainName,
-          language: receiptLanguageOf(session?.locale),
+          locale: session?.locale,
         });
         sent += await sendOnce('customer_receipt', {
           to: row.user_email,
