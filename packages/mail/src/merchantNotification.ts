@@ -1,5 +1,5 @@
 /** The plain-text notification a merchant gets at the product's `email` for every resolved payment (spec §6.3). */
-import type { PaymentToken, ResolvedPayment } from '@checkout/core';
+import type { PaymentExceptionStatus, PaymentToken, ResolvedPayment } from '@checkout/core';
 import type { MailContent } from './customerReceipt.ts';
 import { formatFields } from './formatFields.ts';
 import { formatTimestamp } from './formatTimestamp.ts';
@@ -9,6 +9,33 @@ import { paymentDeviation } from './paymentDeviation.ts';
 
 /** The merchant's instruction for a test payment, worded as the spec's rule for `is_test`; only merchants read it. */
 const testPaymentFlag = 'TEST PAYMENT — do not fulfil';
+
+/**
+ * The flag line of each `exception_status` (core's paymentException.ts), keyed by the value and opened with it, so
+ * the notice names the exception in the words the webhook uses. `paid_twice`, a second transfer for an order
+ * already paid, is worded ahead of the value. `percent` is the unsigned amount difference; `beyondTolerance` says
+ * whether it exceeds the spec's 1 %.
+ */
+const exceptionFlags: Readonly<
+  Record<PaymentExceptionStatus | 'paid_twice', (percent: string, beyondTolerance: boolean) => string>
+> = {
+  paid_partially: (percent, beyondTolerance) =>
+    `received ${percent} % less than expected. ${
+      beyondTolerance
+        ? 'You may ask the customer to send the difference before fulfilment.'
+        : 'That is within the 1 % tolerance: the order counts as paid.'
+    }`,
+  paid_over: (percent, beyondTolerance) =>
+    `received ${percent} % more than expected. ${
+      beyondTolerance ? 'You may arrange a partial refund.' : 'That is within the 1 % tolerance.'
+    }`,
+  paid_late: () =>
+    "the payment arrived after the checkout's time had run out. Check that you can still fulfil the order " +
+    '(price, stock) before you do.',
+  paid_twice: () =>
+    'a second transfer arrived for an order that was already paid. Do not fulfil the order again; ' +
+    'you may refund this transfer to its sender.',
+};
 
 /** Input of merchantNotification. */
 export interface MerchantNotificationInput {
@@ -26,6 +53,7 @@ export function merchantNotification(input: MerchantNotificationInput): MailCont
   const usd = formatUsd(resolved.dollar_amount);
   const failed = payment.tx_failure;
   const deviation = paymentDeviation(payment.amount_difference);
+  const exception = failed ? null : payment.exception_status;
   const status = failed
     ? 'Payment failed'
     : deviation === 'under'
@@ -33,28 +61,21 @@ export function merchantNotification(input: MerchantNotificationInput): MailCont
       : deviation === 'over'
         ? 'Overpayment'
         : 'Payment received';
-  const subject = `${resolved.is_test ? '[TEST] ' : ''}${status}: ${name} — ${usd} USD`;
+  const named = exception ? `${status} (${exception})` : status;
+  const subject = `${resolved.is_test ? '[TEST] ' : ''}${named}: ${name} — ${usd} USD`;
 
   const percent = payment.amount_difference.replace(/^[+-]/, '');
   const flags: string[] = [];
   if (resolved.is_test)
     flags.push(`*** ${testPaymentFlag}. is_test is true: this was not a real purchase. ***`);
   if (failed) flags.push('*** FAILED TRANSACTION: no funds were received. Do not fulfil. ***');
-  if (!failed && deviation === 'under') {
-    flags.push(
-      `*** UNDERPAYMENT: received ${percent} % less than expected. ` +
-        'You may ask the customer to send the difference before fulfilment. ***',
-    );
-  }
-  if (!failed && deviation === 'over') {
-    flags.push(
-      `*** OVERPAYMENT: received ${percent} % more than expected. You may arrange a partial refund. ***`,
-    );
-  }
+  if (exception)
+    flags.push(`*** ${exception}: ${exceptionFlags[exception](percent, deviation !== undefined)} ***`);
 
   const facts = formatFields([
     ['Product', `${name} (slug ${oneLine(resolved.slug)})`],
     ['Status', failed ? 'FAILED' : payment.tx_success ? 'succeeded' : 'unknown'],
+    ['Exception status', exception ?? 'none'],
     ['Test payment', resolved.is_test ? 'YES' : 'no'],
     ['USD amount', `${usd} USD`],
     ['Expected', `${payment.expected_token_amount} ${describeToken(payment.expected_token)}`],
