@@ -1,6 +1,6 @@
 /** Activities of the checkout workflow: chain reads, session progress, the resolution record, e-mails. */
 
-import { type ChainClients, type FoundTransfer, listIncomingTransfers, verifyPayment } from '@checkout/chain';
+import { type ChainClients, verifyPayment } from '@checkout/chain';
 import type { TokenRegistry } from '@checkout/core';
 import { isTestToken, percentDifference } from '@checkout/core';
 import {
@@ -325,109 +325,8 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
     },
 
     /**
-     * Scans the chain for the payer's transfer to the receiving address until `until` (epoch ms), for
-     * shoppers whose hash never arrived. Claims what it finds for this session; returns its hash or null.
-     *
-     * Matching: among the payer's transfers into the receiving address since the session opened, the one
-     * whose amount is exactly the expected amount wins (the earliest, when several are). Only when none
-     * is exact does the scan fall back to the earliest, which then resolves as under- or overpaid, and
-     * never to one that exactly pays another open checkout of the same payer. A transfer must stay
-     * unclaimed for the claim delay, counted from its first sighting (kept in the database, so a restart
-     * does not start the delay again), before a scan takes it: a shopper's widget submitting the hash
-     * claims it first.
-     *
-     * A session holding a reserved amount (paid from another device, see `matching.ts`) also takes a transfer
-     * of exactly that amount from any sender, at once; no fallback of a payer ever takes such an amount.
-     */
-    async scanForPayment(input: {
-      sessionId: string;
-      chainId: number;
-      until: number;
-    }): Promise<string | null> {
-      const chain = chainOf(input.chainId);
-      const ctx = Context.current();
-      const opened = await sessionOf(input.sessionId);
-      // Where the scan starts looking: the session's opening block, or where an earlier attempt got to.
-      let fromBlock = BigInt(
-        (ctx.info.heartbeatDetails as { nextBlock?: string } | undefined)?.nextBlock ?? opened.start_block,
-      );
-      const pays = amountMatcher(input.chainId, opened);
-      const passedOver = new Set<string>();
-      for (let polls = 0; Date.now() < input.until && polls < 10_000_000; polls++) {
-        // Re-read each round: the shopper may change wallet or token while the session is open.
-        const session = await sessionOf(input.sessionId);
-        // A session with a reserved amount (paid from another device) takes that exact amount from anyone.
-        const terms: PayerlessTerms = {
-          tokenAddress: session.expected_token.address,
-          amount: BigInt(session.expected_token_amount),
-          reserved: session.amount_tail !== null,
-        };
-        const payer = session.sender_address?.toLowerCase() ?? null;
-        const latest = await chain.client.getBlockNumber({ cacheTime: 0 });
-        if (latest >= fromBlock) {
-          const tokens = [
-            ...new Set(
-              [session.expected_token.address, session.payment_token_address].map((a) => getAddress(a)),
-            ),
-          ];
-          const found: (FoundTransfer & { token: string })[] = [];
-          for (const token of tokens) {
-            const transfers = await listIncomingTransfers({
-              client: chain.client,
-              token,
-              to: getAddress(session.receiving_address),
-              ...(terms.reserved || payer === null ? {} : { from: getAddress(payer) }),
-              fromBlock,
-              toBlock: latest,
-              skip: ({ txHash }) => passedOver.has(txHash.toLowerCase()),
-            });
-            for (const transfer of transfers) {
-              // From anyone: only the reserved amount, or (a known payer's) a transfer of the payer.
-              if (
-                terms.reserved &&
-                !matchesPayerlessSession(terms, { token, amount: transfer.amount }) &&
-                transfer.from.toLowerCase() !== payer
-              )
-                continue;
-              found.push({ ...transfer, token });
-            }
-          }
-          found.sort((x, y) =>
-            x.blockNumber === y.blockNumber
-              ? x.logIndex - y.logIndex
-              : x.blockNumber < y.blockNumber
-                ? -1
-                : 1,
-          );
-          const { exact, candidates } = await chooseCandidates(input.chainId, session, terms, found, pays);
-          for (const transfer of candidates) {
-            // A reserved amount is this session's alone: no widget hash to wait for, so no claim delay.
-            const delay = terms.reserved && exact.includes(transfer) ? 0 : deps.checkout.scanClaimDelayMs;
-            const firstSeen = await sightTransfer(db, { chainId: input.chainId, txHash: transfer.txHash });
-            if (Date.now() - firstSeen.getTime() < delay) break;
-            const claim = await claimTransaction(db, {
-              chainId: input.chainId,
-              txHash: transfer.txHash,
-              sessionId: input.sessionId,
-            });
-            if (claim !== 'other_session') return transfer.txHash.toLowerCase();
-            passedOver.add(transfer.txHash.toLowerCase());
-          }
-          // The next round starts at the earliest transfer still open to a claim (it may be waiting out
-          // its delay, or be the fallback of a later round), otherwise past `latest`.
-          const open = found.filter((t) => !passedOver.has(t.txHash.toLowerCase()));
-          fromBlock = open.length > 0 ? open[0]!.blockNumber : latest + 1n;
-        }
-        ctx.heartbeat({ nextBlock: fromBlock.toString() });
-        await sleep(deps.checkout.scanIntervalMs ?? deps.checkout.pollIntervalMs);
-        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-      }
-      return null;
-    },
-
-    /**
      * Looks, among the transfers the chain's watcher recorded into the session's receiving address since it
-     * opened, for the one the session takes — with the rules of {@link scanForPayment}: the payer's transfer
+     * opened, for the one the session takes (docs/checkout.md, "Matching rule"): the payer's transfer
      * (by the log's or the transaction's sender) of exactly the amount, else the payer's earliest one that
      * pays nothing else; any sender's transfer of a reserved amount, at once. Claims it and returns its
      * hash; `retryAt` when the best one still waits out its claim delay; neither when there is none.

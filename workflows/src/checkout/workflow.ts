@@ -8,7 +8,6 @@ import {
   condition,
   isCancellation,
   log,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -43,11 +42,6 @@ const local = proxyLocalActivities<CheckoutActivities>({
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
-const mail = proxyActivities<CheckoutActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
-
 // The one look at a hash on arrival runs while the shopper's submission waits: briefly, and when the chain
 // does not answer, the polling activity (which retries patiently) takes over.
 const glance = proxyLocalActivities<CheckoutActivities>({
@@ -77,8 +71,6 @@ const hotWebhook = proxyLocalActivities<WebhookActivities>({
 const hotWebhookTimeoutMs = 3_000;
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/;
-/** Patch of the runs that note a step failing for good and go on (older runs failed with it). */
-const checkoutStepFailurePatch = 'checkout-step-failure';
 const maxSubmissions = 10;
 
 /** What the session says of a transaction it refused. */
@@ -136,8 +128,6 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
   setHandler(transferSeenSignal, () => {
     sightings++;
   });
-  // Histories from before the chain watcher scanned the chain themselves, every few seconds.
-  const watched = patched('checkout-chain-watcher');
 
   /**
    * Waits for the payment among the transfers the chain's watcher records: looks once at once (what was
@@ -172,15 +162,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     const scope = new CancellationScope();
     scanScope = scope;
     scanDone = scope
-      .run(() =>
-        watched
-          ? awaitRecordedPayment()
-          : watching.scanForPayment({
-              sessionId: input.sessionId,
-              chainId: input.chainId,
-              until: input.scanUntil,
-            }),
-      )
+      .run(() => awaitRecordedPayment())
       .then(
         (found) => {
           scanned = found;
@@ -196,12 +178,9 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     await scanDone;
   };
 
-  // Histories from before these steps replay without them: the scan started at once, the hash was
-  // only looked at by the polling activity, and e-mails went through the server.
-  const quick = patched('checkout-fast-resolution');
   // A scan cannot claim a transfer before the claim delay anyway, so it starts only then: most
   // shoppers submit their hash first, and their checkout never scans at all.
-  let scanStartAt: number | null = quick && input.scanStartAt !== undefined ? input.scanStartAt : null;
+  let scanStartAt: number | null = input.scanStartAt ?? null;
   if (scanStartAt === null || Date.now() >= scanStartAt) {
     scanStartAt = null;
     startScan();
@@ -245,22 +224,19 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     scanStartAt = null;
     await stopScan();
     status = 'confirming';
-    if (!quick) upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
     const target = { sessionId: input.sessionId, chainId: input.chainId, txHash: hash };
     // A hash usually arrives once its block is in: one look settles it without the polling activity
     // (and the workflow goes from awaiting payment straight to its outcome).
     let facts: Awaited<ReturnType<CheckoutActivities['checkTransaction']>> = null;
-    if (quick) {
-      try {
-        facts = await glance.checkTransaction(target);
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        // The chain did not answer: the session shows the hash confirming while the watch retries.
-        await local.setSessionStatus({ sessionId: input.sessionId, status, txHash: hash, error: null });
-      }
+    try {
+      facts = await glance.checkTransaction(target);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      // The chain did not answer: the session shows the hash confirming while the watch retries.
+      await local.setSessionStatus({ sessionId: input.sessionId, status, txHash: hash, error: null });
     }
     if (!facts) {
-      if (quick) upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
+      upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
       facts = await watching.awaitTransaction(target);
     }
     if (facts.status === 'not_found' || facts.status === 'no_transfer' || facts.status === 'refused') {
@@ -280,7 +256,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
       recorded = await local.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
     } catch (error) {
       const final = finalFailureOf(error);
-      if (!final || !patched(checkoutStepFailurePatch)) throw error;
+      if (!final) throw error;
       // The payment cannot be recorded (a value or rule the database refuses): noted on the session, in
       // the memo and the log; the checkout goes on and takes another transaction.
       const message = `The payment in ${hash} could not be recorded: ${final.message}`;
@@ -306,19 +282,17 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
 
     if (recorded.webhookDeliveryId) {
       const delivery: WebhookDeliveryInput = { deliveryId: recorded.webhookDeliveryId };
-      if (patched('checkout-first-webhook-attempt')) {
-        try {
-          const result = await hotWebhook.attemptWebhookDelivery({
-            deliveryId: recorded.webhookDeliveryId,
-            attempt: 1,
-            retry: firstAttemptRetry(),
-            timeoutMs: hotWebhookTimeoutMs,
-          });
-          delivery.madeAttempt = { attempt: 1, result };
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-          // The delivery workflow makes the first attempt itself.
-        }
+      try {
+        const result = await hotWebhook.attemptWebhookDelivery({
+          deliveryId: recorded.webhookDeliveryId,
+          attempt: 1,
+          retry: firstAttemptRetry(),
+          timeoutMs: hotWebhookTimeoutMs,
+        });
+        delivery.madeAttempt = { attempt: 1, result };
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        // The delivery workflow makes the first attempt itself.
       }
       // What the delivery would otherwise look up and set itself, for finding it in the Temporal UI.
       // The memo also gives the delivery its summary in the Temporal UI.
@@ -335,10 +309,10 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
       });
     }
     try {
-      await (quick ? localMail : mail).sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
+      await localMail.sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
     } catch (error) {
       const final = finalFailureOf(error);
-      if (!final || !patched(checkoutStepFailurePatch)) throw error;
+      if (!final) throw error;
       // The payment stands: only its e-mails failed for good (noted in the memo and the log).
       log.error('the payment e-mails failed for good', { sessionId: input.sessionId, type: final.type });
       upsertMemo({
