@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context.ts';
+import { allowedMethods } from './middleware/allowedMethods.ts';
 import { requireApiKey, requireMerchantWallet } from './middleware/auth.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { handOverAfterRequest } from './middleware/handOver.ts';
@@ -24,7 +25,7 @@ export function createOpsApp(deps: AppDeps): Koa<AppState> {
   const router = new Router<AppState>();
   healthRoutes(routesOn(router), deps);
   app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(allowedMethods());
   return app;
 }
 
@@ -43,8 +44,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     await next();
   });
   app.use(handOverAfterRequest(deps.handOver, deps.db.kysely));
-  app.use(jsonBody(deps.config.bodyLimitBytes));
-  app.use(storableInput());
 
   // Every route is declared once (routes/index.ts): registered here, on the router that serves it, and
   // described by the document from the same declarations.
@@ -55,16 +54,24 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     pages: new Router<AppState>(),
     areaB: new Router<AppState>(),
   };
+  // Each router authenticates (or rate-limits) before it reads a body: an anonymous caller gets its 401 without
+  // the service decompressing or parsing anything it sent. Router middleware runs only for a matched route.
+  const body = () => [jsonBody(deps.config.bodyLimitBytes), storableInput()] as const;
+  routers.open.use(...body());
+  routers.pages.use(...body());
   routers.checkout.use(
     '/checkout',
     rateLimit(deps.config.publicRateLimitPerMinute, publicRateLimitStore(deps.db, deps.logger)),
   );
+  routers.checkout.use(...body());
   routers.areaA.use(
     requireMerchantWallet(),
+    ...body(),
     idempotency((s) => `merchant:${s.merchant!.merchantId}`),
   );
   routers.areaB.use(
     requireApiKey(),
+    ...body(),
     idempotency((s) => `account:${s.merchant!.merchantId}`),
   );
   const openapi = buildOpenApiDocument(deps);
@@ -74,11 +81,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     () => openapi,
   );
 
-  const mount = (router: Router<AppState>) => {
-    app.use(router.routes());
-    // The router answers 405/501 with an Allow header and no body; errorHandler writes the error body.
-    app.use(router.allowedMethods());
-  };
+  const mount = (router: Router<AppState>) => app.use(router.routes());
   mount(routers.open);
   // Public checkout API first: its paths need no key. CORS runs before the router, which calls route
   // middleware only for a matched method: a preflight (OPTIONS) would get no CORS headers inside it.
@@ -90,6 +93,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   mount(routers.areaA);
   if (deps.config.areaB.sandboxEnabled) mount(routers.pages);
   mount(routers.areaB);
+  // What no route took: OPTIONS, 405 and 501 with their Allow header; errorHandler writes the error body.
+  app.use(allowedMethods());
 
   return app;
 }

@@ -21,7 +21,7 @@ function decodedPath(path: string): string {
   }
 }
 
-/** Runs after the body is parsed and before any route. */
+/** Runs after the body is parsed (after authentication, on routers that authenticate) and before the route. */
 export function storableInput(): Middleware<AppState> {
   return async (ctx, next) => {
     if (unstorableTextReason(decodedPath(ctx.path))) {
