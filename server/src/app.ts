@@ -7,6 +7,7 @@ import { errorHandler } from './middleware/errorHandler.ts';
 import { handOverAfterRequest } from './middleware/handOver.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/jsonBody.ts';
+import { noFraming } from './middleware/noFraming.ts';
 import { observe } from './middleware/observe.ts';
 import { openCors, rateLimit } from './middleware/publicAccess.ts';
 import { storableInput } from './middleware/storableInput.ts';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorHandler());
+  app.use(noFraming());
   app.use(async (ctx, next) => {
     ctx.state.db = deps.db.kysely;
     await next();

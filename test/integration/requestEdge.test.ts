@@ -126,6 +126,15 @@ describe.skipIf(databaseUnavailable())('the edge of a request', () => {
     }
   });
 
+  it('forbids framing the hosted pages', async () => {
+    for (const path of [`/checkout/${slug}`, '/checkout/no-such-slug']) {
+      const res = await fetch(`${service.url}${path}`);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
+
   it('lists in Allow the methods each path really has, OPTIONS included', async () => {
     const validate = await service.request('OPTIONS', `/users/${randomUUID()}/payment_details/validate`);
     expect(validate.status).toBe(200);
