@@ -126,6 +126,48 @@ describe.skipIf(databaseUnavailable())('the edge of a request', () => {
     }
   });
 
+  it('refuses a key given twice with 400 naming it, and creates nothing', async () => {
+    const expected = `/api/v1/products/${productId}/expected_payments`;
+    const res = await service.request('POST', expected, {
+      headers: { ...merchant.headers, 'content-type': 'application/json' },
+      body: '{"dollar_amount":"1.00","dollar_amount":"999.00"}',
+    });
+    expectError(res, 400, 'invalid_json');
+    expect(res.body.errors).toEqual([{ path: 'dollar_amount', message: 'is given more than once' }]);
+    const nestedKey = await service.request('POST', '/api/v1/products', {
+      headers: { ...merchant.headers, 'content-type': 'application/json' },
+      body: `{"product":{"name":"A","email":"a@example.com","name":"B","token":${JSON.stringify(usdc)}}}`,
+    });
+    expectError(nestedKey, 400, 'invalid_json');
+    expect(nestedKey.body.errors).toEqual([{ path: 'product.name', message: 'is given more than once' }]);
+    // The same key in two objects is no repetition.
+    const fine = await service.request('POST', expected, {
+      headers: { ...merchant.headers, 'content-type': 'application/json' },
+      body: '{"dollar_amount":"1.00","metadata":{"a":{"dollar_amount":1},"b":{"dollar_amount":2}}}',
+    });
+    expect(fine.status, fine.text).toBe(200);
+    expect(fine.body.expected_payment.dollar_amount).toBe('1.00');
+  });
+
+  it('refuses metadata nested without end with 422 on metadata, at any depth', async () => {
+    const expected = `/api/v1/products/${productId}/expected_payments`;
+    for (const levels of [33, 500, 5_000]) {
+      const res = await service.request('POST', expected, {
+        headers: { ...merchant.headers, 'content-type': 'application/json' },
+        body: `{"dollar_amount":"1.00","metadata":${nested(levels)}}`,
+      });
+      expectError(res, 422, 'record_invalid');
+      expect(res.body.errors).toEqual([
+        { path: 'metadata', message: 'must be nested at most 32 levels deep' },
+      ]);
+    }
+    const deepest = await service.request('POST', expected, {
+      headers: { ...merchant.headers, 'content-type': 'application/json' },
+      body: `{"dollar_amount":"1.00","metadata":${nested(32)}}`,
+    });
+    expect(deepest.status, deepest.text).toBe(200);
+  });
+
   it('forbids framing the hosted pages', async () => {
     for (const path of [`/checkout/${slug}`, '/checkout/no-such-slug']) {
       const res = await fetch(`${service.url}${path}`);

@@ -1,6 +1,7 @@
 export * from './amount.ts';
 export * from './chains.ts';
 export * from './errors.ts';
+export * from './jsonDepth.ts';
 export * from './paymentException.ts';
 export * from './paymentRequest.ts';
 export * from './ramps.ts';

@@ -5,6 +5,7 @@ import { ApiError } from '@checkout/core';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import type { AppState } from '../context.ts';
+import { duplicateJsonKey } from '../duplicateJsonKey.ts';
 
 const methodsWithBody = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -65,7 +66,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Parses `application/json` bodies of POST/PUT/PATCH into `ctx.state.body` (the decoded bytes in
- * `rawBody`). Bodies may be sent gzip, deflate or br encoded; they must be UTF-8.
+ * `rawBody`). Bodies may be sent gzip, deflate or br encoded; they must be UTF-8, and no object may give a
+ * key twice (400 naming it).
  */
 export function jsonBody(limitBytes: number): Middleware<AppState> {
   return async (ctx, next) => {
@@ -110,6 +112,12 @@ export function jsonBody(limitBytes: number): Middleware<AppState> {
       ctx.state.body = JSON.parse(text);
     } catch (error) {
       throw new ApiError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+    }
+    const repeated = duplicateJsonKey(text);
+    if (repeated !== undefined) {
+      throw new ApiError('invalid_json', `The request body gives the key ${repeated} more than once`, {
+        errors: [{ path: repeated, message: 'is given more than once' }],
+      });
     }
     return next();
   };

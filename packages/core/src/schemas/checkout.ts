@@ -1,7 +1,7 @@
 /** Expected payments and checkout sessions: the public checkout flow (wire shapes). */
 import { z } from 'zod';
 import { fractionDigits, isDecimalString, parseUnits } from '../amount.ts';
-import { EvmAddress, Timestamp, Uuid } from './common.ts';
+import { EvmAddress, jsonRecord, Timestamp, Uuid } from './common.ts';
 import { customFieldNames, PaymentToken } from './product.ts';
 
 /** Largest USD amount of one checkout. */
@@ -21,10 +21,11 @@ export const DollarAmount = z
   })
   .meta({ example: '25.00' });
 
-/** Free-form merchant metadata: a JSON object of at most 50 keys and 8 KiB. */
-export const Metadata = z
-  .record(z.string().max(64), z.unknown())
-  .refine((v) => Object.keys(v).length <= 50, { message: 'must have at most 50 keys' })
+/** Free-form merchant metadata: a JSON object of at most 50 keys and 8 KiB, nested at most 32 levels. */
+export const Metadata = jsonRecord(z.string().max(64))
+  .refine((v) => Object.keys(v).length <= 50, {
+    message: 'must have at most 50 keys',
+  })
   .refine((v) => JSON.stringify(v).length <= 8192, { message: 'must be at most 8 KiB as JSON' });
 
 /** Body of POST /api/v1/products/:id/expected_payments. */

@@ -2,6 +2,7 @@
 import { isAddress } from 'viem';
 import { z } from 'zod';
 import { fractionDigits, isDecimalString } from '../amount.ts';
+import { jsonDepth, maxJsonDepth } from '../jsonDepth.ts';
 
 /** ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T06:25:57.123Z`. */
 export const Timestamp = z.iso.datetime({ precision: 3 }).meta({ example: '2026-11-22T06:25:57.123Z' });
@@ -13,6 +14,17 @@ export const EvmAddress = z
   .string()
   .refine((v) => isAddress(v, { strict: false }), { message: 'is not a valid EVM address' })
   .meta({ example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
+
+/**
+ * A free-form JSON object (metadata) with keys of `key`, nested at most {@link maxJsonDepth} levels: deeper
+ * input is refused before anything serialises it again, which would exhaust the stack.
+ */
+export function jsonRecord(key: z.ZodString = z.string()) {
+  return z.record(key, z.unknown()).refine((v) => jsonDepth(v) <= maxJsonDepth, {
+    message: `must be nested at most ${maxJsonDepth} levels deep`,
+    abort: true,
+  });
+}
 
 /** An absolute http(s) URL. */
 export const HttpUrl = z

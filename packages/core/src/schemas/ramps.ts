@@ -1,6 +1,6 @@
 /** Request bodies of onramps, quotes and offramps (spec 2.6, 2.7, 4.10-4.12; research §7, §9). */
 import { z } from 'zod';
-import { decimalInput, EvmAddress, HttpUrl, Uuid } from './common.ts';
+import { decimalInput, EvmAddress, HttpUrl, jsonRecord, Uuid } from './common.ts';
 
 const code = z.string().trim().min(1).max(40).toLowerCase();
 
@@ -84,7 +84,7 @@ export const OfframpInput = z
     reference: z.string().trim().max(140).nullable().optional(),
     supporting_document_attributes: z.object({ submitted_url: HttpUrl }).strict().nullable().optional(),
     supporting_document_url: HttpUrl.nullable().optional(),
-    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    metadata: jsonRecord().nullable().optional(),
   })
   .strict();
 
