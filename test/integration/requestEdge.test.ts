@@ -168,6 +168,43 @@ describe.skipIf(databaseUnavailable())('the edge of a request', () => {
     expect(deepest.status, deepest.text).toBe(200);
   });
 
+  it('refuses bidi overrides and control characters where people read the text, naming the field', async () => {
+    const refused = [
+      [{ name: 'invoice\u202efdp.exe' }, 'product.name', /bidirectional formatting character U\+202E/],
+      [{ name: 'Ring\u0007' }, 'product.name', /control character U\+0007/],
+      [{ send_email: true, email_body: 'Hi \u001b[2J' }, 'product.email_body', /control character U\+001B/],
+    ] as const;
+    for (const [fields, path, message] of refused) {
+      const res = await service.request('POST', '/api/v1/products', {
+        headers: merchant.headers,
+        json: product(fields),
+      });
+      expectError(res, 422, 'record_invalid');
+      expect(res.body.errors).toEqual([{ path, message: expect.stringMatching(message) }]);
+    }
+    const fine = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: product({ name: 'قهوة\u200f Café', send_email: true, email_body: 'Thanks!\n\n\tThe shop' }),
+    });
+    expect(fine.status, fine.text).toBe(200);
+
+    const session = await service.request('POST', `/api/v1/checkout/${slug}/sessions`, {
+      json: {
+        dollar_amount: '5.00',
+        email: 'shopper@example.com',
+        custom_fields: { full_name: 'Eve\u2066\u202eevE' },
+        token_address: usdc.address,
+      },
+    });
+    expectError(session, 422, 'record_invalid');
+    expect(session.body.errors).toEqual([
+      {
+        path: 'custom_fields.full_name',
+        message: 'must not contain the bidirectional formatting character U+2066',
+      },
+    ]);
+  });
+
   it('forbids framing the hosted pages', async () => {
     for (const path of [`/checkout/${slug}`, '/checkout/no-such-slug']) {
       const res = await fetch(`${service.url}${path}`);

@@ -1,5 +1,6 @@
 export * from './amount.ts';
 export * from './chains.ts';
+export * from './displayText.ts';
 export * from './errors.ts';
 export * from './jsonDepth.ts';
 export * from './paymentException.ts';

@@ -1,6 +1,7 @@
 /** Expected payments and checkout sessions: the public checkout flow (wire shapes). */
 import { z } from 'zod';
 import { fractionDigits, isDecimalString, parseUnits } from '../amount.ts';
+import { displayText } from '../displayText.ts';
 import { EvmAddress, jsonRecord, Timestamp, Uuid } from './common.ts';
 import { customFieldNames, PaymentToken } from './product.ts';
 
@@ -115,7 +116,7 @@ export const CheckoutSessionCreateBody = z
     expected_payment_id: Uuid.optional(),
     dollar_amount: DollarAmount.optional(),
     email: z.email().max(254),
-    custom_fields: z.record(z.string(), z.string().max(500)).default({}),
+    custom_fields: z.record(z.string(), displayText(z.string().max(500))).default({}),
     /** The payer's wallet; absent or null to pay from another device (the session gets a unique amount). */
     sender_address: EvmAddress.nullable().optional(),
     token_address: EvmAddress,

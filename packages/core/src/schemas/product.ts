@@ -1,6 +1,7 @@
 /** Product: a merchant's checkout configuration (spec 2.1, 4.1-4.3). */
 import { z } from 'zod';
 import { blockchains, networks } from '../chains.ts';
+import { displayText } from '../displayText.ts';
 import { decimalInput, HttpUrl, Timestamp, Uuid } from './common.ts';
 
 /** Custom fields a product may ask the shopper for. */
@@ -40,12 +41,12 @@ export const maxExpiresInMinutes = 525_600;
 /** `product` of POST /api/v1/products. Cross-field rules are checked in `superRefine`. */
 export const ProductCreateInput = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: displayText(z.string().trim().min(1).max(200)),
     email: z.email().max(254),
     send_webhook: z.boolean().default(false),
     webhook_url: z.union([HttpUrl, z.literal(''), z.null()]).optional(),
     send_email: z.boolean().default(false),
-    email_body: z.union([z.string().max(10_000), z.null()]).optional(),
+    email_body: z.union([displayText(z.string().max(10_000), { multiline: true }), z.null()]).optional(),
     success_url: z.union([HttpUrl, z.literal(''), z.null()]).optional(),
     failure_url: z.union([HttpUrl, z.literal(''), z.null()]).optional(),
     custom_fields: z
