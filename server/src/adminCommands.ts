@@ -1,4 +1,6 @@
 /** Administrative commands, run by the CLI directly or through a running server's admin socket. */
+
+import { Uuid } from '@checkout/core';
 import { createApiKey, type Db, listApiKeys, revokeApiKey } from '@checkout/db';
 import { isAddress } from 'viem';
 
@@ -8,15 +10,26 @@ export type AdminCommand =
   | { command: 'api-keys.list' }
   | { command: 'api-keys.revoke'; id: string };
 
+/** Throws, in words, when an argument of `cmd` is malformed (before any database is opened). */
+export function checkAdminCommand(cmd: AdminCommand): void {
+  if (cmd.command === 'api-keys.create') {
+    if (typeof cmd.address !== 'string' || !isAddress(cmd.address, { strict: false })) {
+      throw new Error('--address must be a valid EVM address');
+    }
+  }
+  if (cmd.command === 'api-keys.revoke' && !Uuid.safeParse(cmd.id).success) {
+    throw new Error(
+      `${JSON.stringify(cmd.id)} is not an API key id: ids are UUIDs, as api-keys list shows them`,
+    );
+  }
+}
+
 /** Runs a command against an open database. */
 export async function runAdminCommand(db: Db, cmd: AdminCommand): Promise<unknown> {
+  checkAdminCommand(cmd);
   switch (cmd.command) {
-    case 'api-keys.create': {
-      if (typeof cmd.address !== 'string' || !isAddress(cmd.address, { strict: false })) {
-        throw new Error('--address must be a valid EVM address');
-      }
+    case 'api-keys.create':
       return createApiKey(db.kysely, { address: cmd.address, label: cmd.label ?? null });
-    }
     case 'api-keys.list':
       return (await listApiKeys(db.kysely)).map((k) => ({
         ...k,

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DataDirLockedError, readLock } from '@checkout/db';
-import { type AdminCommand, runAdminCommand } from './adminCommands.ts';
+import { type AdminCommand, checkAdminCommand, runAdminCommand } from './adminCommands.ts';
 import { sendAdminCommand } from './adminSocket.ts';
 import { loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './service.ts';
@@ -12,17 +12,26 @@ import { openConfiguredDatabase } from './service.ts';
 const usage = `usage:
   npm run cli -- api-keys create --address 0x… [--label text]   prints the new key on the last line
   npm run cli -- api-keys list
-  npm run cli -- api-keys revoke <api-key-id>`;
+  npm run cli -- api-keys revoke <api-key-id>
+  npm run cli -- --help`;
 
-function parseCommand(argv: string[]): AdminCommand {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { address: { type: 'string' }, label: { type: 'string' } },
-  });
+/** A command line that names no command: the usage is printed, with `message` first when there is one. */
+class UsageError extends Error {}
+
+/** The command of `argv`, or undefined for `--help`. */
+function parseCommand(argv: string[]): AdminCommand | undefined {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(argv);
+  } catch (error) {
+    // Node's own wording, e.g. "Unknown option '--foo'", followed by what is known.
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return undefined;
   const [group, action, arg] = positionals;
   if (group === 'api-keys' && action === 'create') {
-    if (!values.address) throw new Error('--address is required');
+    if (!values.address) throw new UsageError('--address is required');
     return {
       command: 'api-keys.create',
       address: values.address,
@@ -31,7 +40,19 @@ function parseCommand(argv: string[]): AdminCommand {
   }
   if (group === 'api-keys' && action === 'list') return { command: 'api-keys.list' };
   if (group === 'api-keys' && action === 'revoke' && arg) return { command: 'api-keys.revoke', id: arg };
-  throw new Error(usage);
+  throw new UsageError('');
+}
+
+function parseOptions(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      address: { type: 'string' },
+      label: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 }
 
 async function execute(cmd: AdminCommand): Promise<unknown> {
@@ -58,6 +79,12 @@ async function execute(cmd: AdminCommand): Promise<unknown> {
 
 async function main(): Promise<void> {
   const cmd = parseCommand(process.argv.slice(2));
+  if (!cmd) {
+    console.log(usage);
+    return;
+  }
+  // Checked before any database is opened: a mistyped argument is answered at once, in words.
+  checkAdminCommand(cmd);
   const result = await execute(cmd);
   if (cmd.command === 'api-keys.create') {
     const created = result as { key: string; apiKeyId: string; merchantId: string; address: string };
@@ -72,6 +99,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(error.message ? `${error.message}\n${usage}` : usage);
+    process.exitCode = 2;
+    return;
+  }
   console.error((error as Error).message);
   process.exitCode = 1;
 });
