@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { devDepositMnemonic, devMnemonic } from '@checkout/chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -217,5 +218,27 @@ describe('test networks', () => {
       loadConfig({ ...base(), RPC_URL_POLYGON_TESTNET: 'http://x', SWAP_TOKENS_POLYGON_TESTNET: 'FOO:1:2' }),
     ).toThrow(/SWAP_TOKENS_POLYGON_TESTNET: "FOO:1:2"/);
     expect(() => loadConfig({ ...base(), RPC_URL_POLYGON_TESTNET: 'http://x' })).not.toThrow(ConfigError);
+  });
+});
+
+describe('production secrets', () => {
+  const production = () => ({
+    ...base(),
+    NODE_ENV: 'production',
+    SECRET_KEY: 'ab'.repeat(32),
+    DEPOSIT_MNEMONIC: devDepositMnemonic,
+    TREASURY_PRIVATE_KEY: `0x${'cd'.repeat(32)}`,
+  });
+
+  it('requires the secret key, the deposit mnemonic and the treasury key, naming the one missing', () => {
+    expect(loadConfig(production()).env).toBe('production');
+    for (const name of ['SECRET_KEY', 'DEPOSIT_MNEMONIC', 'TREASURY_PRIVATE_KEY'] as const) {
+      expect(() => loadConfig({ ...production(), [name]: '' })).toThrow(`${name}: is required in production`);
+    }
+  });
+
+  it("derives development deposits from a mnemonic of their own, not the dev chain's", () => {
+    expect(loadConfig(base()).ramps.depositMnemonic).toBe(devDepositMnemonic);
+    expect(devDepositMnemonic).not.toBe(devMnemonic);
   });
 });

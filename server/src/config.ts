@@ -2,7 +2,7 @@
 import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { devAccounts, devDeployment } from '@checkout/chain';
+import { devAccounts, devDeployment, devDepositMnemonic } from '@checkout/chain';
 import { EvmAddress, type FeeRule, parseFeeTable, parseRateTable, type TestnetConfig } from '@checkout/core';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
@@ -16,9 +16,6 @@ const defaultOnrampFees = 'usd:ach_push:40:0:1,usd:wire:40:0:10,eur:sepa:40:0:1'
 const defaultOfframpFees =
   'eur:local:40:0:1,eur:swift:50:25:25,usd:local:40:0:1,usd:wire:40:20:20,usd:swift:50:25:25,' +
   'gbp:local:40:0:1,gbp:swift:50:25:25,ars:local:100:0:1,mxn:local:100:0:10';
-
-/** Hardhat's public development mnemonic: only ever a default outside production. */
-const devMnemonic = 'test test test test test test test test test test test junk';
 
 /** Where users wire onramp deposits (sandbox values unless ONRAMP_BANK_ACCOUNT is set). */
 export interface DepositBankAccount {
@@ -341,7 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter((code) => code !== ''),
     },
     ramps: {
-      depositMnemonic: c.DEPOSIT_MNEMONIC ?? devMnemonic,
+      depositMnemonic: c.DEPOSIT_MNEMONIC ?? devDepositMnemonic,
       treasuryPrivateKey: (c.TREASURY_PRIVATE_KEY ?? devAccounts[0]!.privateKey) as `0x${string}`,
       onrampExpiryMinutes: c.ONRAMP_EXPIRY_MINUTES,
       quoteExpiryMinutes: c.QUOTE_EXPIRY_MINUTES,

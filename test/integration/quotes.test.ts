@@ -1,5 +1,5 @@
 /** Quotes against the real service and a local chain: shape, HD deposit addresses, isolation, bad input. */
-import { deriveDepositAccount, erc20Abi } from '@checkout/chain';
+import { deriveDepositAccount, devDepositMnemonic, erc20Abi } from '@checkout/chain';
 import { OfframpListResponse, OfframpResponse, QuoteRateResponse, QuoteResponse } from '@checkout/core';
 import { quoteWorkflowId } from '@checkout/workflows';
 import { english, generateMnemonic } from 'viem/accounts';
@@ -17,9 +17,7 @@ import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
-const devMnemonic = 'test test test test test test test test test test test junk';
-// Deposit addresses of their own, as in production: the dev mnemonic's first addresses are the chain's
-// dev accounts (treasury and shoppers), whose traffic a deposit address scan would see.
+// Deposit addresses no other test run shares.
 const freshMnemonic = generateMnemonic(english);
 
 describe.skipIf(databaseUnavailable())('quotes', () => {
@@ -71,7 +69,7 @@ describe.skipIf(databaseUnavailable())('quotes', () => {
     expect(new Set(addresses).size).toBe(2);
     const derived = Array.from(
       { length: 5 },
-      (_, index) => deriveDepositAccount({ mnemonic: devMnemonic, index }).address,
+      (_, index) => deriveDepositAccount({ mnemonic: devDepositMnemonic, index }).address,
     );
     for (const a of addresses) expect(derived).toContain(a);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveDepositAccount } from './depositAddress.ts';
+import { deriveDepositAccount, devDepositMnemonic } from './depositAddress.ts';
 import { devAccounts, devMnemonic } from './index.ts';
 
 describe('deriveDepositAccount', () => {
@@ -8,6 +8,19 @@ describe('deriveDepositAccount', () => {
       const account = deriveDepositAccount({ mnemonic: devMnemonic, index });
       expect(account).toEqual({ address: devAccounts[index]!.address, path: `m/44'/60'/0'/0/${index}` });
       expect('privateKey' in account).toBe(false);
+    }
+  });
+
+  it('gives development deposits addresses of their own, none a funded dev account', () => {
+    const funded = new Set(
+      Array.from(
+        { length: 20 },
+        (_, index) => deriveDepositAccount({ mnemonic: devMnemonic, index }).address,
+      ),
+    );
+    expect(funded).toContain('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'); // the demo merchant's wallet
+    for (let index = 0; index < 50; index++) {
+      expect(funded).not.toContain(deriveDepositAccount({ mnemonic: devDepositMnemonic, index }).address);
     }
   });
 

@@ -21,6 +21,13 @@ export interface DeriveDepositAccountParameters {
   includePrivateKey?: boolean;
 }
 
+/**
+ * The default of `DEPOSIT_MNEMONIC` outside production: public, so never for real funds, and not the dev
+ * chain's mnemonic (`devMnemonic`), whose addresses are the funded development accounts — the treasury, the
+ * shoppers and the demo merchant's wallet — so no quote's deposit address is one of them.
+ */
+export const devDepositMnemonic = 'pass flock bar sure type orange zebra ketchup effort place aim unaware';
+
 const maxIndex = 2 ** 31;
 const wordCounts = new Set([12, 15, 18, 21, 24]);
 let wordIndexes: Map<string, number> | undefined;
