@@ -69,12 +69,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   routers.areaA.use(
     requireMerchantWallet(),
     ...body(),
-    idempotency((s) => `merchant:${s.merchant!.merchantId}`),
+    idempotency((s) => `merchant:${s.merchant!.merchantId}`, deps.secrets),
   );
   routers.areaB.use(
     requireApiKey(),
     ...body(),
-    idempotency((s) => `account:${s.merchant!.merchantId}`),
+    idempotency((s) => `account:${s.merchant!.merchantId}`, deps.secrets),
   );
   const openapi = buildOpenApiDocument(deps);
   declareRoutes(

@@ -27,6 +27,7 @@ export * from './repositories/quoteRefunds.ts';
 export * from './repositories/quotes.ts';
 export * from './repositories/resolvedPayments.ts';
 export * from './repositories/users.ts';
+export * from './repositories/webhookPayload.ts';
 export * from './repositories/webhooks.ts';
 export * from './repositories/workflowCalls.ts';
 export type * from './schema.ts';

@@ -18,6 +18,7 @@ import * as chainWatch from './migrations/0014_chain_watch.ts';
 import * as quoteDepositWatch from './migrations/0015_quote_deposit_watch.ts';
 import * as waitingSessionsIndex from './migrations/0016_waiting_sessions_index.ts';
 import * as workflowCalls from './migrations/0017_workflow_calls.ts';
+import * as secretsAtRest from './migrations/0018_secrets_at_rest.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0015_quote_deposit_watch': quoteDepositWatch,
   '0016_waiting_sessions_index': waitingSessionsIndex,
   '0017_workflow_calls': workflowCalls,
+  '0018_secrets_at_rest': secretsAtRest,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -54,8 +54,8 @@ export interface KycSessionsTable {
   id: string;
   user_id: string;
   merchant_id: string;
-  /** The unguessable part of the hosted KYC page URL. */
-  token: string;
+  /** SHA-256 (hex) of the unguessable part of the hosted KYC page URL: the token itself is never stored. */
+  token_hash: string;
   provider: string;
   created_at: Timestamp;
   opened_at: Timestamp | null;

@@ -1,10 +1,11 @@
 /**
  * `Idempotency-Key` on POSTs: the key is claimed inside the same transaction as the handler's
- * writes, so a retry either replays the stored response or runs once; never twice, never lost.
+ * writes, so a retry either replays the stored response or runs once; never twice, never lost. The stored
+ * response is encrypted (the repository seals it).
  */
 import { createHash } from 'node:crypto';
 import { ApiError } from '@checkout/core';
-import { claimIdempotencyKey, completeIdempotencyKey } from '@checkout/db';
+import { claimIdempotencyKey, completeIdempotencyKey, type SecretBox } from '@checkout/db';
 import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
 
@@ -19,8 +20,8 @@ class Replay {
   }
 }
 
-/** Handles the header for the route it wraps; `scope` separates tenants. */
-export function idempotency(scope: (state: AppState) => string): Middleware<AppState> {
+/** Handles the header for the route it wraps; `scope` separates tenants; `secrets` seals the stored responses. */
+export function idempotency(scope: (state: AppState) => string, secrets: SecretBox): Middleware<AppState> {
   return async (ctx, next) => {
     const key = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || key === '') return next();
@@ -36,7 +37,7 @@ export function idempotency(scope: (state: AppState) => string): Middleware<AppS
     const root = ctx.state.db;
     try {
       await root.transaction().execute(async (trx) => {
-        const claim = await claimIdempotencyKey(trx, {
+        const claim = await claimIdempotencyKey(trx, secrets, {
           ...id,
           method: ctx.method,
           path: ctx.path,
@@ -62,7 +63,11 @@ export function idempotency(scope: (state: AppState) => string): Middleware<AppS
         await next();
         // Only successes are kept: a failed request leaves nothing, so the client may fix and retry it.
         if (ctx.status < 200 || ctx.status >= 300) throw new Rollback();
-        await completeIdempotencyKey(trx, { ...id, status: ctx.status, body: JSON.stringify(ctx.body) });
+        await completeIdempotencyKey(trx, secrets, {
+          ...id,
+          status: ctx.status,
+          body: JSON.stringify(ctx.body),
+        });
       });
     } catch (error) {
       if (error instanceof Replay) {

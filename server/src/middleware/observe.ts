@@ -7,6 +7,15 @@ import type { Metrics } from '../metrics.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+/** Paths whose segment is a credential (the sandbox KYC page's token): logged as their route instead. */
+const credentialPaths: ReadonlyArray<[RegExp, string]> = [[/^\/sandbox\/kyc\/[^/]*/, '/sandbox/kyc/:token']];
+
+/** The request path as it may be logged: credentials in it replaced by their parameter's name. */
+export function loggablePath(path: string): string {
+  for (const [pattern, route] of credentialPaths) if (pattern.test(path)) return path.replace(pattern, route);
+  return path;
+}
+
 /** Assigns `X-Request-Id` (the caller's when well-formed), logs and measures the request. */
 export function observe(logger: Logger, metrics: Metrics): Middleware<AppState> {
   return async (ctx, next) => {
@@ -30,7 +39,7 @@ export function observe(logger: Logger, metrics: Metrics): Middleware<AppState> 
       ctx.state.log.info(
         {
           method: ctx.method,
-          path: ctx.path,
+          path: loggablePath(ctx.path),
           route,
           status: ctx.status,
           ms: Math.round(seconds * 10_000) / 10,

@@ -42,7 +42,7 @@ export function sandboxPageRoutes(router: Routes, deps: AppDeps): void {
       ctx.body = page(
         'Sandbox identity check',
         `<p>This is the sandbox KYC provider. No documents are needed.</p>
-<form method="post" action="/sandbox/kyc/${encodeURIComponent(session.token)}/submit">
+<form method="post" action="/sandbox/kyc/${encodeURIComponent(ctx.params.token ?? '')}/submit">
 <button type="submit">Submit my application</button></form>`,
       );
     },

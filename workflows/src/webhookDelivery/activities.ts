@@ -7,6 +7,7 @@ import {
   markWebhookDelivering,
   recordWebhookAttempt,
   type SecretBox,
+  webhookRequestBody,
 } from '@checkout/db';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -129,8 +130,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     requestMs: number,
   ): Promise<WebhookAttemptResult> {
     const deliveryId = delivery.id;
-    const [{ secret }] = await Promise.all([
+    const [{ secret }, body] = await Promise.all([
       ensureWebhookSecret(db, deps.secrets, delivery.merchant_id),
+      webhookRequestBody(db, deps.secrets, delivery),
       markWebhookDelivering(db, deliveryId),
     ]);
 
@@ -138,7 +140,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     const started = performance.now();
     // Signed at send time, so a retry days later still passes the receiver's freshness check.
     const timestamp = Math.floor(startedAt.getTime() / 1000);
-    const signature = await signWebhook({ secret, timestamp, body: delivery.payload });
+    const signature = await signWebhook({ secret, timestamp, body });
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': userAgent,
@@ -150,7 +152,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     const outcome = await sendWebhookRequest({
       url: delivery.url,
       headers,
-      body: delivery.payload,
+      body,
       timeoutMs: requestMs,
       allowPrivateAddresses: deps.webhooks.allowPrivateAddresses,
     });

@@ -1,6 +1,11 @@
-/** Stored responses of POSTs made with an Idempotency-Key, so a retry replays instead of repeating. */
+/**
+ * Stored responses of POSTs made with an Idempotency-Key, so a retry replays instead of repeating. A response
+ * may hold what must never sit in the clear (a user's tax id, bank account numbers, a new webhook secret), so
+ * it is stored encrypted under `SECRET_KEY` and opened only to be replayed.
+ */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../schema.ts';
+import type { SecretBox } from '../secretBox.ts';
 
 /** What to do with a request carrying an idempotency key. */
 export type IdempotencyClaim =
@@ -12,6 +17,7 @@ export type IdempotencyClaim =
 /** Claims `key` for this request, or reports the earlier request that used it. */
 export async function claimIdempotencyKey(
   db: Kysely<Database>,
+  secrets: SecretBox,
   input: { scope: string; key: string; method: string; path: string; requestHash: string },
 ): Promise<IdempotencyClaim> {
   const inserted = await db
@@ -35,7 +41,7 @@ export async function claimIdempotencyKey(
     .where('scope', '=', input.scope)
     .where('key', '=', input.key)
     .executeTakeFirst();
-  if (!existing) return claimIdempotencyKey(db, input);
+  if (!existing) return claimIdempotencyKey(db, secrets, input);
   if (
     existing.method !== input.method ||
     existing.path !== input.path ||
@@ -44,17 +50,18 @@ export async function claimIdempotencyKey(
     return { state: 'mismatch' };
   }
   if (existing.response_status === null || existing.response_body === null) return { state: 'in_progress' };
-  return { state: 'replay', status: existing.response_status, body: existing.response_body };
+  return { state: 'replay', status: existing.response_status, body: secrets.open(existing.response_body) };
 }
 
-/** Stores the response of a claimed key. */
+/** Stores the response of a claimed key, encrypted. */
 export async function completeIdempotencyKey(
   db: Kysely<Database>,
+  secrets: SecretBox,
   input: { scope: string; key: string; status: number; body: string },
 ): Promise<void> {
   await db
     .updateTable('idempotency_keys')
-    .set({ response_status: input.status, response_body: input.body })
+    .set({ response_status: input.status, response_body: secrets.seal(input.body) })
     .where('scope', '=', input.scope)
     .where('key', '=', input.key)
     .execute();

@@ -1,4 +1,5 @@
 /** Area B users, their KYC sessions and state, and the account webhook endpoint. */
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
@@ -92,24 +93,40 @@ export async function writeUserKycStatusMessage(
     .execute();
 }
 
-/** Records a KYC session opened with the provider. */
+/** The stored form of a KYC page token: its SHA-256, so the table holds nothing that opens the page. */
+function kycTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Records a KYC session opened with the provider; of its page token only the hash is stored. */
 export async function insertKycSession(
   db: Kysely<Database>,
-  row: Omit<KycSessionRow, 'created_at' | 'opened_at' | 'submitted_at'>,
+  row: Omit<KycSessionRow, 'created_at' | 'opened_at' | 'submitted_at' | 'token_hash'> & { token: string },
 ): Promise<KycSessionRow> {
+  const { token, ...rest } = row;
   return db
     .insertInto('kyc_sessions')
-    .values({ ...row, created_at: new Date(), opened_at: null, submitted_at: null })
+    .values({
+      ...rest,
+      token_hash: kycTokenHash(token),
+      created_at: new Date(),
+      opened_at: null,
+      submitted_at: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-/** The newest session of a user with this token, or undefined. */
+/** The session whose page token is `token`, or undefined. */
 export async function findKycSessionByToken(
   db: Kysely<Database>,
   token: string,
 ): Promise<KycSessionRow | undefined> {
-  return db.selectFrom('kyc_sessions').selectAll().where('token', '=', token).executeTakeFirst();
+  return db
+    .selectFrom('kyc_sessions')
+    .selectAll()
+    .where('token_hash', '=', kycTokenHash(token))
+    .executeTakeFirst();
 }
 
 /** Marks a session opened or submitted (first time only); true when this call set it. */

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database, WebhookAttemptRow, WebhookDeliveryRow } from '../schema.ts';
 import type { SecretBox } from '../secretBox.ts';
 import { findAccountWebhookEndpoint } from './users.ts';
+import { storedWebhookPayload } from './webhookPayload.ts';
 
 /** A new signing secret: `whsec_` and 43 base64url characters (256 bits). */
 function generateWebhookSecret(): string {
@@ -94,7 +95,10 @@ export interface NewWebhookDelivery {
   subjectId: string;
   productId?: string | null;
   url: string;
-  /** The exact body to send (serialised once, so every attempt and redelivery sends the same bytes). */
+  /**
+   * The exact body to send (serialised once, so every attempt and redelivery sends the same bytes); a
+   * top-level `product_secret` is kept out of the stored row (see ./webhookPayload.ts).
+   */
   payload: string;
 }
 
@@ -137,7 +141,7 @@ export async function createWebhookDelivery(
       subject_id: input.subjectId,
       product_id: input.productId ?? null,
       url: input.url,
-      payload: input.payload,
+      payload: storedWebhookPayload(input.payload),
       status: 'pending',
       last_status_code: null,
       last_error: null,
