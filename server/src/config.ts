@@ -111,6 +111,7 @@ const ConfigSchema = z.object({
   CHECKOUT_SCAN_INTERVAL_MS: z.coerce.number().int().min(50).max(15_000).default(10_000),
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')),
   MAIL_FROM: z.string().default('Stable Checkout <payments@localhost>'),
+  SMTP_UNKNOWN_OUTCOME_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
   DEV_INBOX_DIR: optional(z.string()),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
@@ -181,7 +182,13 @@ export interface Config {
     /** Between two looks of a session's chain scan (a fallback for closed tabs, so slower than the hash watch). */
     scanIntervalMs: number;
   };
-  mail: { smtpUrl: string | undefined; from: string; devInboxDir: string | undefined };
+  mail: {
+    smtpUrl: string | undefined;
+    from: string;
+    devInboxDir: string | undefined;
+    /** Wait before the one retry of a send whose outcome is unknown. */
+    unknownOutcomeRetryMs: number;
+  };
   webhooks: { allowPrivateAddresses: boolean };
   publicRateLimitPerMinute: number;
   /** Proxies in front of the API whose X-Forwarded-For entries name the client (0: the header is ignored). */
@@ -322,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: {
       smtpUrl: c.SMTP_URL,
       from: c.MAIL_FROM,
+      unknownOutcomeRetryMs: c.SMTP_UNKNOWN_OUTCOME_RETRY_SECONDS * 1000,
       devInboxDir: c.NODE_ENV === 'production' || !c.DEV_INBOX_DIR ? undefined : resolve(c.DEV_INBOX_DIR),
     },
     webhooks: {

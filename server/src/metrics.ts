@@ -18,6 +18,8 @@ export interface Metrics {
   sessionEventsPushed: Counter;
   /** JSON-RPC calls this process made, by chain and method: what each chain costs. */
   chainRpcRequests: Counter<'chain' | 'method'>;
+  /** E-mail sends whose outcome is unknown (the server took the message, then no final answer came). */
+  mailOutcomeUnknown: Counter;
   /** Each chain watcher's distance behind the chain's head, in blocks (read at scrape time). */
   watcherLag: Gauge<'chain'>;
   /** Seconds since each chain watcher's last tick (read at scrape time). */
@@ -73,6 +75,11 @@ export function createMetrics(): Metrics {
     labelNames: ['chain', 'method'] as const,
     registers: [registry],
   });
+  const mailOutcomeUnknown = new Counter({
+    name: 'mail_send_outcome_unknown_total',
+    help: 'E-mail sends whose outcome is unknown: the SMTP server took the message, then gave no final answer (retried once)',
+    registers: [registry],
+  });
   const watcherLag = new Gauge({
     name: 'checkout_chain_watcher_lag_blocks',
     help: "Blocks between a chain's head and the last block its watcher read",
@@ -88,6 +95,7 @@ export function createMetrics(): Metrics {
   return {
     registry,
     chainRpcRequests,
+    mailOutcomeUnknown,
     watcherLag,
     watcherAge,
     requests,

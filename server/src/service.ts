@@ -144,9 +144,13 @@ export async function startService(
       metrics.chainRpcRequests.inc({ chain: String(chainId), method }),
     );
     const mailer = config.mail.smtpUrl
-      ? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from })
+      ? createMailer({
+          smtpUrl: config.mail.smtpUrl,
+          from: config.mail.from,
+          unknownOutcomeRetryMs: config.mail.unknownOutcomeRetryMs,
+          onOutcomeUnknown: () => metrics.mailOutcomeUnknown.inc(),
+        })
       : undefined;
-    if (mailer) cleanups.push(async () => mailer.close());
     const temporalAddress = options.temporalAddress ?? config.temporal.address;
     let temporal: AppDeps['temporal'];
     let worker: Worker | undefined;

@@ -4,19 +4,44 @@
  * workflow task that finds it done gets the first result back instead of acting again. Activity code
  * only (it reaches the database); see `claimEffect` in @checkout/db for the claim itself.
  */
-import { claimEffect, completeEffect, type Db, releaseEffect } from '@checkout/db';
+import { claimEffect, completeEffect, type Db, noteUnknownOutcome, releaseEffect } from '@checkout/db';
+import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
 /** Error type of an effect held by another live attempt: retried after the holder's lease. */
 export const effectInProgress = 'EffectInProgress';
+/** Error type of an effect whose outcome is unknown: retried once, after the pause the act asked for. */
+export const effectOutcomeUnknown = 'EffectOutcomeUnknown';
 
 /** What {@link performOnce} did. */
-export type PerformedEffect<T> = { performed: true; result: T } | { performed: false; result: T };
+export type PerformedEffect<T> =
+  | { performed: true; result: T }
+  | { performed: false; result: T }
+  /** Given up after its one retry also ended with its outcome unknown: it may have been made once or twice. */
+  | { performed: false; outcomeUnknown: true };
+
+/**
+ * An act's failure that leaves unknown whether the effect was made (an SMTP server that took the message and
+ * dropped the connection before its final answer): `outcomeUnknown: true`, and the pause before the retry.
+ */
+interface OutcomeUnknown {
+  outcomeUnknown: true;
+  retryDelayMs?: number;
+  message: string;
+}
+
+const isOutcomeUnknown = (error: unknown): error is OutcomeUnknown =>
+  (error as { outcomeUnknown?: unknown } | null)?.outcomeUnknown === true;
+
+const defaultUnknownRetryMs = 60_000;
 
 /**
  * Runs `act` once for `key`: claims it for `leaseMs` (longer than `act` can take), records the result, and
  * returns it. When the key is already done, returns the recorded result without acting. When `act`
  * throws, the claim is given back (nothing left the service) and the error goes to the caller's retry.
+ * When `act` cannot tell whether its effect was made, the claim is held for the pause it names and the
+ * attempt fails so that the caller's retry makes the effect once more; a second unknown outcome ends the
+ * effect (done, `outcomeUnknown`): an unknown outcome is retried at most once, never on every retry.
  */
 export async function performOnce<T>(
   db: Db,
@@ -25,7 +50,11 @@ export async function performOnce<T>(
   act: () => Promise<T>,
 ): Promise<PerformedEffect<T>> {
   const claim = await claimEffect<T>(db.kysely, key, leaseMs);
-  if (claim.state === 'done') return { performed: false, result: claim.result };
+  if (claim.state === 'done') {
+    return claim.outcomeUnknown
+      ? { performed: false, outcomeUnknown: true }
+      : { performed: false, result: claim.result };
+  }
   if (claim.state === 'busy') {
     throw ApplicationFailure.create({
       message: `${key} is being made by another attempt until ${claim.until.toISOString()}`,
@@ -37,8 +66,25 @@ export async function performOnce<T>(
   try {
     result = await act();
   } catch (error) {
-    await releaseEffect(db.kysely, key, claim.token).catch(() => undefined);
-    throw error;
+    if (!isOutcomeUnknown(error)) {
+      await releaseEffect(db.kysely, key, claim.token).catch(() => undefined);
+      throw error;
+    }
+    const pauseMs = error.retryDelayMs ?? defaultUnknownRetryMs;
+    const unknown = await noteUnknownOutcome(db.kysely, key, claim.token, new Date(Date.now() + pauseMs));
+    if (unknown >= 2) {
+      await completeEffect(db.kysely, key, claim.token, null);
+      log.warn('the outcome of an effect stayed unknown after its one retry; it is not made again', {
+        key,
+        error: error.message,
+      });
+      return { performed: false, outcomeUnknown: true };
+    }
+    throw ApplicationFailure.create({
+      message: `${key}: ${error.message}; made once more in ${pauseMs} ms`,
+      type: effectOutcomeUnknown,
+      nextRetryDelay: pauseMs,
+    });
   }
   await completeEffect(db.kysely, key, claim.token, result);
   return { performed: true, result };

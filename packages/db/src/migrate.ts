@@ -19,6 +19,7 @@ import * as quoteDepositWatch from './migrations/0015_quote_deposit_watch.ts';
 import * as waitingSessionsIndex from './migrations/0016_waiting_sessions_index.ts';
 import * as workflowCalls from './migrations/0017_workflow_calls.ts';
 import * as secretsAtRest from './migrations/0018_secrets_at_rest.ts';
+import * as effectUnknownOutcomes from './migrations/0019_effect_unknown_outcomes.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0016_waiting_sessions_index': waitingSessionsIndex,
   '0017_workflow_calls': workflowCalls,
   '0018_secrets_at_rest': secretsAtRest,
+  '0019_effect_unknown_outcomes': effectUnknownOutcomes,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

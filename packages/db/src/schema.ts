@@ -123,6 +123,8 @@ export interface EffectClaimsTable {
   claimed_until: Timestamp;
   /** How many attempts claimed it (more than one: a holder died before recording its result). */
   tries: Generated<number>;
+  /** Times the effect's outcome was unknown: after the first, it is made once more at most. */
+  unknown_outcomes: Generated<number>;
   /** What came of the effect, recorded with `done`. */
   result: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;

@@ -1,5 +1,6 @@
 /** Plain-text e-mail over SMTP: receipts to shoppers and notifications to merchants. */
 import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 
 /** Where the SMTP server is and whom the messages come from. */
 export interface MailerOptions {
@@ -12,6 +13,26 @@ export interface MailerOptions {
   from: string;
   /** Bound of each network wait (connect, greeting, each reply); a whole send gets three times this. */
   timeoutMs?: number;
+  /** How long to wait before the one retry of a send whose outcome is unknown; 60 s by default. */
+  unknownOutcomeRetryMs?: number;
+  /** Called each time a send's outcome is unknown (for a metric). */
+  onOutcomeUnknown?: () => void;
+}
+
+/**
+ * The server took the whole message and the connection failed before its final answer: the message may
+ * have been accepted, or not. Such a send is retried at most once, after {@link retryDelayMs} (see
+ * `performOnce` in the workflows), since a retry may deliver a second copy (with the same Message-ID).
+ */
+export class MailOutcomeUnknownError extends Error {
+  override name = 'MailOutcomeUnknownError';
+  /** Marks an effect whose outcome is unknown, for the exactly-once machinery. */
+  readonly outcomeUnknown = true;
+  readonly retryDelayMs: number;
+  constructor(message: string, retryDelayMs: number, cause: unknown) {
+    super(message, { cause });
+    this.retryDelayMs = retryDelayMs;
+  }
 }
 
 /** One plain-text message. */
@@ -29,17 +50,20 @@ export interface OutgoingMail {
   signal?: AbortSignal;
 }
 
-/** A pooled SMTP sender. */
+/** An SMTP sender. */
 export interface Mailer {
-  /** Sends one message and resolves with its Message-ID once the server has accepted it. */
+  /**
+   * Sends one message and resolves with its Message-ID once the server has accepted it. Rejects with a
+   * {@link MailOutcomeUnknownError} when the server took the whole message but gave no final answer, with
+   * the server's refusal (`responseCode` 4xx or 5xx) when it refused, and with the network error otherwise.
+   */
   send(mail: OutgoingMail): Promise<string>;
   /** Connects and greets the server without sending anything: for health checks. */
   verify(): Promise<void>;
-  /** Closes idle connections; a message being transmitted finishes first. */
-  close(): void;
 }
 
 const defaultTimeoutMs = 10_000;
+const defaultUnknownOutcomeRetryMs = 60_000;
 const headerName = /^[!-9;-~]+$/;
 const lineBreak = /[\r\n]/;
 const messageIdCore = /^[^\s<>@]+@[^\s<>@]+$/;
@@ -57,8 +81,8 @@ export function createMailer(options: MailerOptions): Mailer {
     throw new RangeError('smtpUrl must start with smtp:// or smtps://');
   }
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const transport = nodemailer.createTransport({
-    pool: true,
+  const unknownOutcomeRetryMs = options.unknownOutcomeRetryMs ?? defaultUnknownOutcomeRetryMs;
+  const settings: SMTPTransport.Options = {
     url: options.smtpUrl,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -67,7 +91,7 @@ export function createMailer(options: MailerOptions): Mailer {
     // Messages are built from strings only; no content may pull in a local file or a remote URL.
     disableFileAccess: true,
     disableUrlAccess: true,
-  });
+  };
 
   return {
     async send(mail) {
@@ -85,25 +109,66 @@ export function createMailer(options: MailerOptions): Mailer {
       // Socket timeouts miss a server that trickles its replies; the deadline bounds the whole send.
       const deadline = AbortSignal.timeout(timeoutMs * 3);
       const signal = mail.signal ? AbortSignal.any([mail.signal, deadline]) : deadline;
-      const info = await transport.sendMail({
-        from: options.from,
-        to: recipients,
-        subject: mail.subject,
-        text: mail.text,
-        ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
-        headers: { ...headers },
-        ...(mail.messageId === undefined ? {} : { messageId: normalizeMessageId(mail.messageId) }),
-        signal,
-      });
-      return info.messageId;
+      // One connection per message, so that its log tells whether this message's data (up to the final
+      // dot) was handed to the server: only then can a failure leave its outcome unknown.
+      const watch = transmissionWatch();
+      const transport = nodemailer.createTransport({ ...settings, logger: watch.logger });
+      try {
+        const info = await transport.sendMail({
+          from: options.from,
+          to: recipients,
+          subject: mail.subject,
+          text: mail.text,
+          ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
+          headers: { ...headers },
+          ...(mail.messageId === undefined ? {} : { messageId: normalizeMessageId(mail.messageId) }),
+          signal,
+        });
+        return info.messageId;
+      } catch (error) {
+        const refused = typeof (error as { responseCode?: unknown }).responseCode === 'number';
+        if (!watch.transmitted() || refused) throw error;
+        options.onOutcomeUnknown?.();
+        throw new MailOutcomeUnknownError(
+          `the SMTP server took the message but gave no final answer: ${(error as Error).message}`,
+          unknownOutcomeRetryMs,
+          error,
+        );
+      } finally {
+        transport.close();
+      }
     },
     async verify() {
-      await transport.verify();
-    },
-    close() {
-      transport.close();
+      const transport = nodemailer.createTransport(settings);
+      try {
+        await transport.verify();
+      } finally {
+        transport.close();
+      }
     },
   };
+}
+
+/**
+ * A nodemailer logger that notes when the connection has written a whole message: its SMTP connection logs
+ * `<n bytes encoded mime message …>` (`tnx: 'message'`) once the data, final dot included, went to the socket.
+ */
+function transmissionWatch() {
+  let transmitted = false;
+  const ignore = () => undefined;
+  const logger = {
+    level: ignore,
+    trace: ignore,
+    debug: ignore,
+    info: (entry: unknown) => {
+      const e = entry as { tnx?: unknown; outByteCount?: unknown } | undefined;
+      if (e?.tnx === 'message' && typeof e.outByteCount === 'number') transmitted = true;
+    },
+    warn: ignore,
+    error: ignore,
+    fatal: ignore,
+  };
+  return { logger, transmitted: () => transmitted };
 }
 
 /** `<local@domain>` from either that form or the bare `local@domain`. */

@@ -112,13 +112,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       const requestMs = Math.min(timeoutMs, limitMs ?? timeoutMs);
       // Attempt n of a delivery is one request: a retried activity or workflow task gets the first
       // request's result back instead of sending it again.
-      const { result } = await performOnce(
-        deps.db,
-        `webhook:${deliveryId}:${attempt}`,
-        requestMs + 30_000,
-        () => send(delivery, attempt, retry, requestMs),
+      const made = await performOnce(deps.db, `webhook:${deliveryId}:${attempt}`, requestMs + 30_000, () =>
+        send(delivery, attempt, retry, requestMs),
       );
-      return result;
+      // An attempt always ends with an outcome (an answer, or an error that is retried): never unknown.
+      if ('outcomeUnknown' in made)
+        throw new Error(`webhook attempt ${deliveryId}:${attempt} has no outcome`);
+      return made.result;
     },
   };
 

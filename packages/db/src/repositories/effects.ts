@@ -4,7 +4,9 @@
  * acts once per claim, and marks the claim done with what came of it; a retry that finds the claim done
  * gets that result back and sends nothing. A claim still held by another attempt is waited for; a claim
  * whose holder died (its lease ran out with nothing recorded) is taken over, since nothing tells whether
- * the message left before the crash: only then can a receiver see it twice, with the same message id.
+ * the message left before the crash: only then can a receiver see it twice, with the same message id. A
+ * send whose outcome is unknown (the server took the message and never answered) keeps its claim until its
+ * one retry is due ({@link noteUnknownOutcome}); after a second unknown outcome the effect is done.
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
@@ -12,10 +14,13 @@ import type { Database } from '../schema.ts';
 
 /** What claiming an effect found. */
 export type EffectClaim<T> =
-  /** Act now, then {@link completeEffect} with this token. `tries` > 1: an earlier holder died. */
+  /** Act now, then {@link completeEffect} with this token. `tries` > 1: an earlier holder died or failed. */
   | { state: 'claimed'; token: string; tries: number }
-  /** Already done: nothing to send; `result` is what the first sender recorded. */
-  | { state: 'done'; result: T }
+  /**
+   * Already done: nothing to send; `result` is what the first sender recorded, or null when the effect was
+   * given up with its outcome unknown (`outcomeUnknown`).
+   */
+  | { state: 'done'; result: T; outcomeUnknown: boolean }
   /** Another attempt holds the claim until `until`: wait, then claim again. */
   | { state: 'busy'; until: Date };
 
@@ -48,10 +53,12 @@ export async function claimEffect<T>(
   if (taken && taken.token === token) return { state: 'claimed', token, tries: taken.tries };
   const row = await db
     .selectFrom('effect_claims')
-    .select(['status', 'result', 'claimed_until'])
+    .select(['status', 'result', 'claimed_until', 'unknown_outcomes'])
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
-  if (row.status === 'done') return { state: 'done', result: row.result as T };
+  if (row.status === 'done') {
+    return { state: 'done', result: row.result as T, outcomeUnknown: row.unknown_outcomes >= 2 };
+  }
   return { state: 'busy', until: row.claimed_until };
 }
 
@@ -72,14 +79,49 @@ export async function completeEffect(
   return (updated.numUpdatedRows ?? 0n) > 0n;
 }
 
-/** Gives a claim back without acting (the effect was not made), so the next attempt claims it at once. */
+/**
+ * Gives a claim back without acting (the effect was not made), so the next attempt claims it at once. A
+ * claim that saw an unknown outcome stays, its lease ended, so its count of unknown outcomes is kept.
+ */
 export async function releaseEffect(db: Kysely<Database>, key: string, token: string): Promise<void> {
+  const held = db
+    .updateTable('effect_claims')
+    .where('key', '=', key)
+    .where('token', '=', token)
+    .where('status', '=', 'claimed');
+  const kept = await held
+    .set({ claimed_until: new Date(0) })
+    .where('unknown_outcomes', '>', 0)
+    .executeTakeFirst();
+  if ((kept.numUpdatedRows ?? 0n) > 0n) return;
   await db
     .deleteFrom('effect_claims')
     .where('key', '=', key)
     .where('token', '=', token)
     .where('status', '=', 'claimed')
     .execute();
+}
+
+/**
+ * Notes that the claim's effect may or may not have been made, and holds the claim until `retryAt`, when
+ * the one retry may take it over. Returns how many outcomes of the effect were unknown, this one included.
+ */
+export async function noteUnknownOutcome(
+  db: Kysely<Database>,
+  key: string,
+  token: string,
+  retryAt: Date,
+): Promise<number> {
+  const row = await db
+    .updateTable('effect_claims')
+    .set((eb) => ({ unknown_outcomes: eb('unknown_outcomes', '+', 1), claimed_until: retryAt }))
+    .where('key', '=', key)
+    .where('token', '=', token)
+    .where('status', '=', 'claimed')
+    .returning('unknown_outcomes')
+    .executeTakeFirst();
+  // A claim lost meanwhile (taken over after its lease) counts as the worst case: the retry is spent.
+  return row?.unknown_outcomes ?? Number.POSITIVE_INFINITY;
 }
 
 /** The effects recorded as done under keys starting with `prefix` (for tests and operators). */
