@@ -136,7 +136,7 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
     const refused = await service.request('POST', `/api/v1/checkout/sessions/${session.id}/transactions`, {
       json: { tx_hash: tx },
     });
-    expect(refused.status).toBe(422);
+    expect(refused.status).toBe(409);
     expect(refused.body.error_code).toBe('checkout_expired');
 
     await chain.mine(3);

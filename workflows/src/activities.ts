@@ -8,6 +8,7 @@ import { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
 import { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 import { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
 import { createSmokeActivities } from './smoke/activities.ts';
+import { createUnmatchedActivities, type UnmatchedActivityDeps } from './unmatched/activities.ts';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 
 /** Resources the activity families need. */
@@ -16,7 +17,8 @@ export type ActivityDeps = CheckoutActivityDeps &
   WebhookActivityDeps &
   KycActivityDeps &
   OnrampActivityDeps &
-  QuoteActivityDeps;
+  QuoteActivityDeps &
+  UnmatchedActivityDeps;
 
 /** Builds all activities from their dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -28,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createKycActivities(deps),
     ...createOnrampActivities(deps),
     ...createQuoteActivities(deps),
+    ...createUnmatchedActivities(deps),
   };
 }
 

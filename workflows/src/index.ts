@@ -3,7 +3,9 @@ export { type Activities, type ActivityDeps, createActivities } from './activiti
 export * from './chainWatcher/shared.ts';
 export { ensureChainWatchers } from './chainWatcher/start.ts';
 export { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
+export { closeCheckoutSession } from './checkout/close.ts';
 export * from './checkout/products.ts';
+export { viewSession } from './checkout/sessionView.ts';
 export * from './checkout/shared.ts';
 export {
   type HashHandover,

@@ -5,4 +5,5 @@ export { kycOnboarding } from './kyc/workflow.ts';
 export { onrampLifecycle } from './onramp/workflow.ts';
 export { quoteLifecycle } from './quote/workflow.ts';
 export { ping, sleepingPing } from './smoke/workflow.ts';
+export { unmatchedTransfer } from './unmatched/workflow.ts';
 export { webhookDelivery } from './webhookDelivery/workflow.ts';

@@ -12,7 +12,7 @@ export interface ExpectedPaymentsTable {
   customer_email: string | null;
   /** `merchant` (created through the API) or `shopper` (open-amount checkout). */
   source: 'merchant' | 'shopper';
-  status: 'open' | 'confirming' | 'paid' | 'failed' | 'expired';
+  status: 'open' | 'confirming' | 'paid' | 'failed' | 'expired' | 'closed';
   resolved_payment_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -41,7 +41,7 @@ export interface CheckoutSessionsTable {
   amount_tail: string | null;
   /** The shopper's language as the element reported it (BCP 47, e.g. `pt-BR`); their receipt is written in it. */
   locale: string | null;
-  status: 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired';
+  status: 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired' | 'closed';
   tx_hash: string | null;
   confirmations: Generated<number>;
   required_confirmations: number;
@@ -58,17 +58,11 @@ export interface CheckoutSessionsTable {
 export interface CheckoutTransactionsTable {
   chain_id: number;
   tx_hash: string;
-  session_id: string;
+  /** The session the hash pays; null when it was recorded as an unmatched transfer (no session took it). */
+  session_id: string | null;
   created_at: Timestamp;
   /** False while the claim waits to reach the session's workflow (Temporal or its workers were away). */
   handed_over: Generated<boolean>;
-}
-
-/** When a scan first saw a transfer: its claim delay runs from here, across restarts. */
-export interface CheckoutTransferSightingsTable {
-  chain_id: number;
-  tx_hash: string;
-  first_seen_at: Timestamp;
 }
 
 /**
@@ -132,7 +126,6 @@ export interface CheckoutTables {
   expected_payments: ExpectedPaymentsTable;
   checkout_sessions: CheckoutSessionsTable;
   checkout_transactions: CheckoutTransactionsTable;
-  checkout_transfer_sightings: CheckoutTransferSightingsTable;
   checkout_payment_amounts: CheckoutPaymentAmountsTable;
   chain_watch: ChainWatchTable;
   chain_watch_addresses: ChainWatchAddressesTable;

@@ -4,6 +4,7 @@ import type { CheckoutTables } from './checkoutSchema.ts';
 import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
 import type { HandOverTables } from './handOverSchema.ts';
 import type { RampsTables } from './rampsSchema.ts';
+import type { UnmatchedTables } from './unmatchedSchema.ts';
 import type { UsersTables } from './usersSchema.ts';
 
 export type { StoredToken } from './columnTypes.ts';
@@ -139,7 +140,7 @@ export interface PublicRateLimitsTable {
 }
 
 /** The whole database. */
-export interface Database extends CheckoutTables, UsersTables, RampsTables, HandOverTables {
+export interface Database extends CheckoutTables, UsersTables, RampsTables, HandOverTables, UnmatchedTables {
   merchants: MerchantsTable;
   merchant_addresses: MerchantAddressesTable;
   api_keys: ApiKeysTable;

@@ -12,3 +12,4 @@ export * from './readInbox.ts';
 export * from './receiptLanguage.ts';
 export * from './renderInboxPage.ts';
 export * from './startDevInbox.ts';
+export * from './unmatchedTransferNotice.ts';

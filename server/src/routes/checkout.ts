@@ -16,19 +16,19 @@ import {
 import {
   type CheckoutSessionRow,
   checkoutUrl,
-  findExpectedPayment,
   findMerchantExpectedPayment,
   findProduct,
   findProductBySlug,
   findSession,
   presentExpectedPayment,
-  presentSession,
 } from '@checkout/db';
 import {
+  closeCheckoutSession,
   createExpectedPayment,
   describeCheckout,
   openCheckoutSession,
   submitCheckoutTransaction,
+  viewSession,
 } from '@checkout/workflows';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
@@ -100,10 +100,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     return product;
   };
 
-  const sessionView = async (row: CheckoutSessionRow) => {
-    const expected = await findExpectedPayment(deps.db.kysely, row.expected_payment_id);
-    return presentSession(row, expected?.dollar_amount ?? '0');
-  };
+  const sessionView = (row: CheckoutSessionRow) => viewSession(deps.db.kysely, row);
 
   router.get(
     '/checkout/:slug',
@@ -177,7 +174,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       requestParams: { path: idPath },
       responses: {
         ...ok('The session', CheckoutSessionResponse),
-        ...errors(400, 404, 413, 415, 422),
+        ...errors(400, 404, 409, 413, 415, 422),
         ...limited,
         '503': { description: 'The workflow service is unavailable', content: json(ErrorResponse) },
       },
@@ -200,6 +197,20 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       const updated = await findSession(deps.db.kysely, session.id);
       ctx.body = { session: await sessionView(updated!) };
     }),
+  );
+
+  router.post(
+    '/checkout/sessions/:id/close',
+    {
+      summary: "Close an attempt the shopper gave up (a merchant's expected payment stays payable)",
+      requestParams: { path: idPath },
+      responses: { ...ok('The session', CheckoutSessionResponse), ...errors(404, 409), ...limited },
+    },
+    async (ctx) => {
+      const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
+      if (!session) throw notFound('Checkout session');
+      ctx.body = { session: await sessionView(await closeCheckoutSession(deps.db.kysely, session)) };
+    },
   );
 
   // Server-sent events: the session each time it changes (pushed, not polled), for at most ten minutes per connection.
@@ -227,9 +238,9 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
           const row = await findSession(deps.db.kysely, id);
           if (!row) return undefined;
           // The amount never changes: read once per stream.
-          dollarAmount ??= (await findExpectedPayment(deps.db.kysely, row.expected_payment_id))
-            ?.dollar_amount;
-          return presentSession(row, dollarAmount ?? '0');
+          const view = await viewSession(deps.db.kysely, row, dollarAmount);
+          dollarAmount = view.dollar_amount;
+          return view;
         },
       });
       if (!stream) throw notFound('Checkout session');

@@ -82,6 +82,7 @@ function recordingServer(view: CheckoutView) {
         resolved_payment_id: null,
         late: false,
         error: null,
+        unmatched_transfers: [],
         expires_at: existing?.expires_at ?? new Date(Date.now() + 30 * 60_000).toISOString(),
         created_at: now,
         updated_at: now,

@@ -58,6 +58,7 @@ const session: CheckoutSession = {
   receiving_address: receiving,
   sender_address: null,
   payment_uri: uri,
+  unmatched_transfers: [],
   tx_hash: null,
   confirmations: 0,
   required_confirmations: 1,

@@ -54,6 +54,7 @@ const session = (patch: Partial<CheckoutSession>): CheckoutSession => ({
   receiving_address: view.receiving_address,
   sender_address: view.receiving_address,
   payment_uri: null,
+  unmatched_transfers: [],
   tx_hash: null,
   confirmations: 0,
   required_confirmations: 1,

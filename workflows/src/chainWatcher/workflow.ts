@@ -4,7 +4,8 @@
  * checkouts they may pay (see activities.ts). Where it got to is kept in the database, so a watcher that
  * is killed or restarted resumes there. The memo shows its position in the Temporal UI.
  */
-import { continueAsNew, proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
+import { continueAsNew, log, proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
+import type { UnmatchedActivities } from '../unmatched/activities.ts';
 import type { ChainWatcherActivities } from './activities.ts';
 import type { ChainWatcherInput } from './shared.ts';
 
@@ -12,6 +13,13 @@ const watch = proxyActivities<ChainWatcherActivities>({
   startToCloseTimeout: '2 minutes',
   // A chain or database outage is waited out; the tick starts again from the recorded position.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+// Transfers no session took become unmatched transfers once no session can take them any more. A failed
+// settling never holds the watcher up: the next tick settles again.
+const settle = proxyActivities<UnmatchedActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
 
 /** Ticks per run before the history starts afresh. */
@@ -22,6 +30,11 @@ export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
   let shown = '';
   for (let tick = 0; tick < ticksPerRun; tick++) {
     const done = await watch.watchChainTick({ chainId: input.chainId });
+    try {
+      await settle.settleTransfers({ chainId: input.chainId });
+    } catch (error) {
+      log.warn('settling unmatched transfers failed; the next tick tries again', { error: String(error) });
+    }
     const memo = `${done.nextBlock}/${done.headBlock}`;
     if (memo !== shown) {
       shown = memo;

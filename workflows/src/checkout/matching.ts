@@ -140,3 +140,75 @@ export function hashTermsOf(session: {
     reserved: session.amount_tail !== null,
   };
 }
+
+/** An amount of a token, in its base units with its decimals. */
+export interface TokenAmount {
+  amount: bigint;
+  decimals: number;
+}
+
+/** `a` and `b` scaled to the same decimals (all accepted tokens are USD stablecoins, at 1:1). */
+function scaled(a: TokenAmount, b: TokenAmount): [bigint, bigint] {
+  const d = Math.max(a.decimals, b.decimals);
+  return [a.amount * 10n ** BigInt(d - a.decimals), b.amount * 10n ** BigInt(d - b.decimals)];
+}
+
+/** Whether `received` is exactly `expected`, across decimals, never rounded. */
+export function sameValue(expected: TokenAmount, received: TokenAmount): boolean {
+  const [e, r] = scaled(expected, received);
+  return e === r;
+}
+
+/**
+ * Whether `received` is within `toleranceBps` (hundredths of a percent) of `expected`, above or below:
+ * a transfer that close to an order can be that order's short or rounded payment.
+ */
+export function withinTolerance(expected: TokenAmount, received: TokenAmount, toleranceBps: bigint): boolean {
+  const [e, r] = scaled(expected, received);
+  const difference = r > e ? r - e : e - r;
+  return difference * 10_000n <= e * toleranceBps;
+}
+
+/** A recorded transfer a session might take. */
+export interface Candidate extends TransferSeen, TokenAmount {
+  txHash: string;
+  /** Whether the session's payer sent it (the log's or the transaction's sender). */
+  byPayer: boolean;
+}
+
+/** What a session expects: its amount (price and tail) in the product's token, and whether it holds it. */
+export interface OrderTerms extends PayerlessTerms {
+  decimals: number;
+}
+
+/**
+ * The transfers a session may take, best first, by the rules of certain attribution (docs/checkout.md,
+ * "Money that does not match"):
+ * 1. exactly its amount: its payer's (across stablecoins, scaled, never rounded), or anyone's when the
+ *    session holds that amount (paid from another device) — `exact`;
+ * 2. otherwise its payer's transfer within the tolerance of its amount, when the amount leaves no doubt:
+ *    no other open order of the same payer into the address is within the tolerance of it (or exactly it),
+ *    and it is not exactly an amount another session holds.
+ * Anything else is taken by no session: it becomes an unmatched transfer the merchant sees.
+ */
+export function candidatesFor<T extends Candidate>(
+  order: OrderTerms & { sessionId: string; hasPayer: boolean },
+  found: readonly T[],
+  others: readonly TokenAmount[],
+  held: readonly AmountHeld[],
+  toleranceBps: bigint,
+): { exact: T[]; near: T[] } {
+  const own = { amount: order.amount, decimals: order.decimals };
+  const exact = found.filter((t) =>
+    t.byPayer ? sameValue(own, t) || matchesPayerlessSession(order, t) : matchesPayerlessSession(order, t),
+  );
+  if (exact.length > 0 || !order.hasPayer) return { exact, near: [] };
+  const near = found.filter(
+    (t) =>
+      t.byPayer &&
+      withinTolerance(own, t, toleranceBps) &&
+      mayTakeAsFallback(order.sessionId, t, held) &&
+      !others.some((o) => withinTolerance(o, t, toleranceBps)),
+  );
+  return { exact, near };
+}

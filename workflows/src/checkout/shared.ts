@@ -19,7 +19,13 @@ export interface CheckoutSessionInput {
 }
 
 /** Where the session is, as the workflow sees it. */
-export type CheckoutWorkflowStatus = 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired';
+export type CheckoutWorkflowStatus =
+  | 'awaiting_payment'
+  | 'confirming'
+  | 'resolved'
+  | 'failed'
+  | 'expired'
+  | 'closed';
 
 /** What the status query returns. */
 export interface CheckoutState {
@@ -70,6 +76,15 @@ export const submitTransactionUpdate = defineUpdate<CheckoutState, [string]>('su
 /** Tells a checkout that the chain's watcher recorded a transfer it may take (it reads what is recorded). */
 export const transferSeenSignal = defineSignal<[]>('transferSeen');
 
+/** Tells a checkout its attempt was closed (given up or superseded): it ends, having taken nothing. */
+export const checkoutClosedSignal = defineSignal<[]>('checkoutClosed');
+
+/**
+ * The merchant attaches a transfer recorded as unmatched to this checkout: it is checked and recorded as the
+ * checkout's payment, without the payer's rules (the merchant knows whose it is).
+ */
+export const attachTransferUpdate = defineUpdate<CheckoutState, [string]>('attachTransfer');
+
 /** The session's status. */
 export const checkoutStateQuery = defineQuery<CheckoutState>('checkoutState');
 
@@ -85,4 +100,5 @@ export const checkoutRejections = {
   otherHash: 'tx_already_submitted',
   rejectedHash: 'tx_rejected',
   closed: 'checkout_closed',
+  paid: 'checkout_already_paid',
 } as const;

@@ -51,6 +51,7 @@ import { startOptionsOf } from '../handOver/dispatcher.ts';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
 import { checkoutWorkflowSummary } from '../summaries.ts';
+import { closeSupersededAttempts } from './close.ts';
 import {
   type CheckoutSessionInput,
   type CheckoutState,
@@ -115,32 +116,45 @@ export async function handHashToCheckout(
       );
     });
   const updateOptions = { args: [txHash] as [string], updateId: `tx-${txHash}` };
-  const once = (): Promise<CheckoutState> =>
-    start && !start.taken_at
-      ? client.workflow.executeUpdateWithStart(submitTransactionUpdate, {
-          ...updateOptions,
-          startWorkflowOperation: new WithStartWorkflowOperation(start.workflow_type, {
-            ...startOptionsOf(start, deps.taskQueue),
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        })
-      : client.workflow.getHandle(workflowId).executeUpdate(submitTransactionUpdate, updateOptions);
+  const update = () =>
+    client.workflow.getHandle(workflowId).executeUpdate(submitTransactionUpdate, updateOptions);
+  let startPending = start !== undefined && start.taken_at === null;
+  // While its queued start has not reached Temporal, the hash starts the checkout (update-with-start). A
+  // checkout that exists already (the start was made meanwhile) answers the plain Update.
+  const once = async (): Promise<CheckoutState> => {
+    if (!start || !startPending) return update();
+    try {
+      const state = await client.workflow.executeUpdateWithStart(submitTransactionUpdate, {
+        ...updateOptions,
+        startWorkflowOperation: new WithStartWorkflowOperation(start.workflow_type, {
+          ...startOptionsOf(start, deps.taskQueue),
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      });
+      startPending = false;
+      await markWorkflowCallTaken(deps.db, start.id);
+      return state;
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      startPending = false;
+      await markWorkflowCallTaken(deps.db, start.id);
+      return update();
+    }
+  };
   // A workflow task that failed while the update arrived (a signal came in during it, UnhandledCommand)
   // fails the update with FAILED_PRECONDITION: the task is retried at once, and so is the update, under
   // its same id.
   const submit = async (): Promise<CheckoutState> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const state = await once();
-        if (start && !start.taken_at) await markWorkflowCallTaken(deps.db, start.id);
-        return state;
+        return await once();
       } catch (error) {
         if (attempt >= 20 || abort.signal.aborted || !isWorkflowTaskFailure(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
       }
     }
   };
-  const update = client.connection.withAbortSignal(abort.signal, submit).then(
+  const answer = client.connection.withAbortSignal(abort.signal, submit).then(
     (state): HashHandover => ({ outcome: 'taken', state }),
     (error: unknown): HashHandover => {
       if (abort.signal.aborted) return { outcome: 'no_worker' };
@@ -166,7 +180,7 @@ export async function handHashToCheckout(
   }).then((down) => down ?? new Promise<never>(() => {}));
   const timeout = after(waitMs, (): HashHandover => ({ outcome: 'no_worker' }));
   try {
-    return await Promise.race([update, probe, timeout]);
+    return await Promise.race([answer, probe, timeout]);
   } finally {
     for (const timer of timers) clearTimeout(timer);
     abort.abort();
@@ -358,6 +372,14 @@ export async function openCheckoutSession(
     if (opened.created) {
       const symbol = payToken?.symbol ?? product.token_symbol;
       await queueCheckoutStart(trx, deps.checkout, product, expected, opened.session, symbol);
+      // The payer's earlier attempts on this open-amount product are given up: they take nothing now.
+      if (body.sender_address && product.open_amount) {
+        await closeSupersededAttempts(trx, {
+          productId: product.id,
+          senderAddress: body.sender_address,
+          sessionId: opened.session.id,
+        });
+      }
     }
     return { expected, ...opened };
   });

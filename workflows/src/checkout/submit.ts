@@ -40,6 +40,8 @@ export async function submitCheckoutTransaction(
   const temporal = deps.temporal;
   if (!temporal) throw temporalUnavailable('transactions cannot be checked');
   const hash = txHash.toLowerCase();
+  // A session that can take no more says so at once, and claims nothing: the second tab of a paid link.
+  if (session.tx_hash !== hash) refuseEndedSession(session);
   // A hash the chain already shows is not this session's to take is refused before it is claimed, so it
   // never stands in the way of the checkout it does pay. The workflow checks again once it is mined.
   const refusal = await refuseKnownHash(deps.chains, session, hash);
@@ -52,10 +54,18 @@ export async function submitCheckoutTransaction(
     sessionId: session.id,
     handedOver: false,
   });
+  if (claim === 'session_closed') throw closedError();
   if (claim === 'other_session') {
     throw new ApiError('tx_already_used', 'This transaction already pays another checkout', {
       errors: [{ path: 'tx_hash', message: 'already pays another checkout' }],
     });
+  }
+  if (claim === 'unmatched') {
+    throw new ApiError(
+      'tx_already_used',
+      'This transaction was recorded as a transfer no checkout took; the merchant has been told',
+      { errors: [{ path: 'tx_hash', message: 'was recorded as an unmatched transfer' }] },
+    );
   }
   const target = { chainId: session.chain_id, txHash: hash, sessionId: session.id };
   const handover = await handHashToCheckout(
@@ -64,7 +74,11 @@ export async function submitCheckoutTransaction(
     hash,
   );
   if (handover.outcome === 'refused') {
+    // The checkout may have ended because this very transaction paid it (its closed-tab look took it).
+    const now = await findSession(deps.db, session.id);
+    if (now?.tx_hash === hash && (now.status === 'resolved' || now.status === 'failed')) return 'taken';
     if (claim === 'claimed') await releaseTransaction(deps.db, target);
+    if (now && now.status !== session.status) refuseEndedSession(now);
     throw rejectionError(handover.error);
   }
   if (handover.outcome === 'taken') {
@@ -85,7 +99,8 @@ function rejectionError(error: unknown): ApiError {
     error instanceof WorkflowUpdateFailedError ? ((error.cause as Error | undefined)?.message ?? '') : '';
   const known: Record<string, ApiError> = {
     [checkoutRejections.expired]: new ApiError('checkout_expired', 'This checkout has expired'),
-    [checkoutRejections.closed]: new ApiError('checkout_closed', 'This checkout is already paid'),
+    [checkoutRejections.paid]: new ApiError('checkout_already_paid', 'This checkout is already paid'),
+    [checkoutRejections.closed]: closedError(),
     [checkoutRejections.otherHash]: new ApiError(
       'tx_already_submitted',
       'Another transaction was already submitted to this checkout',
@@ -233,4 +248,23 @@ export async function sweepPendingHashes(
     taken += 1;
   }
   return { taken, failed: false };
+}
+
+/** The 409 of an attempt given up (closed). */
+function closedError(): ApiError {
+  return new ApiError('checkout_closed', 'This checkout was closed: it takes no payment');
+}
+
+/**
+ * Refuses a hash for a session that takes no more: already paid (or failed) or closed, with the 409 the
+ * element reads to show the session's true state. An expired session is left to its workflow, which knows
+ * whether it still takes the hash.
+ */
+function refuseEndedSession(session: CheckoutSessionRow): void {
+  if (session.status === 'resolved' || session.status === 'failed') {
+    throw new ApiError('checkout_already_paid', 'This checkout is already paid', {
+      errors: [{ path: 'tx_hash', message: 'the checkout is already paid' }],
+    });
+  }
+  if (session.status === 'closed') throw closedError();
 }

@@ -4,6 +4,7 @@ import { fractionDigits, isDecimalString, parseUnits } from '../amount.ts';
 import { displayText } from '../displayText.ts';
 import { EvmAddress, jsonRecord, Timestamp, Uuid } from './common.ts';
 import { customFieldNames, PaymentToken } from './product.ts';
+import { SessionUnmatchedTransfer } from './unmatchedTransfer.ts';
 
 /** Largest USD amount of one checkout. */
 export const maxDollarAmount = '1000000000';
@@ -40,7 +41,8 @@ export const ExpectedPaymentCreateBody = z
   .meta({ id: 'ExpectedPaymentCreateBody' });
 
 /** Lifecycle of an expected payment. */
-export const expectedPaymentStatuses = ['open', 'confirming', 'paid', 'failed', 'expired'] as const;
+/** `closed`: a shopper's attempt given up (its amount changed, another wallet, started again); it takes nothing. */
+export const expectedPaymentStatuses = ['open', 'confirming', 'paid', 'failed', 'expired', 'closed'] as const;
 
 /** An expected payment: the amount a checkout will charge, set by the merchant's server. */
 export const ExpectedPayment = z
@@ -154,6 +156,7 @@ export const checkoutSessionStatuses = [
   'resolved',
   'failed',
   'expired',
+  'closed',
 ] as const;
 export type CheckoutSessionStatus = (typeof checkoutSessionStatuses)[number];
 
@@ -180,6 +183,11 @@ export const CheckoutSession = z
     resolved_payment_id: z.string().nullable(),
     late: z.boolean(),
     error: z.string().nullable(),
+    /**
+     * Transfers into the receiving address that arrived in this session's window, nearly its amount but not
+     * it, and that no checkout took (a rounded QR amount): the merchant has been told.
+     */
+    unmatched_transfers: z.array(SessionUnmatchedTransfer),
     expires_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,

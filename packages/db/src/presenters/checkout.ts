@@ -29,8 +29,12 @@ export function presentExpectedPayment(row: ExpectedPaymentRow, url: string): Ex
   };
 }
 
-/** A checkout session for the shopper's widget. */
-export function presentSession(row: CheckoutSessionRow, dollarAmount: string): CheckoutSession {
+/** A checkout session for the shopper's widget, with the unmatched transfers that arrived near it. */
+export function presentSession(
+  row: CheckoutSessionRow,
+  dollarAmount: string,
+  unmatched: CheckoutSession['unmatched_transfers'],
+): CheckoutSession {
   return {
     id: row.id,
     expected_payment_id: row.expected_payment_id,
@@ -56,6 +60,7 @@ export function presentSession(row: CheckoutSessionRow, dollarAmount: string): C
     resolved_payment_id: row.resolved_payment_id,
     late: row.late,
     error: row.error,
+    unmatched_transfers: unmatched,
     expires_at: row.expires_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

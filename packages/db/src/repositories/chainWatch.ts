@@ -57,6 +57,24 @@ export async function listWaitingAddresses(
     .groupBy(sql`lower(receiving_address)`)
     .execute();
   const waiting = new Map(rows.map((r) => [r.address, BigInt(r.since)]));
+  // An address stays read for the grace after its sessions ended (paid, failed or closed): a second
+  // payment, or one to an attempt given up, lands there and is recorded as an unmatched transfer.
+  const ended = await db
+    .selectFrom('checkout_sessions')
+    .select((eb) => [
+      eb.fn<string>('lower', ['receiving_address']).as('address'),
+      eb.fn.min<string>(sql`start_block::numeric`).as('since'),
+    ])
+    .where('chain_id', '=', input.chainId)
+    .where('status', 'in', ['resolved', 'failed', 'closed'])
+    .where('updated_at', '>', sql<Date>`now() - interval '1 minute' * ${input.graceMinutes}`)
+    .groupBy(sql`lower(receiving_address)`)
+    .execute();
+  for (const e of ended) {
+    const since = BigInt(e.since);
+    const known = waiting.get(e.address);
+    if (known === undefined || since < known) waiting.set(e.address, since);
+  }
   const quotes = await db
     .selectFrom('quotes')
     .select((eb) => [eb.fn<string>('lower', ['deposit_address']).as('address'), 'deposit_scan_block'])

@@ -1,8 +1,8 @@
-/** Expected payments, checkout sessions, submitted transactions and the resolution that ends them. */
+/** Expected payments and checkout sessions. */
 import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow, ExpectedPaymentRow } from '../checkoutSchema.ts';
-import type { Database, ResolvedPaymentsTable } from '../schema.ts';
-import { type ProductWithAddress, productsWithAddress } from './products.ts';
+import type { Database } from '../schema.ts';
+import { inTransaction, type ProductWithAddress, productsWithAddress } from './products.ts';
 
 /** Creates an expected payment. */
 export async function insertExpectedPayment(
@@ -180,237 +180,6 @@ export async function upsertSession(
   return { session: current, created: false };
 }
 
-/** Where a reserved amount is paid: chain, receiving address and token. */
-export interface PaymentAmountKey {
-  chainId: number;
-  receivingAddress: string;
-  tokenAddress: string;
-}
-
-/**
- * Reserves for `sessionId` the first of `candidates` (base units) that no other session holds at `now`:
- * one insert per try, which takes over a reservation whose time has passed and otherwise leaves the row
- * alone, so two concurrent sessions never get the same amount (the second waits on the first's row and
- * then moves on). Returns the amount reserved, or null when every candidate is held.
- */
-export async function reservePaymentAmount(
-  db: Kysely<Database>,
-  input: PaymentAmountKey & {
-    sessionId: string;
-    reservedUntil: Date;
-    candidates: readonly bigint[];
-    now?: Date;
-  },
-): Promise<bigint | null> {
-  if (input.candidates.length === 0) return null;
-  const now = input.now ?? new Date();
-  const key = {
-    chain_id: input.chainId,
-    receiving_address: input.receivingAddress.toLowerCase(),
-    token_address: input.tokenAddress.toLowerCase(),
-  };
-  const held = await db
-    .selectFrom('checkout_payment_amounts')
-    .select('amount')
-    .where('chain_id', '=', key.chain_id)
-    .where('receiving_address', '=', key.receiving_address)
-    .where('token_address', '=', key.token_address)
-    .where('amount', '=', sql<string>`any(${sql.val(input.candidates.map(String))}::numeric[])`)
-    .where('reserved_until', '>', now)
-    .where('session_id', '!=', input.sessionId)
-    .execute();
-  const taken = new Set(held.map((r) => BigInt(r.amount)));
-  for (const amount of input.candidates) {
-    if (taken.has(amount)) continue;
-    const row = await db
-      .insertInto('checkout_payment_amounts')
-      .values({
-        ...key,
-        amount: amount.toString(),
-        session_id: input.sessionId,
-        reserved_until: input.reservedUntil,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['chain_id', 'receiving_address', 'token_address', 'amount'])
-          .doUpdateSet({ session_id: input.sessionId, reserved_until: input.reservedUntil })
-          .where((eb) =>
-            eb.or([
-              eb('checkout_payment_amounts.reserved_until', '<=', now),
-              eb('checkout_payment_amounts.session_id', '=', input.sessionId),
-            ]),
-          ),
-      )
-      .returning('amount')
-      .executeTakeFirst();
-    if (row) return amount;
-  }
-  return null;
-}
-
-/** Gives up every amount a session holds (it resolved, or another session was opened in its place). */
-export async function releasePaymentAmounts(db: Kysely<Database>, sessionId: string): Promise<void> {
-  await db.deleteFrom('checkout_payment_amounts').where('session_id', '=', sessionId).execute();
-}
-
-/** An amount some session holds. */
-export interface PaymentAmountReservation {
-  tokenAddress: string;
-  amount: bigint;
-  sessionId: string;
-}
-
-/** The amounts held at `now` for payments into `receivingAddress` on the chain (any token). */
-export async function listPaymentAmountReservations(
-  db: Kysely<Database>,
-  input: { chainId: number; receivingAddress: string; now?: Date },
-): Promise<PaymentAmountReservation[]> {
-  const rows = await db
-    .selectFrom('checkout_payment_amounts')
-    .select(['token_address', 'amount', 'session_id'])
-    .where('chain_id', '=', input.chainId)
-    .where('receiving_address', '=', input.receivingAddress.toLowerCase())
-    .where('reserved_until', '>', input.now ?? new Date())
-    .execute();
-  return rows.map((r) => ({
-    tokenAddress: r.token_address,
-    amount: BigInt(r.amount),
-    sessionId: r.session_id,
-  }));
-}
-
-/**
- * Gives a session still awaiting its first transaction a reserved amount (and its tail): for a session
- * opened with a payer that the shopper now pays from another device. False when the session already
- * has one, or has moved on.
- */
-export async function setSessionReservedAmount(
-  db: Kysely<Database>,
-  input: { sessionId: string; amount: bigint; tail: bigint },
-): Promise<boolean> {
-  const moved = await db
-    .updateTable('checkout_sessions')
-    .set({
-      expected_token_amount: input.amount.toString(),
-      amount_tail: input.tail.toString(),
-      updated_at: new Date(),
-    })
-    .where('id', '=', input.sessionId)
-    .where('status', '=', 'awaiting_payment')
-    .where('tx_hash', 'is', null)
-    .where('amount_tail', 'is', null)
-    .executeTakeFirst();
-  return (moved.numUpdatedRows ?? 0n) > 0n;
-}
-
-/** Result of claiming a transaction hash for a session. */
-export type TransactionClaim = 'claimed' | 'already_this_session' | 'other_session';
-
-/**
- * Claims a transaction hash for one session: a hash can pay one checkout only. A claim made by the API
- * (`handedOver: false`) stays marked until its workflow took the hash ({@link markTransactionHandedOver});
- * the reconciler hands on the ones Temporal or its workers were not there to take.
- */
-export async function claimTransaction(
-  db: Kysely<Database>,
-  input: { chainId: number; txHash: string; sessionId: string; handedOver?: boolean },
-): Promise<TransactionClaim> {
-  const txHash = input.txHash.toLowerCase();
-  const inserted = await db
-    .insertInto('checkout_transactions')
-    .values({
-      chain_id: input.chainId,
-      tx_hash: txHash,
-      session_id: input.sessionId,
-      created_at: new Date(),
-      handed_over: input.handedOver ?? true,
-    })
-    .onConflict((oc) => oc.columns(['chain_id', 'tx_hash']).doNothing())
-    .executeTakeFirst();
-  if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return 'claimed';
-  const owner = await db
-    .selectFrom('checkout_transactions')
-    .select('session_id')
-    .where('chain_id', '=', input.chainId)
-    .where('tx_hash', '=', txHash)
-    .executeTakeFirst();
-  return owner?.session_id === input.sessionId ? 'already_this_session' : 'other_session';
-}
-
-/** Notes that the session's workflow took the hash. */
-export async function markTransactionHandedOver(
-  db: Kysely<Database>,
-  input: { chainId: number; txHash: string },
-): Promise<void> {
-  await db
-    .updateTable('checkout_transactions')
-    .set({ handed_over: true })
-    .where('chain_id', '=', input.chainId)
-    .where('tx_hash', '=', input.txHash.toLowerCase())
-    .where('handed_over', '=', false)
-    .execute();
-}
-
-/** Gives up a session's claim on a hash (its workflow refused it: the hash does not pay that checkout). */
-export async function releaseTransaction(
-  db: Kysely<Database>,
-  input: { chainId: number; txHash: string; sessionId: string },
-): Promise<void> {
-  await db
-    .deleteFrom('checkout_transactions')
-    .where('chain_id', '=', input.chainId)
-    .where('tx_hash', '=', input.txHash.toLowerCase())
-    .where('session_id', '=', input.sessionId)
-    .execute();
-}
-
-/** A hash claimed by the API that its workflow has not taken yet. */
-export interface PendingHandover {
-  chainId: number;
-  txHash: string;
-  sessionId: string;
-  expectedPaymentId: string;
-}
-
-/** Claims made before `before` still waiting for their workflow, oldest first (at most `limit`). */
-export async function listPendingHandovers(
-  db: Kysely<Database>,
-  before: Date,
-  limit: number,
-): Promise<PendingHandover[]> {
-  const rows = await db
-    .selectFrom('checkout_transactions')
-    .innerJoin('checkout_sessions', 'checkout_sessions.id', 'checkout_transactions.session_id')
-    .select([
-      'checkout_transactions.chain_id',
-      'checkout_transactions.tx_hash',
-      'checkout_transactions.session_id',
-      'checkout_sessions.expected_payment_id',
-    ])
-    .where('checkout_transactions.handed_over', '=', false)
-    .where('checkout_transactions.created_at', '<', before)
-    .orderBy('checkout_transactions.created_at')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    chainId: r.chain_id,
-    txHash: r.tx_hash,
-    sessionId: r.session_id,
-    expectedPaymentId: r.expected_payment_id,
-  }));
-}
-
-/** How many claims made before `before` still wait for their workflow. */
-export async function countPendingHandovers(db: Kysely<Database>, before: Date): Promise<number> {
-  const row = await db
-    .selectFrom('checkout_transactions')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('handed_over', '=', false)
-    .where('created_at', '<', before)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 /**
  * The other sessions still awaiting a payment from `senderAddress` into `receivingAddress` on the chain:
  * a scan never takes a transfer that exactly pays one of them.
@@ -429,27 +198,6 @@ export async function listOtherOpenSessionsOfPayer(
     .where('resolved_payment_id', 'is', null)
     .where('id', '!=', input.exceptSessionId)
     .execute();
-}
-
-/**
- * When a scan first saw the transfer of `txHash`: recorded the first time, read back every time after,
- * so the claim delay runs from the first sighting across worker restarts.
- */
-export async function sightTransfer(
-  db: Kysely<Database>,
-  input: { chainId: number; txHash: string },
-): Promise<Date> {
-  const row = await db
-    .insertInto('checkout_transfer_sightings')
-    .values({ chain_id: input.chainId, tx_hash: input.txHash.toLowerCase(), first_seen_at: new Date() })
-    .onConflict((oc) =>
-      oc
-        .columns(['chain_id', 'tx_hash'])
-        .doUpdateSet((eb) => ({ first_seen_at: eb.ref('checkout_transfer_sightings.first_seen_at') })),
-    )
-    .returning('first_seen_at')
-    .executeTakeFirstOrThrow();
-  return row.first_seen_at;
 }
 
 /**
@@ -510,78 +258,73 @@ export async function updateSession(
   }
 }
 
-/** A resolved payment to record, as the resolution computed it. */
-export type NewResolvedPayment = Omit<
-  import('kysely').Insertable<ResolvedPaymentsTable>,
-  'created_at' | 'metadata' | 'custom_fields' | 'expected_token' | 'received_token'
-> & {
-  metadata: Record<string, unknown> | null;
-  custom_fields: Record<string, string>;
-  expected_token: CheckoutSessionRow['expected_token'];
-  received_token: CheckoutSessionRow['expected_token'];
-};
-
 /**
- * Records the resolved payment of a session exactly once (unique on chain, tx hash and log index)
- * and closes the session and its expected payment, in one transaction. `onRecorded` runs inside
- * that transaction, for writes that must commit with it (such as the webhook delivery).
+ * Closes a session that still awaits its payment and has no transaction claimed: it takes nothing any more.
+ * Its expected payment is closed with it when the shopper made it (a merchant's stays payable), and its
+ * reserved amount is given back. The row is locked as a claim locks it (`claimTransaction`), so a claim and
+ * a close never both win. The closed session, or undefined when it could not be closed.
  */
-export async function recordResolvedPayment(
+export async function closeSession(
   db: Kysely<Database>,
-  input: { sessionId: string; payment: NewResolvedPayment; late: boolean },
-  onRecorded?: (trx: Kysely<Database>, resolvedPaymentId: string, created: boolean) => Promise<void>,
-): Promise<{ resolvedPaymentId: string; created: boolean }> {
-  return db.transaction().execute(async (trx) => {
+  sessionId: string,
+): Promise<CheckoutSessionRow | undefined> {
+  return inTransaction(db, async (trx) => {
     const now = new Date();
-    const { payment } = input;
-    const inserted = await trx
-      .insertInto('resolved_payments')
-      .values({
-        ...payment,
-        metadata: JSON.stringify(payment.metadata),
-        custom_fields: JSON.stringify(payment.custom_fields),
-        expected_token: JSON.stringify(payment.expected_token),
-        received_token: JSON.stringify(payment.received_token),
-        created_at: now,
-      })
-      .onConflict((oc) => oc.columns(['chain_id', 'tx_id', 'log_index']).doNothing())
-      .returning('id')
+    const locked = await trx
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .forUpdate()
       .executeTakeFirst();
-    const existing = inserted
-      ? undefined
-      : await trx
-          .selectFrom('resolved_payments')
-          .select('id')
-          .where('chain_id', '=', payment.chain_id)
-          .where('tx_id', '=', payment.tx_id)
-          .where('log_index', '=', payment.log_index)
-          .executeTakeFirstOrThrow();
-    const resolvedPaymentId = inserted?.id ?? existing!.id;
-    const status = payment.tx_failure ? 'failed' : 'resolved';
-    await trx
+    if (!locked) return undefined;
+    const closed = await trx
       .updateTable('checkout_sessions')
-      .set({
-        status,
-        resolved_payment_id: resolvedPaymentId,
-        tx_hash: payment.tx_id,
-        late: input.late,
-        error: null,
-        updated_at: now,
-      })
-      .where('id', '=', input.sessionId)
-      .execute();
+      .set({ status: 'closed', error: null, updated_at: now })
+      .where('id', '=', sessionId)
+      .where('status', 'in', ['awaiting_payment', 'expired'])
+      .where('tx_hash', 'is', null)
+      .where('resolved_payment_id', 'is', null)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('checkout_transactions').select('tx_hash').where('session_id', '=', sessionId),
+          ),
+        ),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (!closed) return undefined;
     await trx
       .updateTable('expected_payments')
-      .set({
-        status: payment.tx_failure ? 'failed' : 'paid',
-        resolved_payment_id: resolvedPaymentId,
-        updated_at: now,
-      })
-      .where('id', '=', payment.expected_payment_id)
+      .set({ status: 'closed', updated_at: now })
+      .where('id', '=', closed.expected_payment_id)
+      .where('source', '=', 'shopper')
+      .where('status', 'in', ['open', 'expired'])
       .execute();
-    // The session is closed: its reserved amount is free for another.
-    await trx.deleteFrom('checkout_payment_amounts').where('session_id', '=', input.sessionId).execute();
-    if (onRecorded) await onRecorded(trx, resolvedPaymentId, Boolean(inserted));
-    return { resolvedPaymentId, created: Boolean(inserted) };
+    await trx.deleteFrom('checkout_payment_amounts').where('session_id', '=', sessionId).execute();
+    return closed;
   });
+}
+
+/**
+ * The payer's other attempts on an open-amount product that still await their payment: a newer attempt
+ * of the same payer supersedes them.
+ */
+export async function listSupersededAttempts(
+  db: Kysely<Database>,
+  input: { productId: string; senderAddress: string; exceptSessionId: string },
+): Promise<Pick<CheckoutSessionRow, 'id' | 'expected_payment_id'>[]> {
+  return db
+    .selectFrom('checkout_sessions')
+    .innerJoin('expected_payments', 'expected_payments.id', 'checkout_sessions.expected_payment_id')
+    .select(['checkout_sessions.id', 'checkout_sessions.expected_payment_id'])
+    .where('checkout_sessions.product_id', '=', input.productId)
+    .where('expected_payments.source', '=', 'shopper')
+    .where((eb) =>
+      eb(eb.fn('lower', ['checkout_sessions.sender_address']), '=', input.senderAddress.toLowerCase()),
+    )
+    .where('checkout_sessions.status', '=', 'awaiting_payment')
+    .where('checkout_sessions.tx_hash', 'is', null)
+    .where('checkout_sessions.id', '!=', input.exceptSessionId)
+    .execute();
 }

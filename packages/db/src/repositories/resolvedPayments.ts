@@ -1,6 +1,7 @@
 /** Resolved payments: one row per on-chain transfer into a merchant wallet. */
 import type { Kysely } from 'kysely';
-import type { Database, ResolvedPaymentRow } from '../schema.ts';
+import type { CheckoutSessionRow } from '../checkoutSchema.ts';
+import type { Database, ResolvedPaymentRow, ResolvedPaymentsTable } from '../schema.ts';
 
 /** Resolved payments of a product, newest first. */
 export async function listResolvedPayments(
@@ -22,4 +23,80 @@ export async function findResolvedPayment(
   id: string,
 ): Promise<ResolvedPaymentRow | undefined> {
   return db.selectFrom('resolved_payments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A resolved payment to record, as the resolution computed it. */
+export type NewResolvedPayment = Omit<
+  import('kysely').Insertable<ResolvedPaymentsTable>,
+  'created_at' | 'metadata' | 'custom_fields' | 'expected_token' | 'received_token'
+> & {
+  metadata: Record<string, unknown> | null;
+  custom_fields: Record<string, string>;
+  expected_token: CheckoutSessionRow['expected_token'];
+  received_token: CheckoutSessionRow['expected_token'];
+};
+
+/**
+ * Records the resolved payment of a session exactly once (unique on chain, tx hash and log index)
+ * and closes the session and its expected payment, in one transaction. `onRecorded` runs inside
+ * that transaction, for writes that must commit with it (such as the webhook delivery).
+ */
+export async function recordResolvedPayment(
+  db: Kysely<Database>,
+  input: { sessionId: string; payment: NewResolvedPayment; late: boolean },
+  onRecorded?: (trx: Kysely<Database>, resolvedPaymentId: string, created: boolean) => Promise<void>,
+): Promise<{ resolvedPaymentId: string; created: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const now = new Date();
+    const { payment } = input;
+    const inserted = await trx
+      .insertInto('resolved_payments')
+      .values({
+        ...payment,
+        metadata: JSON.stringify(payment.metadata),
+        custom_fields: JSON.stringify(payment.custom_fields),
+        expected_token: JSON.stringify(payment.expected_token),
+        received_token: JSON.stringify(payment.received_token),
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['chain_id', 'tx_id', 'log_index']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    const existing = inserted
+      ? undefined
+      : await trx
+          .selectFrom('resolved_payments')
+          .select('id')
+          .where('chain_id', '=', payment.chain_id)
+          .where('tx_id', '=', payment.tx_id)
+          .where('log_index', '=', payment.log_index)
+          .executeTakeFirstOrThrow();
+    const resolvedPaymentId = inserted?.id ?? existing!.id;
+    const status = payment.tx_failure ? 'failed' : 'resolved';
+    await trx
+      .updateTable('checkout_sessions')
+      .set({
+        status,
+        resolved_payment_id: resolvedPaymentId,
+        tx_hash: payment.tx_id,
+        late: input.late,
+        error: null,
+        updated_at: now,
+      })
+      .where('id', '=', input.sessionId)
+      .execute();
+    await trx
+      .updateTable('expected_payments')
+      .set({
+        status: payment.tx_failure ? 'failed' : 'paid',
+        resolved_payment_id: resolvedPaymentId,
+        updated_at: now,
+      })
+      .where('id', '=', payment.expected_payment_id)
+      .execute();
+    // The session is closed: its reserved amount is free for another.
+    await trx.deleteFrom('checkout_payment_amounts').where('session_id', '=', input.sessionId).execute();
+    if (onRecorded) await onRecorded(trx, resolvedPaymentId, Boolean(inserted));
+    return { resolvedPaymentId, created: Boolean(inserted) };
+  });
 }

@@ -1,0 +1,114 @@
+/** Money that fits no order: unmatched transfers as the merchant API and webhooks show them (wire shapes). */
+import { z } from 'zod';
+import { Timestamp, Uuid } from './common.ts';
+import { PaymentToken } from './product.ts';
+
+/** Why a transfer fits no order. */
+export const unmatchedTransferKinds = ['duplicate', 'closed_attempt', 'wrong_amount', 'unexpected'] as const;
+/** What the merchant did with it. */
+export const unmatchedTransferStatuses = ['open', 'attached', 'refunded', 'dismissed'] as const;
+
+/** A session a transfer arrived near: its sender's, or one whose amount it nearly was. */
+export const NearSession = z
+  .object({
+    session_id: Uuid,
+    expected_payment_id: Uuid,
+    product_id: Uuid,
+    status: z.string(),
+    /** The session's amount, in token units. */
+    expected_token_amount: z.string(),
+    sender_address: z.string().nullable(),
+  })
+  .strict()
+  .meta({ id: 'NearSession' });
+
+/** A token transfer into a receiving address that no checkout took. */
+export const UnmatchedTransfer = z
+  .object({
+    id: Uuid,
+    status: z.enum(unmatchedTransferStatuses),
+    kind: z.enum(unmatchedTransferKinds),
+    chain_id: z.number().int(),
+    token: PaymentToken,
+    /** What arrived, in token units (a decimal string). */
+    amount: z.string(),
+    /** The transaction's sender (the payer of a swap). */
+    sender_address: z.string(),
+    receiving_address: z.string(),
+    tx_hash: z.string(),
+    log_index: z.number().int(),
+    block_number: z.string(),
+    /** The product of the nearest session, or null. */
+    product_id: Uuid.nullable(),
+    near_sessions: z.array(NearSession),
+    /** The order it duplicates, or the one it was attached to as a top-up. */
+    resolved_payment_id: Uuid.nullable(),
+    /** The expected payment it was attached to as its payment. */
+    expected_payment_id: Uuid.nullable(),
+    note: z.string().nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .strict()
+  .meta({ id: 'UnmatchedTransfer' });
+export type UnmatchedTransfer = z.infer<typeof UnmatchedTransfer>;
+
+export const UnmatchedTransferResponse = z
+  .object({ unmatched_transfer: UnmatchedTransfer })
+  .strict()
+  .meta({ id: 'UnmatchedTransferResponse' });
+export const UnmatchedTransferListResponse = z
+  .object({ unmatched_transfers: z.array(UnmatchedTransfer) })
+  .strict()
+  .meta({ id: 'UnmatchedTransferListResponse' });
+
+/** Query of GET /api/v1/unmatched_transfers. */
+export const UnmatchedTransferQuery = z
+  .object({
+    product_id: Uuid.optional(),
+    status: z.enum(unmatchedTransferStatuses).optional(),
+    /** ISO 8601: recorded at or after. */
+    since: z.iso.datetime({ offset: true }).optional(),
+    /** ISO 8601: recorded before. */
+    until: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict()
+  .meta({ id: 'UnmatchedTransferQuery' });
+
+/** Body of POST /api/v1/unmatched_transfers/:id/attach: exactly one of the two. */
+export const UnmatchedTransferAttachBody = z
+  .object({
+    /** An open expected payment the transfer pays (its checkout records it as its payment). */
+    expected_payment_id: Uuid.optional(),
+    /** A resolved payment the transfer tops up (same token). */
+    resolved_payment_id: Uuid.optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (!b.expected_payment_id === !b.resolved_payment_id) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.expected_payment_id ? 'resolved_payment_id' : 'expected_payment_id'],
+        message: 'give exactly one of expected_payment_id and resolved_payment_id',
+      });
+    }
+  })
+  .meta({ id: 'UnmatchedTransferAttachBody' });
+
+/** Body of POST /api/v1/unmatched_transfers/:id/dismiss. */
+export const UnmatchedTransferDismissBody = z
+  .object({ note: z.string().trim().min(1).max(500) })
+  .strict()
+  .meta({ id: 'UnmatchedTransferDismissBody' });
+
+/** The `unmatched_transfer.created` webhook's body. */
+export const UnmatchedTransferEvent = z
+  .object({ event: z.literal('unmatched_transfer.created'), payload: UnmatchedTransferResponse })
+  .strict()
+  .meta({ id: 'UnmatchedTransferEvent' });
+
+/** How the QR page shows a transfer of another amount that arrived in its session's window. */
+export const SessionUnmatchedTransfer = z
+  .object({ tx_hash: z.string(), amount: z.string(), token_symbol: z.string(), seen_at: Timestamp })
+  .strict()
+  .meta({ id: 'SessionUnmatchedTransfer' });

@@ -1,0 +1,303 @@
+/** Transfers into receiving addresses that no session took: found, recorded once, listed, and settled by the merchant. */
+
+import type { Selectable } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { ChainTransfersTable, CheckoutSessionRow } from '../checkoutSchema.ts';
+import type { StoredToken } from '../columnTypes.ts';
+import type { Database } from '../schema.ts';
+import type {
+  UnmatchedTransferKind,
+  UnmatchedTransferRow,
+  UnmatchedTransferStatus,
+} from '../unmatchedSchema.ts';
+
+/** A recorded transfer into a merchant's receiving address that nothing took yet. */
+export type UnsettledTransfer = Selectable<ChainTransfersTable> & { merchant_id: string };
+
+/**
+ * Transfers the chain's watcher recorded into merchants' receiving addresses (not quotes' deposit addresses)
+ * since `since`, that no session claimed, no resolved payment is, and no unmatched record holds yet.
+ */
+export async function listUnsettledTransfers(
+  db: Kysely<Database>,
+  input: { chainId: number; since: Date },
+): Promise<UnsettledTransfer[]> {
+  return db
+    .selectFrom('chain_transfers')
+    .innerJoin('merchant_addresses', (join) =>
+      join.on(sql`lower(merchant_addresses.address)`, '=', sql.ref('chain_transfers.to_address')),
+    )
+    .selectAll('chain_transfers')
+    .select('merchant_addresses.merchant_id')
+    .where('chain_transfers.chain_id', '=', input.chainId)
+    .where('chain_transfers.seen_at', '>', input.since)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('checkout_transactions')
+            .select('tx_hash')
+            .whereRef('checkout_transactions.chain_id', '=', 'chain_transfers.chain_id')
+            .whereRef('checkout_transactions.tx_hash', '=', 'chain_transfers.tx_hash'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('resolved_payments')
+            .select('id')
+            .whereRef('resolved_payments.chain_id', '=', 'chain_transfers.chain_id')
+            .whereRef('resolved_payments.tx_id', '=', 'chain_transfers.tx_hash'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('unmatched_transfers')
+            .select('id')
+            .whereRef('unmatched_transfers.chain_id', '=', 'chain_transfers.chain_id')
+            .whereRef('unmatched_transfers.tx_hash', '=', 'chain_transfers.tx_hash')
+            .whereRef('unmatched_transfers.log_index', '=', 'chain_transfers.log_index'),
+        ),
+      ),
+    )
+    .orderBy('chain_transfers.seen_at')
+    .limit(200)
+    .execute();
+}
+
+/**
+ * The sessions into `receivingAddress` on the chain a transfer may have been meant for: those still waiting
+ * for a payment (their window, grace included, not over), and those that ended (paid, failed, closed) within
+ * the last `graceMinutes`.
+ */
+export async function listSessionsAtAddress(
+  db: Kysely<Database>,
+  input: { chainId: number; receivingAddress: string; sessionTtlMinutes: number; graceMinutes: number },
+): Promise<CheckoutSessionRow[]> {
+  const grace = sql<Date>`now() - interval '1 minute' * ${input.graceMinutes}`;
+  return db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('chain_id', '=', input.chainId)
+    .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.receivingAddress.toLowerCase()))
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('status', 'in', ['awaiting_payment', 'confirming', 'expired']),
+          eb.or([
+            eb('expires_at', '>', grace),
+            eb.and([
+              eb('expires_at', 'is', null),
+              eb(
+                'created_at',
+                '>',
+                sql<Date>`now() - interval '1 minute' * ${input.sessionTtlMinutes + input.graceMinutes}`,
+              ),
+            ]),
+          ]),
+        ]),
+        eb.and([eb('status', 'in', ['resolved', 'failed', 'closed']), eb('updated_at', '>', grace)]),
+      ]),
+    )
+    .orderBy('created_at', 'desc')
+    .limit(500)
+    .execute();
+}
+
+/** A new unmatched transfer, as its recording decided it. */
+export interface NewUnmatchedTransfer {
+  id: string;
+  merchantId: string;
+  productId: string | null;
+  transfer: Selectable<ChainTransfersTable>;
+  token: StoredToken;
+  kind: UnmatchedTransferKind;
+  resolvedPaymentId: string | null;
+  nearSessionIds: readonly string[];
+}
+
+/**
+ * Records the transfer once (unique on chain, hash and log index) with the sessions it arrived near, and
+ * touches the open ones among those (their event streams show it). Undefined when it was recorded already.
+ */
+export async function insertUnmatchedTransfer(
+  db: Kysely<Database>,
+  input: NewUnmatchedTransfer,
+): Promise<UnmatchedTransferRow | undefined> {
+  const now = new Date();
+  const t = input.transfer;
+  const row = await db
+    .insertInto('unmatched_transfers')
+    .values({
+      id: input.id,
+      merchant_id: input.merchantId,
+      product_id: input.productId,
+      chain_id: t.chain_id,
+      tx_hash: t.tx_hash,
+      log_index: t.log_index,
+      block_number: t.block_number,
+      token_address: t.token_address,
+      token: JSON.stringify(input.token),
+      amount: t.amount,
+      sender_address: t.tx_from,
+      receiving_address: t.to_address,
+      kind: input.kind,
+      status: 'open',
+      resolved_payment_id: input.resolvedPaymentId,
+      expected_payment_id: null,
+      note: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.constraint('unmatched_transfers_transfer_key').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (input.nearSessionIds.length > 0) {
+    await db
+      .insertInto('unmatched_transfer_sessions')
+      .values(input.nearSessionIds.map((session_id) => ({ unmatched_transfer_id: row.id, session_id })))
+      .execute();
+    await db
+      .updateTable('checkout_sessions')
+      .set({ updated_at: now })
+      .where('id', 'in', input.nearSessionIds)
+      .where('status', 'in', ['awaiting_payment', 'expired'])
+      .execute();
+  }
+  return row;
+}
+
+/** An unmatched transfer by id, within the merchant's receiving wallet. */
+export async function findUnmatchedTransfer(
+  db: Kysely<Database>,
+  scope: { merchantId: string; receivingAddress: string },
+  id: string,
+): Promise<UnmatchedTransferRow | undefined> {
+  return db
+    .selectFrom('unmatched_transfers')
+    .selectAll()
+    .where('id', '=', id)
+    .where('merchant_id', '=', scope.merchantId)
+    .where('receiving_address', '=', scope.receivingAddress.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** An unmatched transfer by id (for workflows, which run with no merchant scope). */
+export async function findUnmatchedTransferById(
+  db: Kysely<Database>,
+  id: string,
+): Promise<UnmatchedTransferRow | undefined> {
+  return db.selectFrom('unmatched_transfers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Filters of the merchant's list. */
+export interface UnmatchedTransferFilter {
+  productId?: string | undefined;
+  status?: UnmatchedTransferStatus | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+}
+
+/** The merchant's unmatched transfers into a receiving wallet, newest first (at most `limit`). */
+export async function listUnmatchedTransfers(
+  db: Kysely<Database>,
+  scope: { merchantId: string; receivingAddress: string },
+  filter: UnmatchedTransferFilter,
+  limit = 500,
+): Promise<UnmatchedTransferRow[]> {
+  let query = db
+    .selectFrom('unmatched_transfers')
+    .selectAll()
+    .where('merchant_id', '=', scope.merchantId)
+    .where('receiving_address', '=', scope.receivingAddress.toLowerCase());
+  if (filter.productId) query = query.where('product_id', '=', filter.productId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.since) query = query.where('created_at', '>=', filter.since);
+  if (filter.until) query = query.where('created_at', '<', filter.until);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The sessions each unmatched transfer arrived near, by transfer id. */
+export async function listNearSessions(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, CheckoutSessionRow[]>> {
+  const near = new Map<string, CheckoutSessionRow[]>();
+  if (ids.length === 0) return near;
+  const rows = await db
+    .selectFrom('unmatched_transfer_sessions')
+    .innerJoin('checkout_sessions', 'checkout_sessions.id', 'unmatched_transfer_sessions.session_id')
+    .selectAll('checkout_sessions')
+    .select('unmatched_transfer_sessions.unmatched_transfer_id')
+    .where('unmatched_transfer_sessions.unmatched_transfer_id', 'in', ids)
+    .orderBy('checkout_sessions.created_at')
+    .execute();
+  for (const { unmatched_transfer_id, ...session } of rows) {
+    near.set(unmatched_transfer_id, [...(near.get(unmatched_transfer_id) ?? []), session]);
+  }
+  return near;
+}
+
+/** The open unmatched transfers of another amount that arrived near a session (the QR page shows them). */
+export async function listUnmatchedNearSession(
+  db: Kysely<Database>,
+  sessionId: string,
+): Promise<UnmatchedTransferRow[]> {
+  return db
+    .selectFrom('unmatched_transfers')
+    .innerJoin(
+      'unmatched_transfer_sessions',
+      'unmatched_transfer_sessions.unmatched_transfer_id',
+      'unmatched_transfers.id',
+    )
+    .selectAll('unmatched_transfers')
+    .where('unmatched_transfer_sessions.session_id', '=', sessionId)
+    .orderBy('unmatched_transfers.created_at')
+    .limit(10)
+    .execute();
+}
+
+/**
+ * Moves an open unmatched transfer to `status` with what the merchant decided; undefined when it is no
+ * longer open (another request settled it first).
+ */
+export async function settleUnmatchedTransfer(
+  db: Kysely<Database>,
+  id: string,
+  change: {
+    status: Exclude<UnmatchedTransferStatus, 'open'>;
+    resolvedPaymentId?: string | null;
+    expectedPaymentId?: string | null;
+    note?: string | null;
+  },
+): Promise<UnmatchedTransferRow | undefined> {
+  return db
+    .updateTable('unmatched_transfers')
+    .set({
+      status: change.status,
+      ...(change.resolvedPaymentId === undefined ? {} : { resolved_payment_id: change.resolvedPaymentId }),
+      ...(change.expectedPaymentId === undefined ? {} : { expected_payment_id: change.expectedPaymentId }),
+      ...(change.note === undefined ? {} : { note: change.note }),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Puts an unmatched transfer back to open (an attach its checkout refused). */
+export async function reopenUnmatchedTransfer(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('unmatched_transfers')
+    .set({ status: 'open', expected_payment_id: null, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'attached')
+    .execute();
+}

@@ -1,0 +1,62 @@
+/** Table types of the money that fits no order: unmatched transfers and the sessions they arrived near. */
+import type { Selectable } from 'kysely';
+import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
+
+/** Why a transfer fits no order. */
+export type UnmatchedTransferKind =
+  /** Its payer's order was paid already: a second payment. */
+  | 'duplicate'
+  /** Its payer's order was an attempt given up (closed). */
+  | 'closed_attempt'
+  /** Near an order, but not its amount within the tolerance (e.g. a rounded QR transfer). */
+  | 'wrong_amount'
+  /** Near no order of its sender. */
+  | 'unexpected';
+
+/** What the merchant did with it. */
+export type UnmatchedTransferStatus = 'open' | 'attached' | 'refunded' | 'dismissed';
+
+/** A token transfer into a receiving address that no session took (addresses lowercase). */
+export interface UnmatchedTransfersTable {
+  id: string;
+  merchant_id: string;
+  /** The product of the nearest session, for filtering; null when none. */
+  product_id: string | null;
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  /** numeric(20,0). */
+  block_number: string;
+  token_address: string;
+  /** The token as the registry names it. */
+  token: Json<StoredToken>;
+  /** Base units, numeric(78,0). */
+  amount: string;
+  /** The transaction's sender (the payer of a swap). */
+  sender_address: string;
+  receiving_address: string;
+  kind: UnmatchedTransferKind;
+  status: UnmatchedTransferStatus;
+  /** The order it duplicates, or the resolved payment it was attached to as a top-up. */
+  resolved_payment_id: string | null;
+  /** The expected payment it was attached to as its payment. */
+  expected_payment_id: string | null;
+  /** The merchant's note on a dismissal. */
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A session an unmatched transfer arrived near (its sender's, or one whose amount it nearly was). */
+export interface UnmatchedTransferSessionsTable {
+  unmatched_transfer_id: string;
+  session_id: string;
+}
+
+/** The unmatched-transfer tables, part of the Database. */
+export interface UnmatchedTables {
+  unmatched_transfers: UnmatchedTransfersTable;
+  unmatched_transfer_sessions: UnmatchedTransferSessionsTable;
+}
+
+export type UnmatchedTransferRow = Selectable<UnmatchedTransfersTable>;

@@ -1,0 +1,56 @@
+/** What every checkout activity needs, and the lookups they share. */
+import type { ChainClients } from '@checkout/chain';
+import type { TokenRegistry } from '@checkout/core';
+import { type Db, findSession, type SecretBox } from '@checkout/db';
+import type { Mailer } from '@checkout/mail';
+import { ApplicationFailure } from '@temporalio/activity';
+
+/** What checkout activities need. */
+export interface CheckoutActivityDeps {
+  db: Db;
+  secrets: SecretBox;
+  tokens: TokenRegistry;
+  chains: ChainClients;
+  /** Absent when no SMTP server is configured: e-mails are then skipped (and logged). */
+  mailer?: Mailer | undefined;
+  checkout: {
+    pollIntervalMs: number;
+    scanClaimDelayMs: number;
+    scanIntervalMs?: number;
+    /** How far (percent of the price) a payer's transfer may be from its one order and still pay it. */
+    matchTolerancePercent?: number;
+  };
+}
+
+/** A session row, as activities read it. */
+export type Session = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+/** The lookups checkout activities share: the chain's client, the session, the chain's accepted tokens. */
+export function checkoutLookups(deps: CheckoutActivityDeps) {
+  const db = deps.db.kysely;
+  return {
+    db,
+    chainOf(chainId: number) {
+      const chain = deps.chains.get(chainId);
+      if (!chain)
+        throw ApplicationFailure.nonRetryable(
+          `no RPC endpoint is configured for chain ${chainId}`,
+          'chain_not_configured',
+        );
+      return chain;
+    },
+    async sessionOf(sessionId: string): Promise<Session> {
+      const session = await findSession(db, sessionId);
+      if (!session)
+        throw ApplicationFailure.nonRetryable(`checkout session ${sessionId} not found`, 'session_not_found');
+      return session;
+    },
+    acceptedTokens(chainId: number) {
+      return (deps.tokens.chainById(chainId)?.paymentTokens ?? []).map((t) => ({
+        address: t.address,
+        decimals: t.decimals,
+        symbol: t.symbol,
+      }));
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The state of one checkout run (workflow code), and the handlers that change it: the status query, the
+ * shopper's hash (an Update), the merchant's attached transfer (an Update), the watcher's sightings and
+ * the close of an attempt given up (signals).
+ */
+import { setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { CheckoutStatus } from '../shared.ts';
+import { local } from './proxies.ts';
+import {
+  attachTransferUpdate,
+  type CheckoutSessionInput,
+  type CheckoutState,
+  type CheckoutWorkflowStatus,
+  checkoutClosedSignal,
+  checkoutRejections,
+  checkoutStateQuery,
+  submitTransactionUpdate,
+  transferSeenSignal,
+} from './shared.ts';
+
+/** What a checkout run knows. */
+export interface CheckoutRun {
+  status: CheckoutWorkflowStatus;
+  /** The transaction being checked (or the one that paid). */
+  txHash: string | null;
+  /** True when the merchant attached `txHash` (an unmatched transfer): it is not checked against the payer. */
+  attached: boolean;
+  expired: boolean;
+  /** The attempt was closed: it takes nothing. */
+  closed: boolean;
+  resolvedPaymentId: string | null;
+  /** Hashes checked and refused. */
+  rejected: Set<string>;
+  /** Transfers the chain's watcher recorded for this checkout so far. */
+  sightings: number;
+}
+
+const hashPattern = /^0x[0-9a-fA-F]{64}$/;
+
+/** A new run with its handlers installed. */
+export function startRun(): CheckoutRun {
+  const run: CheckoutRun = {
+    status: 'awaiting_payment',
+    txHash: null,
+    attached: false,
+    expired: false,
+    closed: false,
+    resolvedPaymentId: null,
+    rejected: new Set(),
+    sightings: 0,
+  };
+  const state = (): CheckoutState => ({
+    status: run.status,
+    txHash: run.txHash,
+    expired: run.expired,
+    resolvedPaymentId: run.resolvedPaymentId,
+  });
+  setHandler(checkoutStateQuery, state);
+  const take = (attached: boolean) => (hash: string) => {
+    run.txHash = hash.toLowerCase();
+    run.attached = attached;
+    return state();
+  };
+  // Refusals are thrown with the rejection's name as the message: the API matches it.
+  const check = (hash: string, attached: boolean) => {
+    if (typeof hash !== 'string' || !hashPattern.test(hash)) throw new Error(checkoutRejections.malformed);
+    const normalized = hash.toLowerCase();
+    if (run.txHash === normalized) return;
+    if (run.status === 'resolved' || run.status === 'failed') throw new Error(checkoutRejections.paid);
+    if (run.closed) throw new Error(checkoutRejections.closed);
+    // The merchant may attach a transfer to an expired checkout (within its window): the shopper may not.
+    if (run.expired && !attached) throw new Error(checkoutRejections.expired);
+    if (run.txHash !== null) throw new Error(checkoutRejections.otherHash);
+    if (run.rejected.has(normalized)) throw new Error(checkoutRejections.rejectedHash);
+  };
+  setHandler(submitTransactionUpdate, take(false), { validator: (hash) => check(hash, false) });
+  setHandler(attachTransferUpdate, take(true), { validator: (hash) => check(hash, true) });
+  setHandler(transferSeenSignal, () => {
+    run.sightings++;
+  });
+  setHandler(checkoutClosedSignal, () => {
+    run.closed = true;
+  });
+  return run;
+}
+
+/** Moves the run (and the session row) to `next`. */
+export async function setStatus(
+  input: CheckoutSessionInput,
+  run: CheckoutRun,
+  next: CheckoutWorkflowStatus,
+  extra: { txHash?: string | null; error?: string | null } = {},
+): Promise<void> {
+  run.status = next;
+  upsertSearchAttributes([{ key: CheckoutStatus, value: next }]);
+  await local.setSessionStatus({ sessionId: input.sessionId, status: next, ...extra });
+}

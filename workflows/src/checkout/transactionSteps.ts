@@ -1,0 +1,204 @@
+/**
+ * The checkout's transaction steps: one glance at a hash on arrival, the poll until it is final, the
+ * session's progress, and the refusal of a transaction that does not pay the session. A hash pays only its
+ * payer's session, from the session's opening on (`refuseHash`); a transfer the merchant attached is theirs.
+ */
+import { verifyPayment } from '@checkout/chain';
+import { percentDifference } from '@checkout/core';
+import { inTransaction, releaseTransaction, updateSession } from '@checkout/db';
+import { Context } from '@temporalio/activity';
+import { getAddress, type Hash } from 'viem';
+import { type CheckoutActivityDeps, checkoutLookups, type Session } from './activityDeps.ts';
+import { hashTermsOf, refuseHash } from './matching.ts';
+import type { CheckoutWorkflowStatus, TransactionFacts } from './shared.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A transaction to look at for a session; `attached` when the merchant attached it (no payer rules). */
+export interface TransactionTarget {
+  sessionId: string;
+  chainId: number;
+  txHash: string;
+  attached?: boolean;
+}
+
+/** Builds the transaction steps over their dependencies. */
+export function createTransactionSteps(deps: CheckoutActivityDeps) {
+  const { db, chainOf, sessionOf, acceptedTokens } = checkoutLookups(deps);
+
+  /**
+   * One read of a transaction against a session: `facts` when it is final (or not found), otherwise
+   * only its confirmations so far; `blockHash` is the including block to remember for reorgs.
+   */
+  const inspectTransaction = async (
+    session: Session,
+    chain: ReturnType<typeof chainOf>,
+    txHash: string,
+    knownBlockHash?: Hash,
+    attached = false,
+  ): Promise<{ facts: TransactionFacts | null; confirmations: number; blockHash: Hash | undefined }> => {
+    const expected = session.expected_token;
+    const result = await verifyPayment({
+      client: chain.client,
+      txHash: txHash as Hash,
+      receivingAddress: getAddress(session.receiving_address),
+      tokens: acceptedTokens(session.chain_id),
+      expectedToken: getAddress(expected.address),
+      expectedAmount: BigInt(session.expected_token_amount),
+      confirmations: chain.confirmations,
+      ...(knownBlockHash ? { knownBlockHash } : {}),
+    });
+    let blockHash = result.status === 'reorged' ? undefined : knownBlockHash;
+    if ('blockHash' in result && result.blockHash) blockHash = result.blockHash;
+    const confirmations = 'confirmations' in result ? result.confirmations : 0;
+    if (result.status === 'not_found') return { facts: { status: 'not_found' }, confirmations, blockHash };
+    if (result.status === 'no_transfer')
+      return { facts: { status: 'no_transfer', from: result.from }, confirmations, blockHash };
+    if (result.status !== 'confirmed' && result.status !== 'reverted')
+      return { facts: null, confirmations, blockHash };
+    const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
+    const blockTimestamp = Number(block.timestamp) * 1000;
+    // A hash pays only its payer's session, from the session's opening on: anyone can submit any hash.
+    const refusal = attached
+      ? null
+      : refuseHash(hashTermsOf(session), {
+          from: result.from,
+          blockNumber: result.blockNumber,
+          blockTimestamp,
+          paid:
+            result.status === 'confirmed'
+              ? { token: result.receivedToken, amount: result.receivedAmount }
+              : null,
+        });
+    if (refusal) {
+      return { facts: { status: 'refused', from: result.from, reason: refusal }, confirmations, blockHash };
+    }
+    const facts: TransactionFacts =
+      result.status === 'reverted'
+        ? {
+            status: 'reverted',
+            from: result.from,
+            blockNumber: result.blockNumber.toString(),
+            blockTimestamp,
+            receivedToken: null,
+            receivedAmount: '0',
+            logIndex: -1,
+            swapped: false,
+            amountDifference: percentDifference(BigInt(session.expected_token_amount), 0n),
+          }
+        : {
+            status: 'confirmed',
+            from: result.from,
+            blockNumber: result.blockNumber.toString(),
+            blockTimestamp,
+            receivedToken: result.receivedToken,
+            receivedAmount: result.receivedAmount.toString(),
+            logIndex: result.logIndex,
+            swapped: result.swapped,
+            amountDifference: result.amountDifference,
+          };
+    return { facts, confirmations, blockHash };
+  };
+
+  return {
+    /** Persists the workflow's view of the session (status, hash, error). */
+    async setSessionStatus(input: {
+      sessionId: string;
+      status: CheckoutWorkflowStatus;
+      txHash?: string | null;
+      error?: string | null;
+    }): Promise<void> {
+      await updateSession(db, input.sessionId, {
+        status: input.status,
+        ...(input.txHash === undefined ? {} : { tx_hash: input.txHash }),
+        ...(input.error === undefined ? {} : { error: input.error }),
+      });
+    },
+
+    /**
+     * Refuses a transaction the session checked: the session shows why and awaits payment again (or stays
+     * expired), and its claim on the hash is given up in the same transaction, so the checkout the
+     * transfer does pay can still take it.
+     */
+    async refuseTransaction(input: {
+      sessionId: string;
+      chainId: number;
+      txHash: string;
+      status: 'awaiting_payment' | 'expired';
+      error: string;
+    }): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        await updateSession(trx, input.sessionId, {
+          status: input.status,
+          tx_hash: null,
+          error: input.error,
+        });
+        await releaseTransaction(trx, input);
+      });
+    },
+
+    /**
+     * One look at the transaction, for the moment its hash arrives: its facts when it is already final
+     * (confirmed, reverted, or paying someone else), null while it is unknown or short of confirmations
+     * (then {@link awaitTransaction} polls for it).
+     */
+    async checkTransaction(input: TransactionTarget): Promise<TransactionFacts | null> {
+      const session = await sessionOf(input.sessionId);
+      const look = await inspectTransaction(
+        session,
+        chainOf(input.chainId),
+        input.txHash,
+        undefined,
+        input.attached,
+      );
+      if (!look.facts || look.facts.status === 'not_found') {
+        await updateSession(db, input.sessionId, {
+          status: 'confirming',
+          tx_hash: input.txHash,
+          error: null,
+          confirmations: look.confirmations,
+        });
+      } else if (look.confirmations > 0) {
+        await updateSession(db, input.sessionId, { confirmations: look.confirmations });
+      }
+      return look.facts?.status === 'not_found' ? null : (look.facts ?? null);
+    },
+
+    /**
+     * Polls the chain until the transaction is final (its confirmations reached) and reports what it
+     * did. Heartbeats every poll; a reorganisation is noticed through the remembered block hash.
+     */
+    async awaitTransaction(input: TransactionTarget): Promise<TransactionFacts> {
+      const session = await sessionOf(input.sessionId);
+      const chain = chainOf(input.chainId);
+      // The API marks submitted hashes itself; a hash the scan found is marked here.
+      if (session.status !== 'confirming' || session.tx_hash !== input.txHash) {
+        await updateSession(db, input.sessionId, {
+          status: 'confirming',
+          tx_hash: input.txHash,
+          error: null,
+        });
+      }
+      const ctx = Context.current();
+      let knownBlockHash = (ctx.info.heartbeatDetails as { blockHash?: Hash } | undefined)?.blockHash;
+      let notFoundSince = Date.now();
+      let lastConfirmations = -1;
+      // Bounded by the activity's start-to-close timeout; the loop itself also stops after a day.
+      for (let polls = 0; polls < 1_000_000; polls++) {
+        const look = await inspectTransaction(session, chain, input.txHash, knownBlockHash, input.attached);
+        knownBlockHash = look.blockHash;
+        if (look.facts?.status !== 'not_found') notFoundSince = Date.now();
+        if (look.confirmations !== lastConfirmations) {
+          lastConfirmations = look.confirmations;
+          await updateSession(db, input.sessionId, { confirmations: look.confirmations });
+        }
+        ctx.heartbeat(knownBlockHash ? { blockHash: knownBlockHash } : {});
+        if (look.facts && look.facts.status !== 'not_found') return look.facts;
+        if (look.facts && Date.now() - notFoundSince > 30 * 60_000) return look.facts;
+        await sleep(deps.checkout.pollIntervalMs);
+        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+      }
+      throw new Error('gave up polling the transaction');
+    },
+  };
+}

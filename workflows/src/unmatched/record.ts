@@ -1,0 +1,89 @@
+/**
+ * Recording a transfer no session took, once: its hash is claimed for no session (so no session takes it
+ * later), the record keeps the sessions it arrived near, and its announcements are queued in the same
+ * transaction — the `unmatched_transfer.created` webhook of the nearest product (when it sends webhooks) and
+ * the `unmatchedTransfer` workflow, which e-mails the merchant.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type ChainTransferRow,
+  type CheckoutSessionRow,
+  claimForUnmatched,
+  createWebhookDelivery,
+  type Database,
+  findProductById,
+  insertUnmatchedTransfer,
+  inTransaction,
+  presentUnmatchedTransfer,
+  type StoredToken,
+} from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
+import { MerchantId, ProductId } from '../shared.ts';
+import { queueDeliveryStart } from '../webhookDelivery/start.ts';
+import type { Classification } from './classify.ts';
+import { unmatchedTransferEvent, unmatchedTransferSummary, unmatchedWorkflowId } from './shared.ts';
+
+/** What recording a transfer needs: it, its token, its merchant, and what the classification decided. */
+export interface UnmatchedRecording {
+  transfer: ChainTransferRow;
+  token: StoredToken;
+  merchantId: string;
+  classification: Classification;
+  /** The rows of the sessions it arrived near (`classification.near`), nearest first. */
+  near: CheckoutSessionRow[];
+}
+
+/** Records the transfer and queues its announcements; its id, or null when a session claimed it first. */
+export async function recordUnmatchedTransfer(
+  db: Kysely<Database>,
+  input: UnmatchedRecording,
+): Promise<string | null> {
+  const { transfer, classification, near } = input;
+  return inTransaction(db, async (trx) => {
+    if (!(await claimForUnmatched(trx, { chainId: transfer.chain_id, txHash: transfer.tx_hash })))
+      return null;
+    const productId = near[0]?.product_id ?? null;
+    const row = await insertUnmatchedTransfer(trx, {
+      id: randomUUID(),
+      merchantId: input.merchantId,
+      productId,
+      transfer,
+      token: input.token,
+      kind: classification.kind,
+      resolvedPaymentId: classification.resolvedPaymentId,
+      nearSessionIds: near.map((s) => s.id),
+    });
+    if (!row) return null;
+    const product = productId ? await findProductById(trx, productId) : undefined;
+    if (product?.send_webhook && product.webhook_url) {
+      const delivery = await createWebhookDelivery(trx, {
+        merchantId: input.merchantId,
+        eventType: unmatchedTransferEvent,
+        subjectId: row.id,
+        productId: product.id,
+        url: product.webhook_url,
+        payload: JSON.stringify({
+          event: unmatchedTransferEvent,
+          payload: { unmatched_transfer: presentUnmatchedTransfer(row, near) },
+        }),
+      });
+      await queueDeliveryStart(trx, delivery.id, delivery);
+    }
+    await queueWorkflowCall(trx, {
+      kind: 'start',
+      workflowType: 'unmatchedTransfer',
+      workflowId: unmatchedWorkflowId(row.id),
+      call: {
+        args: [{ unmatchedTransferId: row.id }],
+        once: true,
+        searchAttributes: {
+          [MerchantId.name]: input.merchantId,
+          ...(productId ? { [ProductId.name]: productId } : {}),
+        },
+        ...shown(unmatchedTransferSummary(row)),
+      },
+    });
+    return row.id;
+  });
+}
