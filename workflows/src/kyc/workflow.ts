@@ -10,7 +10,6 @@ import {
   continueAsNew,
   log,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -60,9 +59,6 @@ function isMissingUser(error: unknown): boolean {
   );
 }
 
-// Marks runs that note a step failing for good and go on, where older code failed the workflow.
-const kycStepFailurePatch = 'kyc-step-failure-noted';
-
 function describeEvent(event: KycEvent): string {
   if (!event.currency) return event.status;
   return `${event.status} (${event.currency}${event.rail === 'swift' ? ', swift' : ''})`;
@@ -77,7 +73,7 @@ async function recordStep(event: KycEvent, step: RecordKycInput): Promise<Record
     return await recordKyc(step);
   } catch (error) {
     const final = finalFailureOf(error);
-    if (!final || !patched(kycStepFailurePatch)) throw error;
+    if (!final) throw error;
     const message = `The ${describeEvent(event)} decision could not be stored: ${final.message}`;
     log.warn('a KYC step failed for good; later events still apply', {
       userId: step.userId,

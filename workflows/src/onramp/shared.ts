@@ -70,14 +70,8 @@ export interface OnrampActivities {
   recordOnrampStepFailure(input: { onrampId: string; message: string }): Promise<OnrampStep>;
 }
 
-/** Patch of the runs that note a step failing for good and go on (older runs failed with it). */
-export const onrampStepFailurePatch = 'onramp-step-failure';
-
 /** Memo key of the last step that failed for good, shown in the Temporal UI. */
 export { failedStepMemo as onrampFailedStepMemo } from '../finalFailure.ts';
-
-/** Patch of the runs that return unused fiat through the bank partner (older runs went without). */
-export const onrampRefundsPatch = 'onramp-refunds';
 
 /** Error type thrown while the onramp row is not visible yet (its transaction may not have committed). */
 export const onrampNotFound = 'OnrampNotFound';

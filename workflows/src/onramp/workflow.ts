@@ -10,7 +10,6 @@ import {
   condition,
   continueAsNew,
   log,
-  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -28,8 +27,6 @@ import {
   type OnrampStep,
   onrampDepositSignal,
   onrampFailedStepMemo,
-  onrampRefundsPatch,
-  onrampStepFailurePatch,
 } from './shared.ts';
 
 const activities = proxyActivities<OnrampActivities>({
@@ -69,7 +66,7 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
       return await apply(await run());
     } catch (error) {
       const final = finalFailureOf(error);
-      if (!final || !patched(onrampStepFailurePatch)) throw error;
+      if (!final) throw error;
       const message = `The onramp's ${name} step failed and was skipped: ${final.message}`;
       log.warn('an onramp step failed for good; the onramp goes on', {
         onrampId: input.onrampId,
@@ -129,21 +126,19 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
     if (checked === null) stuck = true;
     else status = checked;
   }
-  if (patched(onrampRefundsPatch)) {
-    // Unused fiat goes back through the bank partner, then each deposit still queued (it came too late to
-    // be credited) is recorded for return and returned too.
-    for (let rounds = 0; ; rounds++) {
-      if (rounds >= depositsPerRun)
-        return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
-      const returned = await activities.returnOnrampRefunds({ onrampId: input.onrampId });
-      for (const id of returned.webhookDeliveryIds) await deliver(id);
-      const deposit = queue.shift();
-      if (!deposit) break;
-      status =
-        (await step('deposit', () =>
-          activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }),
-        )) ?? status;
-    }
+  // Unused fiat goes back through the bank partner, then each deposit still queued (it came too late to
+  // be credited) is recorded for return and returned too.
+  for (let rounds = 0; ; rounds++) {
+    if (rounds >= depositsPerRun)
+      return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
+    const returned = await activities.returnOnrampRefunds({ onrampId: input.onrampId });
+    for (const id of returned.webhookDeliveryIds) await deliver(id);
+    const deposit = queue.shift();
+    if (!deposit) break;
+    status =
+      (await step('deposit', () =>
+        activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }),
+      )) ?? status;
   }
   // A step noted as failed for good ends the run; a later deposit starts the onramp's workflow again.
   if (stuck) return { onrampId: input.onrampId, status };

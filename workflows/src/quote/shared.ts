@@ -106,9 +106,6 @@ export interface QuoteActivities {
   recordOfframpStepFailure(input: { offrampId: string; message: string }): Promise<OfframpStep>;
 }
 
-/** Patch of the runs that note an offramp step failing for good and go on (older runs failed with it). */
-export const quoteStepFailurePatch = 'quote-step-failure';
-
 /** The quote was executed: its payouts start now. */
 export const quoteExecutedSignal = defineSignal('quoteExecuted');
 
@@ -120,9 +117,6 @@ export const offrampActionSignal = defineSignal<[{ offrampId: string }]>('offram
  * longer use it: look at the address again.
  */
 export const depositReportedSignal = defineSignal<[{ txHash: string }]>('depositReported');
-
-/** Patch of the runs that return tokens no payout uses (older runs went without). */
-export const quoteRefundsPatch = 'quote-refunds';
 
 /** Error type thrown while the quote row is not visible yet (its transaction may not have committed). */
 export const quoteNotFound = 'QuoteNotFound';

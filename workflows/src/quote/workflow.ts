@@ -18,7 +18,6 @@ import {
   condition,
   continueAsNew,
   log,
-  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -36,8 +35,6 @@ import {
   type QuoteLifecycleInput,
   type QuoteLifecycleResult,
   quoteExecutedSignal,
-  quoteRefundsPatch,
-  quoteStepFailurePatch,
 } from './shared.ts';
 
 const activities = proxyActivities<QuoteActivities>({
@@ -138,7 +135,7 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
       // Executed in the database although no signal came (it was lost, or raced the timer): pay out.
       if (expiry.quoteStatus !== 'executed') {
         // Expired: whatever reached the deposit address goes back to its sender.
-        if (patched(quoteRefundsPatch) && !(await findAndRefund())) return handOver(false);
+        if (!(await findAndRefund())) return handOver(false);
         return { quoteId: input.quoteId, status: expiry.quoteStatus, offramps: outcomes(expiry.offramps) };
       }
     }
@@ -149,7 +146,7 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
   for (const step of start.offramps) await notify(step);
   if (start.quoteStatus !== 'executed') {
     // A finished quote started again for a refund (a transfer reported after its end).
-    if (patched(quoteRefundsPatch) && !(await findAndRefund())) return handOver(true);
+    if (!(await findAndRefund())) return handOver(true);
     return { quoteId: input.quoteId, status: start.quoteStatus, offramps: outcomes(start.offramps) };
   }
 
@@ -165,7 +162,7 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
       });
     } catch (error) {
       const final = finalFailureOf(error);
-      if (!final || !patched(quoteStepFailurePatch)) throw error;
+      if (!final) throw error;
       const message = `The offramp's payout step failed and was stopped: ${final.message}`;
       log.error('an offramp step failed for good; the other payouts go on', {
         quoteId: input.quoteId,
@@ -239,32 +236,29 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
   const payoutsDone = () => finished.size === start.offramps.length;
   // Alongside the payouts: the executing transfer's excess and any other transfer go back to the sender,
   // and transfers reported meanwhile are looked for as they are reported.
-  const withRefunds = patched(quoteRefundsPatch);
-  let refundsDone = !withRefunds;
-  if (withRefunds) {
-    (async () => {
+  let refundsDone = false;
+  (async () => {
+    if (!(await findAndRefund())) return;
+    for (;;) {
+      await condition(() => reported || payoutsDone() || handover);
+      if (handover || !reported) break;
       if (!(await findAndRefund())) return;
-      for (;;) {
-        await condition(() => reported || payoutsDone() || handover);
-        if (handover || !reported) break;
-        if (!(await findAndRefund())) return;
-      }
-      refundsDone = !handover;
-    })().catch((error: unknown) => {
-      failure ??= error;
-    });
-  }
+    }
+    refundsDone = !handover;
+  })().catch((error: unknown) => {
+    failure ??= error;
+  });
   await condition(() => (payoutsDone() && refundsDone) || handover || failure !== undefined);
   if (failure !== undefined) throw failure;
   if (handover) return handOver(true);
   // A transfer reported as the payouts ended.
-  if (withRefunds && reported && !(await findAndRefund())) return handOver(true);
+  if (reported && !(await findAndRefund())) return handOver(true);
 
   const { quoteStatus } = await activities.completeQuote({ quoteId: input.quoteId });
   upsertSearchAttributes([{ key: QuoteStatus, value: quoteStatus }]);
   // A transfer reported while the quote was being completed: looked at before this run ends, since the
   // report found this run still going and started no other.
-  if (withRefunds && reported && !(await findAndRefund())) return handOver(true);
+  if (reported && !(await findAndRefund())) return handOver(true);
   return {
     quoteId: input.quoteId,
     status: quoteStatus,

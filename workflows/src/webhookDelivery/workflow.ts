@@ -6,7 +6,6 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   ActivityFailure,
   ApplicationFailure,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   sleep,
@@ -25,7 +24,7 @@ import {
 } from './shared.ts';
 
 // Retries here cover infrastructure only (database down, worker lost); HTTP failures are outcomes.
-const { describeWebhookDelivery, attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '1 minute',
   retry: {
     initialInterval: '1 second',
@@ -70,7 +69,6 @@ export async function webhookDelivery({
     finishedAt: Date.now(),
   });
 
-  const localFirst = patched('webhook-local-first-attempt');
   let attempt: number;
   if (madeAttempt) {
     // The caller made the first attempt and started this workflow with its search attributes and memo.
@@ -81,9 +79,7 @@ export async function webhookDelivery({
   } else {
     let target: Awaited<ReturnType<WebhookActivities['describeWebhookDelivery']>>;
     try {
-      target = await (localFirst ? firstSteps : { describeWebhookDelivery }).describeWebhookDelivery({
-        deliveryId,
-      });
+      target = await firstSteps.describeWebhookDelivery({ deliveryId });
     } catch (error) {
       if (isMissingDelivery(error)) return done('missing', 0);
       throw error;
@@ -114,7 +110,7 @@ export async function webhookDelivery({
     let result: WebhookAttemptResult;
     try {
       const attemptOnce =
-        run === 1 && localFirst && !madeAttempt ? firstSteps.attemptWebhookDelivery : attemptWebhookDelivery;
+        run === 1 && !madeAttempt ? firstSteps.attemptWebhookDelivery : attemptWebhookDelivery;
       result = await attemptOnce({ deliveryId, attempt, retry });
     } catch (error) {
       if (isMissingDelivery(error)) return done('missing', attempt - 1);
