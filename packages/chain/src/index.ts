@@ -7,7 +7,6 @@ export * from './depositAddress.ts';
 export * from './deposits.ts';
 export * from './devChain.ts';
 export * from './erc20.ts';
-export * from './findIncomingTransfer.ts';
 export * from './missingEdrBinding.ts';
 export * from './readTransfers.ts';
 export * from './sendToken.ts';

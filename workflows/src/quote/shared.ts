@@ -24,6 +24,8 @@ export interface QuoteLifecycleInput {
   executed?: boolean;
   /** Bounced offramps with a request the previous run had not yet acted on. */
   actions?: string[];
+  /** Transactions reported into the deposit address to the previous runs (looked at with the record). */
+  reported?: string[];
 }
 
 /** Result of `quoteLifecycle`: the quote's final status and each offramp's. */
@@ -76,8 +78,6 @@ export interface QuoteRefundScan {
   webhookDeliveryIds: string[];
   /** Transfers too recent to count yet: look again a little later. */
   unconfirmed: boolean;
-  /** False when the scan stopped at its time limit: look again at once. */
-  complete: boolean;
 }
 
 /** Activities of the quote family. */
@@ -93,11 +93,11 @@ export interface QuoteActivities {
   checkOfframpRefund(input: { offrampId: string }): Promise<OfframpRefundCheck>;
   completeQuote(input: { quoteId: string }): Promise<{ quoteStatus: string }>;
   /**
-   * Once the quote is expired or executed: scans its deposit address and records a refund for tokens no
-   * payout uses (everything sent to an expired quote; the excess of the executing transfer and every other
-   * transfer of an executed one).
+   * Once the quote is expired or executed: looks at what reached its deposit address (the chain watcher's
+   * record and the `reported` transactions) and records a refund for tokens no payout uses (everything sent
+   * to an expired quote; the excess of the executing transfer and every other transfer of an executed one).
    */
-  findQuoteRefunds(input: { quoteId: string }): Promise<QuoteRefundScan>;
+  findQuoteRefunds(input: { quoteId: string; reported?: string[] }): Promise<QuoteRefundScan>;
   /** Signs (once) and broadcasts the refund's treasury transfer. */
   sendQuoteRefund(input: { refundId: string }): Promise<QuoteRefundStep>;
   /** Checks the refund's transfer: confirmed → sent, reverted → failed. */
@@ -113,8 +113,8 @@ export const quoteExecutedSignal = defineSignal('quoteExecuted');
 export const offrampActionSignal = defineSignal<[{ offrampId: string }]>('offrampAction');
 
 /**
- * A transfer into the quote's deposit address was reported (through execute) after the quote could no
- * longer use it: look at the address again.
+ * A transfer into the quote's deposit address was recorded by the chain's watcher, or reported (through
+ * execute) after the quote could no longer use it: look at the address again, and at that transaction.
  */
 export const depositReportedSignal = defineSignal<[{ txHash: string }]>('depositReported');
 

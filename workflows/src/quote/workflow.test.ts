@@ -2,10 +2,12 @@
  * `quoteLifecycle` on the time-skipping test server with the real quote activities over PGlite and a
  * local chain: the expiry timer (an hour, skipped), payouts started by the execute signal, a lost signal
  * caught by the timer, a bounced payout resent on the user's request, and tokens no payout uses (sent to
- * an expired quote, an overpaid execute's excess, another transfer) returned to their senders once.
+ * an expired quote, an overpaid execute's excess, another transfer) returned to their senders once. The
+ * quote activities read what reached a deposit address from the chain watcher's record, which these tests
+ * write as the watcher does (the watcher itself runs in the integration tests).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createChainClients, devDeployer, erc20Abi } from '@checkout/chain';
+import { createChainClients, devDeployer, erc20Abi, readTransfers } from '@checkout/chain';
 import {
   createApiKey,
   createSecretBox,
@@ -17,12 +19,13 @@ import {
   markQuoteExecuted,
   openDatabase,
   putAccountWebhookEndpoint,
+  recordChainProgress,
   requestBouncedOfframpAction,
 } from '@checkout/db';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { getTransactionCount } from 'viem/actions';
+import { getBlockNumber, getTransactionCount } from 'viem/actions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {} from '../../../test/setup/temporal.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
@@ -405,6 +408,24 @@ const quoteUpdates = async (quoteId: string) =>
     body: JSON.parse(r.payload) as { event: string; payload: { quote: { refunds: unknown[] } } },
   }));
 const shopper = (index: number) => chain.deployment.shoppers[index]!.address;
+/** Records the chain's USDC transfers into `address` as the chain's watcher does, up to the head. */
+const watcherRecords = async (address: string) => {
+  const head = await getBlockNumber(chain.publicClient, { cacheTime: 0 });
+  const transfers = await readTransfers({
+    client: chain.publicClient,
+    tokens: [usdc()],
+    to: [address as Address],
+    fromBlock: 0n,
+    toBlock: head,
+  });
+  await recordChainProgress(db.kysely, {
+    chainId: 97,
+    transfers,
+    covered: new Map([[address.toLowerCase(), 0n]]),
+    dropped: [],
+    position: { nextBlock: head + 1n, lastBlockHash: null, headBlock: head },
+  });
+};
 
 describe('tokens no payout uses, on the time-skipping server and a local chain', () => {
   it('returns what reached an expired quote to each sender once, also when the quote is started again', async () => {
@@ -415,6 +436,7 @@ describe('tokens no payout uses, on the time-skipping server and a local chain',
     const fromA = await chain.transfer(1, usdc(), quote.deposit_address as Address, 11_000_000n);
     const fromB = await chain.transfer(2, usdc(), quote.deposit_address as Address, 2_500_000n);
     expect(await balanceOf(a)).toBe(aBefore - 11_000_000n);
+    await watcherRecords(quote.deposit_address);
     const nonceBefore = await treasuryNonce();
 
     const run = async () => {
@@ -467,6 +489,7 @@ describe('tokens no payout uses, on the time-skipping server and a local chain',
     const funding = await chain.transfer(3, usdc(), quote.deposit_address as Address, 15_000_000n);
     const extra = await chain.transfer(4, usdc(), quote.deposit_address as Address, 1_500_000n);
     await execute(quote.id, { txId: funding.toLowerCase(), received: 15_000_000n, sender: a });
+    await watcherRecords(quote.deposit_address);
     const nonceBefore = await treasuryNonce();
 
     const result = await (async () => {
@@ -501,6 +524,7 @@ describe('tokens no payout uses, on the time-skipping server and a local chain',
     const a = shopper(4);
     const aBefore = await balanceOf(a);
     await chain.transfer(4, usdc(), quote.deposit_address as Address, 7_000_000n);
+    await watcherRecords(quote.deposit_address);
     const nonceBefore = await treasuryNonce();
 
     // The first attempt signs, records and broadcasts, then is lost before it reports back.

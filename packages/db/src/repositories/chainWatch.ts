@@ -154,25 +154,6 @@ export async function listQuotesPaidInto(
     .execute();
 }
 
-/**
- * Whether the chain's watcher reads `address` from `sinceBlock` on; with where it got to (the next block it
- * reads) and the chain's head when it last looked. Undefined when it does not (yet).
- */
-export async function findWatchCoverage(
-  db: Kysely<Database>,
-  input: { chainId: number; address: string; sinceBlock: bigint },
-): Promise<{ nextBlock: bigint; headBlock: bigint } | undefined> {
-  const row = await db
-    .selectFrom('chain_watch_addresses')
-    .innerJoin('chain_watch', 'chain_watch.chain_id', 'chain_watch_addresses.chain_id')
-    .select(['chain_watch.next_block', 'chain_watch.head_block'])
-    .where('chain_watch_addresses.chain_id', '=', input.chainId)
-    .where('chain_watch_addresses.address', '=', input.address.toLowerCase())
-    .where(sql<boolean>`covered_from <= ${input.sinceBlock.toString()}::numeric`)
-    .executeTakeFirst();
-  return row ? { nextBlock: BigInt(row.next_block), headBlock: BigInt(row.head_block) } : undefined;
-}
-
 /** The addresses the watcher covers, with the block each is covered from. */
 export async function listWatchedAddresses(
   db: Kysely<Database>,
