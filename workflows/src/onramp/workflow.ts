@@ -129,16 +129,14 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
   // Unused fiat goes back through the bank partner, then each deposit still queued (it came too late to
   // be credited) is recorded for return and returned too.
   for (let rounds = 0; ; rounds++) {
-    if (rounds >= depositsPerRun)
-      return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
+    if (rounds >= depositsPerRun) return continueAsNew<typeof onrampLifecycle>({ ...input, pending: queue });
     const returned = await activities.returnOnrampRefunds({ onrampId: input.onrampId });
     for (const id of returned.webhookDeliveryIds) await deliver(id);
     const deposit = queue.shift();
     if (!deposit) break;
     status =
-      (await step('deposit', () =>
-        activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }),
-      )) ?? status;
+      (await step('deposit', () => activities.creditOnrampDeposit({ onrampId: input.onrampId, deposit }))) ??
+      status;
   }
   // A step noted as failed for good ends the run; a later deposit starts the onramp's workflow again.
   if (stuck) return { onrampId: input.onrampId, status };
