@@ -34,12 +34,20 @@ import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaA, errors, idPath, json, limited, merchantHeaders, ok, slugPath, walletHeader } from './docs.ts';
-
-function uuidParam(id: string | undefined, what: string): string {
-  if (!id || !Uuid.safeParse(id).success) throw notFound(what);
-  return id;
-}
+import {
+  areaA,
+  errors,
+  expectedPaymentPath,
+  json,
+  limited,
+  merchantHeaders,
+  ok,
+  productPath,
+  sessionPath,
+  slugPath,
+  walletHeader,
+} from './docs.ts';
+import { expectedPaymentOfRequest, productOfRequest, sessionOfRequest } from './loaders.ts';
 
 /** Merchant routes: create and read expected payments. Registered on the authenticated Area A router. */
 export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
@@ -47,16 +55,14 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
     '/products/:id/expected_payments',
     areaA({
       summary: 'Create an expected payment: a fixed amount to pay through the checkout, with its link',
-      requestParams: { header: merchantHeaders, path: idPath },
+      requestParams: { header: merchantHeaders, path: productPath },
       responses: {
         ...ok('The expected payment', ExpectedPaymentResponse),
         ...errors(400, 401, 403, 404, 409, 413, 415, 422),
       },
     }),
     withBody({ schema: ExpectedPaymentCreateBody }, async (ctx, body) => {
-      const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
-      const product = await findProduct(ctx.state.db, scope, uuidParam(ctx.params.id, 'Product'));
-      if (!product) throw notFound('Product');
+      const product = await productOfRequest(ctx);
       const row = await createExpectedPayment(ctx.state.db, product, body());
       ctx.body = {
         expected_payment: presentExpectedPayment(
@@ -71,17 +77,11 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
     '/expected_payments/:id',
     areaA({
       summary: 'Show an expected payment',
-      requestParams: { header: walletHeader, path: idPath },
+      requestParams: { header: walletHeader, path: expectedPaymentPath },
       responses: { ...ok('The expected payment', ExpectedPaymentResponse), ...errors(400, 401, 403, 404) },
     }),
     async (ctx) => {
-      const scope = { merchantId: ctx.state.merchant!.merchantId, addressId: ctx.state.address!.id };
-      const row = await findMerchantExpectedPayment(
-        ctx.state.db,
-        scope,
-        uuidParam(ctx.params.id, 'Expected payment'),
-      );
-      if (!row) throw notFound('Expected payment');
+      const row = await expectedPaymentOfRequest(ctx);
       ctx.body = {
         expected_payment: presentExpectedPayment(
           row,
@@ -157,12 +157,11 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     '/checkout/sessions/:id',
     {
       summary: 'A checkout session',
-      requestParams: { path: idPath },
+      requestParams: { path: sessionPath },
       responses: { ...ok('The session', CheckoutSessionResponse), ...errors(404), ...limited },
     },
     async (ctx) => {
-      const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
-      if (!session) throw notFound('Checkout session');
+      const session = await sessionOfRequest(ctx, deps.db.kysely);
       ctx.body = { session: await sessionView(session) };
     },
   );
@@ -171,7 +170,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     '/checkout/sessions/:id/transactions',
     {
       summary: "Submit the shopper's transaction hash",
-      requestParams: { path: idPath },
+      requestParams: { path: sessionPath },
       responses: {
         ...ok('The session', CheckoutSessionResponse),
         ...errors(400, 404, 409, 413, 415, 422),
@@ -180,8 +179,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       },
     },
     withBody({ schema: CheckoutTransactionBody }, async (ctx, body) => {
-      const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
-      if (!session) throw notFound('Checkout session');
+      const session = await sessionOfRequest(ctx, deps.db.kysely);
       const submitted = await submitCheckoutTransaction(
         {
           db: deps.db.kysely,
@@ -203,12 +201,11 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     '/checkout/sessions/:id/close',
     {
       summary: "Close an attempt the shopper gave up (a merchant's expected payment stays payable)",
-      requestParams: { path: idPath },
+      requestParams: { path: sessionPath },
       responses: { ...ok('The session', CheckoutSessionResponse), ...errors(404, 409), ...limited },
     },
     async (ctx) => {
-      const session = await findSession(deps.db.kysely, uuidParam(ctx.params.id, 'Checkout session'));
-      if (!session) throw notFound('Checkout session');
+      const session = await sessionOfRequest(ctx, deps.db.kysely);
       ctx.body = { session: await sessionView(await closeCheckoutSession(deps.db.kysely, session)) };
     },
   );
@@ -218,7 +215,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     '/checkout/sessions/:id/events',
     {
       summary: 'Server-sent events: the session on every change',
-      requestParams: { path: idPath },
+      requestParams: { path: sessionPath },
       responses: {
         '200': { description: 'An event stream', content: { 'text/event-stream': { schema: z.string() } } },
         ...errors(404),
@@ -226,7 +223,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
       },
     },
     async (ctx) => {
-      const id = uuidParam(ctx.params.id, 'Checkout session');
+      const id = ctx.params.id!;
       let dollarAmount: string | undefined;
       const stream = await openSessionEventStream({
         events: deps.sessionEvents,

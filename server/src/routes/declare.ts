@@ -2,10 +2,12 @@
  * Each route is declared once: its method and path, what the document says of it (summary, parameters,
  * body, every status it answers, its security) and its handler, in one call. The app's routers register the
  * handlers from these declarations (app.ts), and `/openapi.json` is generated from the same declarations
- * (../openapi.ts): both walk one list, `declareRoutes` in ./index.ts.
+ * (../openapi.ts): both walk one list, `declareRoutes` in ./index.ts. The declared path parameters are
+ * checked before the handler runs: a malformed one answers its record's 404 (`recordPath`).
  */
+import { notFound } from '@checkout/core';
 import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { AppState } from '../context.ts';
 import { type BodyRules, parseBody } from '../parseBody.ts';
@@ -55,6 +57,35 @@ export function withBody<T extends z.ZodType>(
   return Object.assign(route, { body: spec });
 }
 
+/** The record each parameter of a path schema names, for its 404. */
+const pathRecords = new WeakMap<z.ZodType, Record<string, string>>();
+
+/**
+ * A path of uuid parameters, each naming the record it finds (`{ id: 'User', quoteId: 'Quote' }`): a
+ * parameter that is not a uuid answers `404 record_not_found` for that record, as an unknown one does.
+ */
+export function recordPath<const K extends string>(records: Record<K, string>) {
+  const shape = Object.fromEntries(Object.keys(records).map((key) => [key, z.uuid()])) as Record<
+    K,
+    z.ZodUUID
+  >;
+  const schema = z.object(shape);
+  pathRecords.set(schema, records);
+  return schema;
+}
+
+/** The handler behind the check of its declared path parameters. */
+function checkingPath(doc: RouteDoc, handler: RouteHandler): RouteHandler {
+  const path = doc.requestParams?.path as z.ZodType | undefined;
+  const records = path && pathRecords.get(path);
+  if (!path || !records) return handler;
+  return (ctx, next) => {
+    const parsed = path.safeParse(ctx.params);
+    if (!parsed.success) throw notFound(records[String(parsed.error.issues[0]?.path[0])] ?? 'Record');
+    return handler(ctx, next);
+  };
+}
+
 /** The operation with the request body its handler parses (always required). */
 function documented(doc: RouteDoc, handler: BodyHandler): RouteDoc {
   const spec = handler.body;
@@ -73,7 +104,7 @@ export function routesOn(router: Router<AppState>, declared?: RouteDeclaration[]
   } as unknown as Routes;
   for (const method of methods) {
     routes[method] = (path, doc, handler) => {
-      router[method](path, handler);
+      router[method](path, checkingPath(doc, handler));
       declared?.push({ method, path: `${prefix}${path}`, doc: documented(doc, handler) });
     };
   }

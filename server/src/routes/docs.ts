@@ -1,7 +1,7 @@
 /** The words route declarations describe themselves with in the document (see ./declare.ts). */
 import { ErrorResponse } from '@checkout/core';
 import { z } from 'zod';
-import type { RouteDoc } from './declare.ts';
+import { type RouteDoc, recordPath } from './declare.ts';
 
 /** A JSON body of `schema`. */
 export const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
@@ -67,11 +67,15 @@ export const unavailable = {
   '503': { description: 'Workflows are disabled or unreachable', content: json(ErrorResponse) },
 };
 
-export const idPath = z.object({ id: z.uuid() });
 export const slugPath = z.object({ slug: z.string() });
-export const detailPath = z.object({ id: z.uuid(), detailId: z.uuid() });
-export const onrampPath = z.object({ id: z.uuid(), onrampId: z.uuid() });
-export const quotePath = z.object({ id: z.uuid(), quoteId: z.uuid() });
-export const offrampPath = z.object({ id: z.uuid(), quoteId: z.uuid(), offrampId: z.uuid() });
-export const userOfframpPath = z.object({ id: z.uuid(), offrampId: z.uuid() });
 export const kycTokenPath = z.object({ token: z.string() });
+export const userPath = recordPath({ id: 'User' });
+export const productPath = recordPath({ id: 'Product' });
+export const expectedPaymentPath = recordPath({ id: 'Expected payment' });
+export const sessionPath = recordPath({ id: 'Checkout session' });
+export const deliveryPath = recordPath({ id: 'Webhook delivery' });
+export const detailPath = recordPath({ id: 'User', detailId: 'Payment detail' });
+export const onrampPath = recordPath({ id: 'User', onrampId: 'Onramp' });
+export const quotePath = recordPath({ id: 'User', quoteId: 'Quote' });
+export const offrampPath = recordPath({ id: 'User', quoteId: 'Quote', offrampId: 'Offramp' });
+export const userOfframpPath = recordPath({ id: 'User', offrampId: 'Offramp' });

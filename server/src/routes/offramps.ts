@@ -1,5 +1,4 @@
 import {
-  notFound,
   OfframpListResponse,
   OfframpRefundBody,
   OfframpResendBody,
@@ -8,14 +7,11 @@ import {
   OfframpUpdateBody,
   QuoteExecuteBody,
   QuoteResponse,
-  Uuid,
 } from '@checkout/core';
 import {
-  findOfframp,
   listOfframpsOfQuote,
   listOfframpsOfUser,
   listQuoteRefunds,
-  type OfframpRow,
   presentOfframp,
   presentQuote,
 } from '@checkout/db';
@@ -26,26 +22,14 @@ import {
   requestOfframpRefund,
   requestOfframpResend,
 } from '@checkout/workflows';
-import type { ParameterizedContext } from 'koa';
+import type { RouterContext } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaB, errors, idPath, offrampPath, ok, quotePath, unavailable, userOfframpPath } from './docs.ts';
-import { quoteOfRequest } from './quotes.ts';
-import { userOfRequest } from './users.ts';
+import { areaB, errors, offrampPath, ok, quotePath, unavailable, userOfframpPath, userPath } from './docs.ts';
+import { offrampOfRequest, quoteOfRequest, userOfRequest } from './loaders.ts';
 
 /** Registers offramp and quote execution routes on the Area B router (API key only). */
 export function offrampRoutes(router: Routes, deps: AppDeps): void {
-  const offrampOfRequest = async (
-    ctx: ParameterizedContext<AppState>,
-    scope: { merchantId: string; userId: string },
-    id: string | undefined,
-  ): Promise<OfframpRow> => {
-    if (!id || !Uuid.safeParse(id).success) throw notFound('Offramp');
-    const row = await findOfframp(ctx.state.db, scope, id);
-    if (!row) throw notFound('Offramp');
-    return row;
-  };
-
   router.post(
     '/users/:id/quotes/:quoteId/offramps',
     areaB({
@@ -54,8 +38,8 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The new offramps', OfframpListResponse), ...errors(400, 401, 404, 409, 415, 422) },
     }),
     withBody({ schema: OfframpsCreateBody, root: 'offramps' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+      const user = await userOfRequest(ctx);
+      const quote = await quoteOfRequest(ctx, user);
       const { offramps: inputs } = body();
       const inserted = await addOfframps(ctx.state.db, deps.config.ramps, { quote, offramps: inputs });
       ctx.body = { offramps: inserted.map(presentOfframp) };
@@ -66,11 +50,11 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
     '/users/:id/offramps',
     areaB({
       summary: "List a user's offramps across quotes",
-      requestParams: { path: idPath },
+      requestParams: { path: userPath },
       responses: { ...ok('Offramps, oldest first', OfframpListResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
+      const user = await userOfRequest(ctx);
       const rows = await listOfframpsOfUser(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
       ctx.body = { offramps: rows.map(presentOfframp) };
     },
@@ -84,9 +68,8 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The offramp', OfframpResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      const scope = { merchantId: user.merchant_id, userId: user.id };
-      ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx, scope, ctx.params.offrampId)) };
+      const user = await userOfRequest(ctx);
+      ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx, user)) };
     },
   );
 
@@ -98,24 +81,19 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The offramp', OfframpResponse), ...errors(400, 401, 404, 415, 422) },
     }),
     withBody({ schema: OfframpUpdateBody, root: 'offramp' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-      const scope = { merchantId: user.merchant_id, userId: user.id };
-      const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
-      if (row.quote_id !== quote.id) throw notFound('Offramp');
+      const user = await userOfRequest(ctx);
+      const quote = await quoteOfRequest(ctx, user);
+      const row = await offrampOfRequest(ctx, user, quote);
       const updated = await changeOfframpReference(ctx.state.db, row, body().offramp.reference);
       ctx.body = { offramp: presentOfframp(updated) };
     }),
   );
 
   /** The bounced offramp of the request's quote that a resend or refund is asked for. */
-  const bouncedOfframpOfRequest = async (ctx: ParameterizedContext<AppState>) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
-    const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
-    const scope = { merchantId: user.merchant_id, userId: user.id };
-    const row = await offrampOfRequest(ctx, scope, ctx.params.offrampId);
-    if (row.quote_id !== quote.id) throw notFound('Offramp');
-    return { quote, row };
+  const bouncedOfframpOfRequest = async (ctx: RouterContext<AppState>) => {
+    const user = await userOfRequest(ctx);
+    const quote = await quoteOfRequest(ctx, user);
+    return { quote, row: await offrampOfRequest(ctx, user, quote) };
   };
 
   // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
@@ -176,8 +154,8 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       },
     }),
     withBody({ schema: QuoteExecuteBody, root: 'quote' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      const quote = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+      const user = await userOfRequest(ctx);
+      const quote = await quoteOfRequest(ctx, user);
       const { quote: input } = body();
       const executed = await executeQuote(
         ctx.state.db,

@@ -6,33 +6,18 @@
 
 import {
   decimalToJsonNumber,
-  notFound,
   OnrampCreateBody,
   OnrampListResponse,
   OnrampResponse,
   SandboxDepositBody,
   SandboxDepositResponse,
-  Uuid,
 } from '@checkout/core';
-import { findOnramp, listOnramps, type OnrampRow, presentOnramp, type UserRow } from '@checkout/db';
+import { listOnramps, presentOnramp } from '@checkout/db';
 import { createOnramp, type OnrampRules, recordOnrampDeposit } from '@checkout/workflows';
-import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, rampChains } from '../context.ts';
+import { type AppDeps, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaB, errors, idPath, ok, onrampPath } from './docs.ts';
-import { userOfRequest } from './users.ts';
-
-/** The account's onramp of the user, or a 404. */
-async function onrampOfRequest(
-  ctx: ParameterizedContext<AppState>,
-  user: UserRow,
-  id: string | undefined,
-): Promise<OnrampRow> {
-  if (!id || !Uuid.safeParse(id).success) throw notFound('Onramp');
-  const row = await findOnramp(ctx.state.db, { merchantId: user.merchant_id, userId: user.id }, id);
-  if (!row) throw notFound('Onramp');
-  return row;
-}
+import { areaB, errors, ok, onrampPath, userPath } from './docs.ts';
+import { onrampOfRequest, userOfRequest } from './loaders.ts';
 
 /** Registers the onramp routes on the Area B router (API key only). */
 export function onrampRoutes(router: Routes, deps: AppDeps): void {
@@ -42,7 +27,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
     onrampExpiryMinutes: deps.config.ramps.onrampExpiryMinutes,
   };
   const create = withBody({ schema: OnrampCreateBody, root: 'onramp' }, async (ctx, body) => {
-    const user = await userOfRequest(ctx, ctx.params.id);
+    const user = await userOfRequest(ctx);
     const row = await createOnramp(ctx.state.db, rules, { user, onramp: body().onramp });
     ctx.body = { onramp: presentOnramp(row, deps.config.ramps.depositBank) };
   });
@@ -54,7 +39,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
       areaB({
         summary:
           'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
-        requestParams: { path: idPath },
+        requestParams: { path: userPath },
         responses: {
           ...ok('The new onramp, with deposit_instructions', OnrampResponse),
           ...errors(400, 401, 404, 409, 415, 422),
@@ -68,11 +53,11 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
     '/users/:id/onramps',
     areaB({
       summary: "List a user's onramps",
-      requestParams: { path: idPath },
+      requestParams: { path: userPath },
       responses: { ...ok('Onramps, oldest first', OnrampListResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
+      const user = await userOfRequest(ctx);
       const rows = await listOnramps(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
       ctx.body = { onramps: rows.map((row) => presentOnramp(row)) };
     },
@@ -86,8 +71,8 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The onramp', OnrampResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx, user, ctx.params.onrampId)) };
+      const user = await userOfRequest(ctx);
+      ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx, user)) };
     },
   );
 }
@@ -106,8 +91,8 @@ export function onrampSandboxRoutes(router: Routes): void {
       },
     }),
     withBody({ schema: SandboxDepositBody, root: 'amount' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      const row = await onrampOfRequest(ctx, user, ctx.params.onrampId);
+      const user = await userOfRequest(ctx);
+      const row = await onrampOfRequest(ctx, user);
       const { amount } = body();
       const deposit = await recordOnrampDeposit(ctx.state.db, { onramp: row, amount });
       // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.

@@ -7,10 +7,8 @@ import {
   ProductUpdateBody,
   ResolvedPaymentListResponse,
   UpdatedProductResponse,
-  Uuid,
 } from '@checkout/core';
 import {
-  findProduct,
   listProducts,
   listResolvedPayments,
   presentProduct,
@@ -23,16 +21,8 @@ import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaA, errors, idPath, merchantHeaders, ok, walletHeader } from './docs.ts';
-
-function scopeOf(state: AppState): { merchantId: string; addressId: string } {
-  return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
-}
-
-function productIdParam(id: string | undefined): string {
-  if (!id || !Uuid.safeParse(id).success) throw notFound('Product');
-  return id;
-}
+import { areaA, errors, merchantHeaders, ok, productPath, walletHeader } from './docs.ts';
+import { productOfRequest, walletScope } from './loaders.ts';
 
 /** Registers the product routes on a router whose middleware has authenticated the merchant and wallet. */
 export function productRoutes(router: Routes, deps: AppDeps): void {
@@ -91,11 +81,9 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
   const update: RouterMiddleware<AppState> = withBody(
     { schema: ProductUpdateBody, root: 'product' },
     async (ctx, body) => {
-      const id = productIdParam(ctx.params.id);
-      const existing = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
-      if (!existing) throw notFound('Product');
+      const existing = await productOfRequest(ctx);
       const { product } = body();
-      const row = await setProductActive(ctx.state.db, scopeOf(ctx.state), id, product.active);
+      const row = await setProductActive(ctx.state.db, walletScope(ctx.state), existing.id, product.active);
       if (!row) throw notFound('Product');
       ctx.body = { product: presentUpdatedProduct(row) };
     },
@@ -109,7 +97,7 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
       path,
       areaA({
         summary,
-        requestParams: { header: merchantHeaders, path: idPath },
+        requestParams: { header: merchantHeaders, path: productPath },
         responses: {
           ...ok('The updated product', UpdatedProductResponse),
           ...errors(400, 401, 403, 404, 415, 422),
@@ -123,14 +111,12 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
     '/products/:id/resolved_payments',
     areaA({
       summary: "List a product's resolved payments",
-      requestParams: { header: walletHeader, path: idPath },
+      requestParams: { header: walletHeader, path: productPath },
       responses: { ...ok('Resolved payments', ResolvedPaymentListResponse), ...errors(400, 401, 403, 404) },
     }),
     async (ctx) => {
-      const id = productIdParam(ctx.params.id);
-      const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
-      if (!product) throw notFound('Product');
-      const rows = await listResolvedPayments(ctx.state.db, id);
+      const product = await productOfRequest(ctx);
+      const rows = await listResolvedPayments(ctx.state.db, product.id);
       ctx.body = { resolved_payments: rows.map((r) => presentResolvedPayment(r, product, deps.secrets)) };
     },
   );

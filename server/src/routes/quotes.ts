@@ -6,39 +6,17 @@
 import {
   centsToDecimal,
   formatUnits,
-  notFound,
   QuoteCreateBody,
   QuoteRateBody,
   QuoteRateResponse,
   QuoteResponse,
-  Uuid,
 } from '@checkout/core';
-import {
-  findQuote,
-  listOfframpsOfQuote,
-  listQuoteRefunds,
-  presentQuote,
-  type QuoteRow,
-  type UserRow,
-} from '@checkout/db';
+import { listOfframpsOfQuote, listQuoteRefunds, presentQuote } from '@checkout/db';
 import { createQuote, type QuoteRules, rateQuote } from '@checkout/workflows';
-import type { ParameterizedContext } from 'koa';
-import { type AppDeps, type AppState, rampChains } from '../context.ts';
+import { type AppDeps, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaB, errors, idPath, ok, quotePath } from './docs.ts';
-import { userOfRequest } from './users.ts';
-
-/** The account's quote of the user, or a 404. */
-export async function quoteOfRequest(
-  ctx: ParameterizedContext<AppState>,
-  user: UserRow,
-  id: string | undefined,
-): Promise<QuoteRow> {
-  if (!id || !Uuid.safeParse(id).success) throw notFound('Quote');
-  const row = await findQuote(ctx.state.db, { merchantId: user.merchant_id, userId: user.id }, id);
-  if (!row) throw notFound('Quote');
-  return row;
-}
+import { areaB, errors, ok, quotePath, userPath } from './docs.ts';
+import { quoteOfRequest, userOfRequest } from './loaders.ts';
 
 /** Registers the quote routes on the Area B router (API key only). */
 export function quoteRoutes(router: Routes, deps: AppDeps): void {
@@ -54,11 +32,11 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
     '/users/:id/quotes',
     areaB({
       summary: 'Create a quote with its own deposit address (starts its expiry timer)',
-      requestParams: { path: idPath },
+      requestParams: { path: userPath },
       responses: { ...ok('The new quote', QuoteResponse), ...errors(400, 401, 404, 409, 415, 422) },
     }),
     withBody({ schema: QuoteCreateBody, root: 'quote' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
+      const user = await userOfRequest(ctx);
       const row = await createQuote(ctx.state.db, rules, { user, quote: body().quote });
       ctx.body = presentQuote(row, []);
     }),
@@ -69,12 +47,12 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
     '/users/:id/quote/rate',
     areaB({
       summary: 'Price one payout from the fiat or the token side (nothing is stored)',
-      requestParams: { path: idPath },
+      requestParams: { path: userPath },
       responses: { ...ok('The price', QuoteRateResponse), ...errors(400, 401, 404, 415, 422) },
     }),
     withBody({ schema: QuoteRateBody, root: 'quote' }, async (ctx, body) => {
       // Only the account's own users may be priced for.
-      await userOfRequest(ctx, ctx.params.id);
+      await userOfRequest(ctx);
       const { quote: input } = body();
       const { chain, token, rails, rate, price } = rateQuote(rules, input);
       ctx.body = {
@@ -103,8 +81,8 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The quote (spec 2.6)', QuoteResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      const row = await quoteOfRequest(ctx, user, ctx.params.quoteId);
+      const user = await userOfRequest(ctx);
+      const row = await quoteOfRequest(ctx, user);
       ctx.body = presentQuote(
         row,
         await listOfframpsOfQuote(ctx.state.db, row.id),

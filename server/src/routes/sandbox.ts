@@ -7,9 +7,8 @@ import { findKycSessionByToken, findUserById, presentPaymentDetail } from '@chec
 import { changePaymentDetailStatus, queueKycEvent, recordKycPageStep } from '@checkout/workflows';
 import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaB, detailPath, errors, html, idPath, kycTokenPath, ok } from './docs.ts';
-import { paymentDetailOfRequest } from './paymentDetails.ts';
-import { userOfRequest } from './users.ts';
+import { areaB, detailPath, errors, html, kycTokenPath, ok, userPath } from './docs.ts';
+import { paymentDetailOfRequest, userOfRequest } from './loaders.ts';
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
@@ -73,11 +72,11 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
     '/sandbox/users/:id/kycs',
     areaB({
       summary: 'Sandbox only: force a KYC decision (applied asynchronously by the KYC workflow)',
-      requestParams: { path: idPath },
+      requestParams: { path: userPath },
       responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 415, 422) },
     }),
     withBody({ schema: SandboxKycBody, root: 'kyc' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
+      const user = await userOfRequest(ctx);
       const { kyc } = body();
       await queueKycEvent(ctx.state.db, user, {
         source: 'provider',
@@ -99,8 +98,8 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 415, 422) },
     }),
     withBody({ schema: SandboxPaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
-      const detail = await paymentDetailOfRequest(ctx, user, ctx.params.detailId);
+      const user = await userOfRequest(ctx);
+      const detail = await paymentDetailOfRequest(ctx, user);
       const { payment_detail: input } = body();
       const row = await changePaymentDetailStatus(
         ctx.state.db,

@@ -5,30 +5,17 @@ import {
   ApiError,
   type FieldError,
   KycSessionResponse,
-  notFound,
   UserCreateBody,
   UserListResponse,
   UserResponse,
-  Uuid,
 } from '@checkout/core';
-import { findUser, insertKycSession, listUsers, presentUser, type UserRow } from '@checkout/db';
+import { insertKycSession, listUsers, presentUser } from '@checkout/db';
 import { createUser } from '@checkout/workflows';
-import type { ParameterizedContext } from 'koa';
-import type { AppDeps, AppState } from '../context.ts';
+import type { AppDeps } from '../context.ts';
 import type { KycProvider } from '../kycProvider.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaB, errors, idPath, ok } from './docs.ts';
-
-/** The account's user named by the `:id` path parameter, or a 404 (malformed id, absent, another account's). */
-export async function userOfRequest(
-  ctx: ParameterizedContext<AppState>,
-  id: string | undefined,
-): Promise<UserRow> {
-  if (!id || !Uuid.safeParse(id).success) throw notFound('User');
-  const user = await findUser(ctx.state.db, ctx.state.merchant!.merchantId, id);
-  if (!user) throw notFound('User');
-  return user;
-}
+import { areaB, errors, ok, userPath } from './docs.ts';
+import { userOfRequest } from './loaders.ts';
 
 /** Format rules the zod schema cannot express without the banking checks: ISO codes, US state, phone, blocked countries. */
 function userFormatErrors(raw: Record<string, unknown>, blockedCountries: readonly string[]): FieldError[] {
@@ -95,11 +82,11 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
     '/users/:id',
     areaB({
       summary: 'Show a user',
-      requestParams: { path: idPath },
+      requestParams: { path: userPath },
       responses: { ...ok('The user', UserResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
+      const user = await userOfRequest(ctx);
       ctx.body = { user: presentUser(user, deps.secrets) };
     },
   );
@@ -108,11 +95,11 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
     '/users/:id/kycs',
     areaB({
       summary: 'Open a KYC session; the user verifies at the returned URL',
-      requestParams: { path: idPath },
+      requestParams: { path: userPath },
       responses: { ...ok('The session URL', KycSessionResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx, ctx.params.id);
+      const user = await userOfRequest(ctx);
       if (!kycProvider) {
         throw new ApiError(
           'service_unavailable',

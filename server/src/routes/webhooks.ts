@@ -1,33 +1,17 @@
 /** Area A webhooks: the signing secret, a product's delivery log, and redelivery. */
-import {
-  notFound,
-  Uuid,
-  WebhookDeliveryListResponse,
-  WebhookDeliveryResponse,
-  WebhookSecretResponse,
-} from '@checkout/core';
+import { WebhookDeliveryListResponse, WebhookDeliveryResponse, WebhookSecretResponse } from '@checkout/core';
 import {
   ensureWebhookSecret,
-  findProduct,
-  findScopedWebhookDelivery,
   listWebhookDeliveries,
   presentDelivery,
   presentSecret,
   rotateWebhookSecret,
 } from '@checkout/db';
 import { redeliverWebhook } from '@checkout/workflows';
-import type { AppDeps, AppState } from '../context.ts';
+import type { AppDeps } from '../context.ts';
 import type { Routes } from './declare.ts';
-import { areaA, errors, idPath, merchantHeaders, ok, walletHeader } from './docs.ts';
-
-function scopeOf(state: AppState): { merchantId: string; addressId: string } {
-  return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
-}
-
-function idParam(id: string | undefined, what: string): string {
-  if (!id || !Uuid.safeParse(id).success) throw notFound(what);
-  return id;
-}
+import { areaA, deliveryPath, errors, merchantHeaders, ok, productPath, walletHeader } from './docs.ts';
+import { productOfRequest, webhookDeliveryOfRequest } from './loaders.ts';
 
 /** Registers the webhook routes on the authenticated Area A router. */
 export function webhookRoutes(router: Routes, deps: AppDeps): void {
@@ -63,14 +47,12 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
     '/products/:id/webhook_deliveries',
     areaA({
       summary: "List a product's webhook deliveries, newest first, with every attempt",
-      requestParams: { header: walletHeader, path: idPath },
+      requestParams: { header: walletHeader, path: productPath },
       responses: { ...ok('Webhook deliveries', WebhookDeliveryListResponse), ...errors(400, 401, 403, 404) },
     }),
     async (ctx) => {
-      const id = idParam(ctx.params.id, 'Product');
-      const product = await findProduct(ctx.state.db, scopeOf(ctx.state), id);
-      if (!product) throw notFound('Product');
-      const rows = await listWebhookDeliveries(ctx.state.db, id);
+      const product = await productOfRequest(ctx);
+      const rows = await listWebhookDeliveries(ctx.state.db, product.id);
       ctx.body = { webhook_deliveries: rows.map(presentDelivery) };
     },
   );
@@ -79,16 +61,14 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
     '/webhook_deliveries/:id/redeliver',
     areaA({
       summary: 'Send a delivery again: same bytes, same URL, linked to the original',
-      requestParams: { header: merchantHeaders, path: idPath },
+      requestParams: { header: merchantHeaders, path: deliveryPath },
       responses: {
         ...ok('The new delivery', WebhookDeliveryResponse),
         ...errors(400, 401, 403, 404, 409, 422),
       },
     }),
     async (ctx) => {
-      const id = idParam(ctx.params.id, 'Webhook delivery');
-      const original = await findScopedWebhookDelivery(ctx.state.db, scopeOf(ctx.state), id);
-      if (!original) throw notFound('Webhook delivery');
+      const original = await webhookDeliveryOfRequest(ctx);
       const row = await redeliverWebhook(ctx.state.db, original);
       ctx.body = { webhook_delivery: presentDelivery({ ...row, attempts: [] }) };
     },
