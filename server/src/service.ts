@@ -27,7 +27,7 @@ import {
   installRuntime,
 } from '@checkout/workflows';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
 import { createApp, createOpsApp } from './app.ts';
 import type { Config, TemporalTls } from './config.ts';
@@ -95,23 +95,182 @@ async function connectTemporal(
   }
 }
 
-/** Starts everything; `temporalAddress` overrides the configured one (the dev server picks its own). */
-export async function startService(
+/** Shutdown steps, run in reverse order of their registration. */
+type Cleanups = Array<() => Promise<void>>;
+
+/** The development key: a fixed one (`config.dev`), or a fresh one printed at each `npm start`. */
+async function seedDevApiKey(config: Config, db: Db): Promise<RunningService['devApiKey']> {
+  if (config.dev) {
+    await ensureApiKey(db.kysely, { key: config.dev.apiKey, address: config.dev.walletAddress });
+    return { key: config.dev.apiKey, address: config.dev.walletAddress };
+  }
+  if (config.env !== 'development') return undefined;
+  // One printed key at a time: the key of the previous start is revoked.
+  await revokeApiKeysLabelled(db.kysely, 'npm start');
+  const created = await createApiKey(db.kysely, { address: devWalletAddress, label: 'npm start' });
+  return { key: created.key, address: created.address };
+}
+
+/** What the worker serves beyond the configuration. */
+interface WorkerResources {
+  db: Db;
+  secrets: AppDeps['secrets'];
+  tokens: AppDeps['tokens'];
+  chains: AppDeps['chains'];
+  mailer: ReturnType<typeof createMailer> | undefined;
+  metrics: AppDeps['metrics'];
+}
+
+/**
+ * Runs the Temporal worker with every family's activities, and keeps one watcher per chain started (by
+ * whichever worker asks first; asked again now and then, so a watcher that was stopped, or a Temporal that
+ * was away, gets one again).
+ */
+async function runWorker(
   config: Config,
-  options: {
-    temporalAddress?: string;
-    logger?: Logger;
-    workflowBundlePath?: string;
-    db?: Db;
-    /** Activities served next to the service's own (a test bundle's interceptors may call them). */
-    extraActivities?: object;
-  } = {},
-): Promise<RunningService> {
+  address: string,
+  client: Client,
+  resources: WorkerResources,
+  context: { logger: Logger; cleanups: Cleanups; options: ServiceOptions },
+): Promise<void> {
+  const { logger, cleanups, options } = context;
+  const nativeConnection = await NativeConnection.connect(temporalConnectionOptions(config, address));
+  cleanups.push(() => nativeConnection.close());
+  const { db, secrets, tokens, chains, mailer, metrics } = resources;
+  const { pollIntervalMs, scanClaimDelayMs, scanIntervalMs, sessionTtlMinutes, graceMinutes } =
+    config.checkout;
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activities: {
+      ...createActivities({
+        db,
+        secrets,
+        tokens,
+        chains,
+        mailer,
+        checkout: { pollIntervalMs, scanClaimDelayMs, scanIntervalMs, sessionTtlMinutes, graceMinutes },
+        webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
+        ramps: config.ramps,
+      }),
+      ...options.extraActivities,
+    },
+    ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
+    onFinalFailure: (failure) => metrics.finalActivityFailures.inc(failure),
+    shutdownGraceTime: config.temporal.shutdownGraceMs,
+    shutdownForceTime: config.temporal.shutdownGraceMs + workerForceMarginMs,
+  });
+  const workerRun = worker.run().catch((error: unknown) => {
+    logger.error({ err: error }, 'Temporal worker stopped with an error');
+  });
+  cleanups.push(async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await workerRun;
+  });
+  const watched = config.chains.filter((c) => tokens.chainById(c.chainId));
+  const ensureWatchers = () =>
+    ensureChainWatchers(client, { taskQueue: config.temporal.taskQueue, chains: watched }).catch(
+      (error: unknown) => logger.warn({ err: error }, 'could not start the chain watchers'),
+    );
+  void ensureWatchers();
+  const watcherTimer = setInterval(() => void ensureWatchers(), 60_000);
+  watcherTimer.unref();
+  cleanups.push(async () => clearInterval(watcherTimer));
+}
+
+/** Connects to Temporal (and runs the worker, unless this process serves the API only). */
+async function startTemporal(
+  config: Config,
+  address: string,
+  resources: WorkerResources,
+  context: { logger: Logger; cleanups: Cleanups; options: ServiceOptions },
+): Promise<NonNullable<AppDeps['temporal']>> {
+  installRuntime({ logger: temporalLogger(context.logger) });
+  const retries = createRetryGate();
+  const connection = await connectTemporal(config, address, context.logger, retries);
+  context.cleanups.push(async () => {
+    await retries.drain();
+    await connection.close();
+  });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  if (config.role !== 'api') await runWorker(config, address, client, resources, context);
+  return {
+    client,
+    check: async () => {
+      await connection.workflowService.getSystemInfo({});
+    },
+    workers: () => countLivePollers(client, config.temporal.namespace, config.temporal.taskQueue),
+  };
+}
+
+/** Serves the API (or, in a worker-only process, /health and /metrics) on PORT; the port it got. */
+async function serveHttp(config: Config, deps: AppDeps, cleanups: Cleanups): Promise<number> {
+  const handle = (config.role !== 'worker' ? createApp(deps) : createOpsApp(deps)).callback();
+  const server: Server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        // Open streams (session events) would hold close() forever: they are cut after a moment.
+        const cut = setTimeout(() => server.closeAllConnections(), httpDrainMs);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  );
+  // Runs before the server closes: open event streams end, so their connections do not hold it open.
+  cleanups.push(() => deps.sessionEvents.close());
+  return (server.address() as AddressInfo).port;
+}
+
+/** The admin socket (embedded database only) and the hourly purge of expired idempotency keys (API). */
+async function startHousekeeping(
+  db: Db,
+  adminSocketPath: string | undefined,
+  api: boolean,
+  context: { logger: Logger; cleanups: Cleanups },
+): Promise<void> {
+  const { logger, cleanups } = context;
+  if (adminSocketPath) {
+    if (existsSync(adminSocketPath)) rmSync(adminSocketPath);
+    const admin = await startAdminSocket(adminSocketPath, db, logger);
+    cleanups.push(() => admin.close());
+  }
+  if (api) {
+    const purge = setInterval(() => {
+      purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
+        logger.warn({ err: error }, 'idempotency purge failed'),
+      );
+    }, 3_600_000);
+    purge.unref();
+    cleanups.push(async () => clearInterval(purge));
+  }
+}
+
+/** What a start may be given instead of the configuration's defaults. */
+interface ServiceOptions {
+  temporalAddress?: string;
+  logger?: Logger;
+  workflowBundlePath?: string;
+  db?: Db;
+  /** Activities served next to the service's own (a test bundle's interceptors may call them). */
+  extraActivities?: object;
+}
+
+/** Starts everything; `temporalAddress` overrides the configured one (the dev server picks its own). */
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const adminSocketPath = config.databaseUrl || options.db ? undefined : join(config.dataDir, 'admin.sock');
   const db = options.db ?? (await openConfiguredDatabase(config, adminSocketPath));
   // A database handed in belongs to the caller, who closes it.
-  const cleanups: Array<() => Promise<void>> = options.db ? [] : [() => db.close()];
+  const cleanups: Cleanups = options.db ? [] : [() => db.close()];
   const stopAll = async () => {
     for (const cleanup of cleanups.reverse()) {
       try {
@@ -125,18 +284,8 @@ export async function startService(
 
   try {
     const api = config.role !== 'worker';
-    let devApiKey: RunningService['devApiKey'];
     // A worker-only process serves no API, so it seeds and prints no key.
-    if (api && config.dev) {
-      await ensureApiKey(db.kysely, { key: config.dev.apiKey, address: config.dev.walletAddress });
-      devApiKey = { key: config.dev.apiKey, address: config.dev.walletAddress };
-    } else if (api && config.env === 'development') {
-      // One printed key at a time: the key of the previous start is revoked.
-      await revokeApiKeysLabelled(db.kysely, 'npm start');
-      const created = await createApiKey(db.kysely, { address: devWalletAddress, label: 'npm start' });
-      devApiKey = { key: created.key, address: created.address };
-    }
-
+    const devApiKey = api ? await seedDevApiKey(config, db) : undefined;
     const secrets = createSecretBox(config.secretKey);
     const tokens = createTokenRegistry(config.testnets);
     const metrics = createMetrics();
@@ -152,83 +301,18 @@ export async function startService(
         })
       : undefined;
     const temporalAddress = options.temporalAddress ?? config.temporal.address;
-    let temporal: AppDeps['temporal'];
-    let worker: Worker | undefined;
-    let workerRun: Promise<void> | undefined;
-    if (temporalAddress) {
-      installRuntime({ logger: temporalLogger(logger) });
-      const retries = createRetryGate();
-      const connection = await connectTemporal(config, temporalAddress, logger, retries);
-      cleanups.push(async () => {
-        await retries.drain();
-        await connection.close();
-      });
-      const client = new Client({ connection, namespace: config.temporal.namespace });
-      temporal = {
-        client,
-        check: async () => {
-          await connection.workflowService.getSystemInfo({});
-        },
-        workers: () => countLivePollers(client, config.temporal.namespace, config.temporal.taskQueue),
-      };
-      if (config.role !== 'api') {
-        const nativeConnection = await NativeConnection.connect(
-          temporalConnectionOptions(config, temporalAddress),
-        );
-        cleanups.push(() => nativeConnection.close());
-        worker = await createWorker({
-          connection: nativeConnection,
-          namespace: config.temporal.namespace,
-          taskQueue: config.temporal.taskQueue,
-          activities: {
-            ...createActivities({
-              db,
-              secrets,
-              tokens,
-              chains,
-              mailer,
-              checkout: {
-                pollIntervalMs: config.checkout.pollIntervalMs,
-                scanClaimDelayMs: config.checkout.scanClaimDelayMs,
-                scanIntervalMs: config.checkout.scanIntervalMs,
-                sessionTtlMinutes: config.checkout.sessionTtlMinutes,
-                graceMinutes: config.checkout.graceMinutes,
-              },
-              webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
-              ramps: config.ramps,
-            }),
-            ...options.extraActivities,
-          },
-          ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
-          onFinalFailure: (failure) => metrics.finalActivityFailures.inc(failure),
-          shutdownGraceTime: config.temporal.shutdownGraceMs,
-          shutdownForceTime: config.temporal.shutdownGraceMs + workerForceMarginMs,
-        });
-        const running = worker;
-        workerRun = running.run().catch((error: unknown) => {
-          logger.error({ err: error }, 'Temporal worker stopped with an error');
-        });
-        cleanups.push(async () => {
-          if (running.getState() === 'RUNNING') running.shutdown();
-          await workerRun;
-        });
-        // One watcher per chain, started by whichever worker asks first; asked again now and then, so a
-        // watcher that was stopped (or a Temporal that was away) gets one again.
-        const watched = config.chains.filter((c) => tokens.chainById(c.chainId));
-        const ensureWatchers = () =>
-          ensureChainWatchers(client, { taskQueue: config.temporal.taskQueue, chains: watched }).catch(
-            (error: unknown) => logger.warn({ err: error }, 'could not start the chain watchers'),
-          );
-        void ensureWatchers();
-        const watcherTimer = setInterval(() => void ensureWatchers(), 60_000);
-        watcherTimer.unref();
-        cleanups.push(async () => clearInterval(watcherTimer));
-      }
-    } else if (config.role === 'worker') {
+    if (!temporalAddress && config.role === 'worker') {
       throw new Error('ROLE=worker needs Temporal: set TEMPORAL_ADDRESS');
-    } else {
-      logger.warn('TEMPORAL_ADDRESS is not set: workflows are disabled');
     }
+    if (!temporalAddress) logger.warn('TEMPORAL_ADDRESS is not set: workflows are disabled');
+    const temporal = temporalAddress
+      ? await startTemporal(
+          config,
+          temporalAddress,
+          { db, secrets, tokens, chains, mailer, metrics },
+          { logger, cleanups, options },
+        )
+      : undefined;
 
     const sessionEvents = createSessionEvents(db, { logger });
     const handOver = createHandOver({
@@ -254,45 +338,8 @@ export async function startService(
       const sweep = handOver.start(config.ramps.reconcileIntervalMs);
       cleanups.push(() => sweep.stop());
     }
-    // A worker-only process answers only /health and /metrics on PORT, for probes and scrapes.
-    const handle = (api ? createApp(deps) : createOpsApp(deps)).callback();
-    const server: Server = createServer((req, res) => void handle(req, res));
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          // Open streams (session events) would hold close() forever: they are cut after a moment.
-          const cut = setTimeout(() => server.closeAllConnections(), httpDrainMs);
-          server.close(() => {
-            clearTimeout(cut);
-            resolve();
-          });
-          server.closeIdleConnections();
-        }),
-    );
-    // Runs before the server closes: open event streams end, so their connections do not hold it open.
-    cleanups.push(() => sessionEvents.close());
-    const port = (server.address() as AddressInfo).port;
-
-    if (adminSocketPath) {
-      if (existsSync(adminSocketPath)) rmSync(adminSocketPath);
-      const admin = await startAdminSocket(adminSocketPath, db, logger);
-      cleanups.push(() => admin.close());
-    }
-
-    if (api) {
-      const purge = setInterval(() => {
-        purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
-          logger.warn({ err: error }, 'idempotency purge failed'),
-        );
-      }, 3_600_000);
-      purge.unref();
-      cleanups.push(async () => clearInterval(purge));
-    }
+    const port = await serveHttp(config, deps, cleanups);
+    await startHousekeeping(db, adminSocketPath, api, { logger, cleanups });
 
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
     logger.info(
