@@ -47,3 +47,20 @@ export const searchAttributeKeys = [
   QuoteStatus,
   OfframpStatus,
 ] as const;
+
+/** Who a ramp's lifecycle belongs to and when it expires: the common part of a quote's and an onramp's input. */
+export interface RampLifecycleOwner {
+  merchantId: string;
+  userId: string;
+  /** ISO time at which the unfunded ramp expires. */
+  expiresAt: string;
+}
+
+/** The common part of a ramp's workflow input, from its row. */
+export function rampLifecycleOwner(row: {
+  merchant_id: string;
+  user_id: string;
+  expires_at: Date;
+}): RampLifecycleOwner {
+  return { merchantId: row.merchant_id, userId: row.user_id, expiresAt: row.expires_at.toISOString() };
+}

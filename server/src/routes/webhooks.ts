@@ -9,12 +9,21 @@ import {
 } from '@checkout/db';
 import { redeliverWebhook } from '@checkout/workflows';
 import type { AppDeps } from '../context.ts';
-import type { Routes } from './declare.ts';
+import type { RouteHandler, Routes } from './declare.ts';
 import { areaA, deliveryPath, errors, merchantHeaders, ok, productPath, walletHeader } from './docs.ts';
 import { productOfRequest, webhookDeliveryOfRequest } from './loaders.ts';
 
 /** Registers the webhook routes on the authenticated Area A router. */
 export function webhookRoutes(router: Routes, deps: AppDeps): void {
+  /** Answers the account's signing secret as `secretOf` reads (or replaces) it; never cached. */
+  const answerSecret =
+    (secretOf: typeof ensureWebhookSecret): RouteHandler =>
+    async (ctx) => {
+      const record = await secretOf(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { webhook_secret: presentSecret(record) };
+    };
+
   router.get(
     '/webhook_secret',
     areaA({
@@ -22,11 +31,7 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
       requestParams: { header: walletHeader },
       responses: { ...ok('The secret', WebhookSecretResponse), ...errors(400, 401, 403) },
     }),
-    async (ctx) => {
-      const record = await ensureWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { webhook_secret: presentSecret(record) };
-    },
+    answerSecret(ensureWebhookSecret),
   );
 
   router.post(
@@ -36,11 +41,7 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
       requestParams: { header: merchantHeaders },
       responses: { ...ok('The new secret', WebhookSecretResponse), ...errors(400, 401, 403, 409, 422) },
     }),
-    async (ctx) => {
-      const record = await rotateWebhookSecret(ctx.state.db, deps.secrets, ctx.state.merchant!.merchantId);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { webhook_secret: presentSecret(record) };
-    },
+    answerSecret(rotateWebhookSecret),
   );
 
   router.get(

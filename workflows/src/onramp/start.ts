@@ -2,6 +2,7 @@
 import type { Database, OnrampRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
+import { rampLifecycleOwner } from '../shared.ts';
 import { onrampWorkflowSummary } from '../summaries.ts';
 import {
   type OnrampDeposit,
@@ -15,12 +16,7 @@ import {
 export function onrampLifecycleInput(
   row: Pick<OnrampRow, 'id' | 'merchant_id' | 'user_id' | 'expires_at'>,
 ): OnrampLifecycleInput {
-  return {
-    onrampId: row.id,
-    merchantId: row.merchant_id,
-    userId: row.user_id,
-    expiresAt: row.expires_at.toISOString(),
-  };
+  return { onrampId: row.id, ...rampLifecycleOwner(row) };
 }
 
 /** Queues the start of the onramp's lifecycle (its expiry timer). */

@@ -11,6 +11,7 @@ import {
   findOfframpById,
   findQuoteById,
   findUnattemptedDelivery,
+  inTransaction,
   type OfframpChangeExtras,
   type OfframpRow,
   type OfframpStatusValue,
@@ -86,22 +87,27 @@ export async function loadOfframp(trx: Kysely<Database>, id: string, forUpdate =
   return row;
 }
 
-/** Applies an offramp change and queues its webhook in the same transaction; null when it lost a race. */
-export async function changeOfframp(
-  trx: Kysely<Database>,
+/**
+ * Applies an offramp change and queues its webhook in one transaction (the caller's, when it has one); null
+ * when it lost a race.
+ */
+export function changeOfframp(
+  db: Kysely<Database>,
   id: string,
   change: { from: OfframpStatusValue; to: OfframpStatusValue; message: string | null },
   extras: OfframpChangeExtras = {},
 ): Promise<OfframpStep | null> {
-  const row = await transitionOfframp(trx, id, change.from, change.to, change.message, extras);
-  if (!row) return null;
-  const webhookDeliveryId = await queueAccountEvent(trx, {
-    merchantId: row.merchant_id,
-    event: offrampUpdateEvent,
-    subjectId: `${row.id}:status:${row.status_version}`,
-    payload: { offramp: presentOfframp(row) },
+  return inTransaction(db, async (trx) => {
+    const row = await transitionOfframp(trx, id, change.from, change.to, change.message, extras);
+    if (!row) return null;
+    const webhookDeliveryId = await queueAccountEvent(trx, {
+      merchantId: row.merchant_id,
+      event: offrampUpdateEvent,
+      subjectId: `${row.id}:status:${row.status_version}`,
+      payload: { offramp: presentOfframp(row) },
+    });
+    return { offrampId: row.id, status: row.status, refund: row.refund_status, webhookDeliveryId };
   });
-  return { offrampId: row.id, status: row.status, refund: row.refund_status, webhookDeliveryId };
 }
 
 /**

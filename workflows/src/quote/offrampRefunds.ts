@@ -98,16 +98,12 @@ export function createOfframpRefundActivities(
       const outcome = confirmed
         ? refundSentence(row.refund_amount ?? '0', quote, row.refund_address ?? '', check.hash)
         : `The refund transfer ${check.hash} reverted on chain; contact support.`;
-      const step = await db
-        .transaction()
-        .execute((trx) =>
-          changeOfframp(
-            trx,
-            offrampId,
-            { from: 'failed', to: 'failed', message: refundedMessage(row, quote, outcome) },
-            { refund: { status: confirmed ? 'sent' : 'failed' } },
-          ),
-        );
+      const step = await changeOfframp(
+        db,
+        offrampId,
+        { from: 'failed', to: 'failed', message: refundedMessage(row, quote, outcome) },
+        { refund: { status: confirmed ? 'sent' : 'failed' } },
+      );
       return {
         ...(step ?? (await unchanged(db, await loadOfframp(db, offrampId)))),
         transfer: confirmed ? 'confirmed' : 'reverted',

@@ -73,16 +73,12 @@ export function createPayoutActivities({ db, partner }: QuoteActivityContext): P
     },
 
     async submitOfframpPayout({ offrampId }) {
-      const step = await db
-        .transaction()
-        .execute((trx) =>
-          changeOfframp(
-            trx,
-            offrampId,
-            { from: 'pending_internal_assessment', to: 'sending_fiat', message: null },
-            { payoutAttempt: true },
-          ),
-        );
+      const step = await changeOfframp(
+        db,
+        offrampId,
+        { from: 'pending_internal_assessment', to: 'sending_fiat', message: null },
+        { payoutAttempt: true },
+      );
       const row = await loadOfframp(db, offrampId);
       if (row.status !== 'sending_fiat') return { ...(await unchanged(db, row)), settleAfterMs: 0 };
       const { settleAfterMs } = await partner.submit(row, payoutKey(row));

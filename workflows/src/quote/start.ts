@@ -2,6 +2,7 @@
 import type { Database, QuoteRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall, shown, type WorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { rampLifecycleOwner } from '../shared.ts';
 import { quoteWorkflowSummary } from '../summaries.ts';
 import {
   depositReportedSignal,
@@ -16,12 +17,7 @@ import {
 export function quoteLifecycleInput(
   row: Pick<QuoteRow, 'id' | 'merchant_id' | 'user_id' | 'expires_at'>,
 ): QuoteLifecycleInput {
-  return {
-    quoteId: row.id,
-    merchantId: row.merchant_id,
-    userId: row.user_id,
-    expiresAt: row.expires_at.toISOString(),
-  };
+  return { quoteId: row.id, ...rampLifecycleOwner(row) };
 }
 
 /** A call to the quote's lifecycle: a start, or a signal that starts it when it is not running. */

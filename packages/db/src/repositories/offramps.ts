@@ -9,6 +9,7 @@ import type {
 } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
 import { checkTransition, offrampTransitions } from '../transitions.ts';
+import { findUserRecord, listUserRecords, type UserScope } from './userRecords.ts';
 
 /** A new offramp row. */
 export type NewOfframpRow = Omit<
@@ -57,34 +58,17 @@ export async function listOfframpsOfQuote(db: Kysely<Database>, quoteId: string)
 }
 
 /** Every offramp of a user across quotes, oldest first. */
-export async function listOfframpsOfUser(
-  db: Kysely<Database>,
-  scope: { merchantId: string; userId: string },
-): Promise<OfframpRow[]> {
-  return db
-    .selectFrom('offramps')
-    .selectAll()
-    .where('user_id', '=', scope.userId)
-    .where('merchant_id', '=', scope.merchantId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
+
+export const listOfframpsOfUser = (db: Kysely<Database>, scope: UserScope): Promise<OfframpRow[]> =>
+  listUserRecords(db, 'offramps', scope);
 
 /** An offramp of the account's user, or undefined. */
-export async function findOfframp(
+
+export const findOfframp = (
   db: Kysely<Database>,
-  scope: { merchantId: string; userId: string },
+  scope: UserScope,
   id: string,
-): Promise<OfframpRow | undefined> {
-  return db
-    .selectFrom('offramps')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', scope.userId)
-    .where('merchant_id', '=', scope.merchantId)
-    .executeTakeFirst();
-}
+): Promise<OfframpRow | undefined> => findUserRecord(db, 'offramps', scope, id);
 
 /** Changes the reference of an `initiated` offramp; undefined when it has left `initiated`. */
 export async function updateOfframpReference(

@@ -10,6 +10,7 @@ import type {
 } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
 import { checkTransition, onrampTransitions } from '../transitions.ts';
+import { findUserRecord, listUserRecords, type UserScope } from './userRecords.ts';
 
 /** A new onramp row; the status version starts at 0. */
 export type NewOnrampRow = Omit<
@@ -45,19 +46,12 @@ export async function insertOnramp(db: Kysely<Database>, row: NewOnrampRow): Pro
 }
 
 /** An onramp of the account's user, or undefined. */
-export async function findOnramp(
+
+export const findOnramp = (
   db: Kysely<Database>,
-  scope: { merchantId: string; userId: string },
+  scope: UserScope,
   id: string,
-): Promise<OnrampRow | undefined> {
-  return db
-    .selectFrom('onramps')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', scope.userId)
-    .where('merchant_id', '=', scope.merchantId)
-    .executeTakeFirst();
-}
+): Promise<OnrampRow | undefined> => findUserRecord(db, 'onramps', scope, id);
 
 /** An onramp by id, unscoped (for its workflow). */
 export async function findOnrampById(db: Kysely<Database>, id: string): Promise<OnrampRow | undefined> {
@@ -65,19 +59,9 @@ export async function findOnrampById(db: Kysely<Database>, id: string): Promise<
 }
 
 /** Every onramp of a user, oldest first. */
-export async function listOnramps(
-  db: Kysely<Database>,
-  scope: { merchantId: string; userId: string },
-): Promise<OnrampRow[]> {
-  return db
-    .selectFrom('onramps')
-    .selectAll()
-    .where('user_id', '=', scope.userId)
-    .where('merchant_id', '=', scope.merchantId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
+
+export const listOnramps = (db: Kysely<Database>, scope: UserScope): Promise<OnrampRow[]> =>
+  listUserRecords(db, 'onramps', scope);
 
 /** What a status change writes besides the status. */
 export interface OnrampChange {

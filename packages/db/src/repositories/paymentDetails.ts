@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { PaymentDetailRow, PaymentDetailsTable } from '../usersSchema.ts';
+import { findUserRecord, listUserRecords, type UserScope } from './userRecords.ts';
 
 /** A new payment detail row; the status version starts at 0. */
 export type NewPaymentDetailRow = Omit<PaymentDetailsTable, 'status_version' | 'created_at' | 'updated_at'>;
@@ -20,34 +21,17 @@ export async function insertPaymentDetail(
 }
 
 /** A payment detail of the account's user, or undefined. */
-export async function findPaymentDetail(
+
+export const findPaymentDetail = (
   db: Kysely<Database>,
-  scope: { merchantId: string; userId: string },
+  scope: UserScope,
   id: string,
-): Promise<PaymentDetailRow | undefined> {
-  return db
-    .selectFrom('payment_details')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', scope.userId)
-    .where('merchant_id', '=', scope.merchantId)
-    .executeTakeFirst();
-}
+): Promise<PaymentDetailRow | undefined> => findUserRecord(db, 'payment_details', scope, id);
 
 /** Every payment detail of a user, oldest first. */
-export async function listPaymentDetails(
-  db: Kysely<Database>,
-  scope: { merchantId: string; userId: string },
-): Promise<PaymentDetailRow[]> {
-  return db
-    .selectFrom('payment_details')
-    .selectAll()
-    .where('user_id', '=', scope.userId)
-    .where('merchant_id', '=', scope.merchantId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
+
+export const listPaymentDetails = (db: Kysely<Database>, scope: UserScope): Promise<PaymentDetailRow[]> =>
+  listUserRecords(db, 'payment_details', scope);
 
 /** Moves a detail to `status` and bumps its version; undefined when the status was already that. */
 export async function setPaymentDetailStatus(

@@ -2,6 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { QuoteRow, QuoteStatusValue, QuotesTable, StoredCryptoTransfer } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
+import { findUserRecord, type UserScope } from './userRecords.ts';
 
 /** The next unused HD index for a deposit address (a sequence: never handed out twice). */
 export async function nextDepositIndex(db: Kysely<Database>): Promise<number> {
@@ -52,19 +53,12 @@ export async function insertQuote(db: Kysely<Database>, row: NewQuoteRow): Promi
 }
 
 /** A quote of the account's user, or undefined. */
-export async function findQuote(
+
+export const findQuote = (
   db: Kysely<Database>,
-  scope: { merchantId: string; userId: string },
+  scope: UserScope,
   id: string,
-): Promise<QuoteRow | undefined> {
-  return db
-    .selectFrom('quotes')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', scope.userId)
-    .where('merchant_id', '=', scope.merchantId)
-    .executeTakeFirst();
-}
+): Promise<QuoteRow | undefined> => findUserRecord(db, 'quotes', scope, id);
 
 /** A quote by id, unscoped (for its workflow); `forUpdate` locks it for the caller's transaction. */
 export async function findQuoteById(
