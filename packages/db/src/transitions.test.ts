@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './openDatabase.ts';
 import { transitionOfframp } from './repositories/offramps.ts';
+import { setPaymentDetailStatus } from './repositories/paymentDetails.ts';
+import { setQuoteStatus } from './repositories/quotes.ts';
 import {
   checkTransition,
   IllegalTransitionError,
   offrampTransitions,
   onrampTransitions,
+  paymentDetailTransitions,
+  quoteTransitions,
 } from './transitions.ts';
 
-describe('ramp status machines', () => {
+describe('status machines', () => {
   it('have the documented moves, a final status has none, and staying put is always allowed', () => {
     const moves = (table: Readonly<Record<string, readonly string[]>>) =>
       Object.entries(table).flatMap(([from, tos]) => tos.map((to) => `${from}→${to}`));
@@ -40,6 +44,18 @@ describe('ramp status machines', () => {
     expect(() => checkTransition('onramp', onrampTransitions, 'expired', 'funds_received')).toThrow(
       'An onramp cannot move from expired to funds_received',
     );
+    expect(moves(quoteTransitions)).toEqual(['open→executed', 'open→expired', 'executed→completed']);
+    expect(() => checkTransition('quote', quoteTransitions, 'expired', 'executed')).toThrow(
+      'A quote cannot move from expired to executed',
+    );
+    // Review statuses move freely (the partner's, or the sandbox's, decision); deactivation is for good.
+    expect(paymentDetailTransitions.deactivated).toEqual([]);
+    for (const from of ['initiated', 'pending', 'approved', 'failed'] as const) {
+      expect(paymentDetailTransitions[from]).toContain('deactivated');
+    }
+    expect(() =>
+      checkTransition('payment detail', paymentDetailTransitions, 'deactivated', 'approved'),
+    ).toThrow('A payment detail cannot move from deactivated to approved');
   });
 
   it('refuse a move the machine lacks before anything is written', async () => {
@@ -68,6 +84,14 @@ describe('ramp status machines', () => {
         ),
       ).toBeUndefined();
       expect(queries).toEqual(['UpdateQueryNode']);
+      // Quotes and payment details too: refused before any write.
+      queries.length = 0;
+      const id = '00000000-0000-4000-8000-000000000000';
+      await expect(setQuoteStatus(logged, id, 'completed', 'open')).rejects.toThrow(IllegalTransitionError);
+      await expect(setPaymentDetailStatus(logged, id, 'deactivated', 'approved')).rejects.toThrow(
+        IllegalTransitionError,
+      );
+      expect(queries).toEqual([]);
     } finally {
       await db.close();
     }

@@ -1,13 +1,41 @@
 /**
- * The ramps' status machines, one table each: every status a row may move to from each status. A row may
- * always stay in its status (a change of message, refunds or refund state only). `transitionOnramp` and
- * `transitionOfframp` check each move here before they write it, so a step can only make a move its
- * machine has (docs/area-b-decisions.md describes both machines).
+ * The status machines, one table each: every status a row may move to from each status. A row may always
+ * stay in its status (a change of message, refunds or refund state only). Each repository write of a status
+ * checks its move here with the one check, `checkTransition`, before it writes it (`transitionOnramp`,
+ * `transitionOfframp`, `setQuoteStatus`, `markQuoteExecuted`, `setPaymentDetailStatus`), so a step can only
+ * make a move its machine has (docs/area-b-decisions.md describes the machines). A new machine is one more
+ * table here and the same check in its repository.
  */
-import type { OfframpStatusValue, OnrampStatusValue } from './rampsSchema.ts';
+import type { OfframpStatusValue, OnrampStatusValue, QuoteStatusValue } from './rampsSchema.ts';
+import type { PaymentDetailRow } from './usersSchema.ts';
+
+/** A status machine: the moves from each status. */
+export type Transitions<S extends string> = Readonly<Record<S, readonly S[]>>;
+
+/** Quotes: an open quote is executed or expires; an executed one is completed once its payouts end. */
+export const quoteTransitions: Transitions<QuoteStatusValue> = {
+  open: ['executed', 'expired'],
+  executed: ['completed'],
+  expired: [],
+  completed: [],
+};
+
+type PaymentDetailStatus = PaymentDetailRow['status'];
+
+/**
+ * Payment details: the partner's review (the sandbox) moves a detail between its review statuses in any
+ * direction; deactivation, from any of them, is for good.
+ */
+export const paymentDetailTransitions: Transitions<PaymentDetailStatus> = {
+  initiated: ['pending', 'approved', 'failed', 'deactivated'],
+  pending: ['initiated', 'approved', 'failed', 'deactivated'],
+  approved: ['initiated', 'pending', 'failed', 'deactivated'],
+  failed: ['initiated', 'pending', 'approved', 'deactivated'],
+  deactivated: [],
+};
 
 /** Onramps: a deposit funds or holds, the treasury sends, a reverted send fails; no deposit expires. */
-export const onrampTransitions: Readonly<Record<OnrampStatusValue, readonly OnrampStatusValue[]>> = {
+export const onrampTransitions: Transitions<OnrampStatusValue> = {
   initiated: ['held', 'funds_received', 'expired'],
   held: ['funds_received'],
   funds_received: ['sending_crypto'],
@@ -21,7 +49,7 @@ export const onrampTransitions: Readonly<Record<OnrampStatusValue, readonly Onra
  * Offramps: an executed quote's payout is assessed, sent, then settled, bounced or failed; a bounced one is
  * resent or refunded (failed); an expired quote fails its unsent offramps.
  */
-export const offrampTransitions: Readonly<Record<OfframpStatusValue, readonly OfframpStatusValue[]>> = {
+export const offrampTransitions: Transitions<OfframpStatusValue> = {
   initiated: ['pending_internal_assessment', 'failed'],
   pending_internal_assessment: ['sending_fiat'],
   sending_fiat: ['fiat_sent', 'bounced', 'failed'],
@@ -33,7 +61,7 @@ export const offrampTransitions: Readonly<Record<OfframpStatusValue, readonly Of
 /** A move its status machine does not have: a defect in the step that asked for it, never retried. */
 export class IllegalTransitionError extends Error {
   constructor(machine: string, from: string, to: string) {
-    super(`An ${machine} cannot move from ${from} to ${to}`);
+    super(`${/^[aeiou]/.test(machine) ? 'An' : 'A'} ${machine} cannot move from ${from} to ${to}`);
     this.name = 'IllegalTransitionError';
   }
 }
@@ -41,7 +69,7 @@ export class IllegalTransitionError extends Error {
 /** Throws {@link IllegalTransitionError} unless `to` is `from` or a move `table` has from it. */
 export function checkTransition<S extends string>(
   machine: string,
-  table: Readonly<Record<S, readonly S[]>>,
+  table: Transitions<S>,
   from: S,
   to: S,
 ): void {

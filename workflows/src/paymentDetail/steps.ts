@@ -93,7 +93,7 @@ export async function changePaymentDetailStatus(
     throw new ApiError('payment_detail_not_active', 'A deactivated payment detail cannot change status');
   }
   return inTransaction(db, async (trx) => {
-    const row = await setPaymentDetailStatus(trx, detail.id, status);
+    const row = await setPaymentDetailStatus(trx, detail.id, detail.status, status);
     if (!row) return detail;
     const deliveryId = await queueAccountEvent(trx, {
       merchantId: row.merchant_id,

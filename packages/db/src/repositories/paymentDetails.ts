@@ -1,6 +1,7 @@
 /** Area B payment details: bank accounts of a user, their fields sealed. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { checkTransition, paymentDetailTransitions } from '../transitions.ts';
 import type { PaymentDetailRow, PaymentDetailsTable } from '../usersSchema.ts';
 import { findUserRecord, listUserRecords, type UserScope } from './userRecords.ts';
 
@@ -33,17 +34,23 @@ export const findPaymentDetail = (
 export const listPaymentDetails = (db: Kysely<Database>, scope: UserScope): Promise<PaymentDetailRow[]> =>
   listUserRecords(db, 'payment_details', scope);
 
-/** Moves a detail to `status` and bumps its version; undefined when the status was already that. */
+/**
+ * Moves a detail from `from` to `status` (a move of {@link paymentDetailTransitions}) and bumps its version;
+ * undefined when it was already `status`, or no longer `from`.
+ */
 export async function setPaymentDetailStatus(
   db: Kysely<Database>,
   id: string,
+  from: PaymentDetailRow['status'],
   status: PaymentDetailRow['status'],
 ): Promise<PaymentDetailRow | undefined> {
+  if (from === status) return undefined;
+  checkTransition('payment detail', paymentDetailTransitions, from, status);
   return db
     .updateTable('payment_details')
     .set((eb) => ({ status, status_version: eb('status_version', '+', 1), updated_at: new Date() }))
     .where('id', '=', id)
-    .where('status', '!=', status)
+    .where('status', '=', from)
     .returningAll()
     .executeTakeFirst();
 }

@@ -2,6 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { QuoteRow, QuoteStatusValue, QuotesTable, StoredCryptoTransfer } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
+import { checkTransition, quoteTransitions } from '../transitions.ts';
 import { findUserRecord, type UserScope } from './userRecords.ts';
 
 /** The next unused HD index for a deposit address (a sequence: never handed out twice). */
@@ -78,6 +79,7 @@ export async function markQuoteExecuted(
   receivedAmount: string,
   senderAddress: string | null,
 ): Promise<QuoteRow | undefined> {
+  checkTransition('quote', quoteTransitions, 'open', 'executed');
   return db
     .updateTable('quotes')
     .set({
@@ -100,6 +102,7 @@ export async function setQuoteStatus(
   from: QuoteStatusValue,
   to: QuoteStatusValue,
 ): Promise<QuoteRow | undefined> {
+  checkTransition('quote', quoteTransitions, from, to);
   return db
     .updateTable('quotes')
     .set({ status: to, updated_at: new Date() })
