@@ -7,13 +7,13 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 /** Error types of activity failures the worker made non-retryable. */
 export const finalFailureTypes = {
   /** The database refused a value (SQLSTATE class 22: NUL in text, too long, out of range). */
-  invalidData: 'DatabaseInvalidData',
+  invalidData: 'database_invalid_data',
   /** The database refused the write by a rule (class 23: not null, foreign key, unique, check). */
-  constraint: 'DatabaseConstraint',
+  constraint: 'database_constraint',
   /** The activity's input or a stored value failed validation (a zod schema). */
-  invalidInput: 'InvalidInput',
+  invalidInput: 'invalid_input',
   /** A step asked for a status move its machine does not have (packages/db transitions.ts). */
-  illegalTransition: 'IllegalTransition',
+  illegalTransition: 'illegal_transition',
 } as const;
 
 /**

@@ -38,7 +38,7 @@ describe('toFinalFailure', () => {
       dbError('57P01'),
       dbError('ECONNREFUSED'),
       new TypeError('fetch failed'),
-      ApplicationFailure.retryable('not yet', 'KycUserNotFound'),
+      ApplicationFailure.retryable('not yet', 'kyc_user_not_found'),
     ]) {
       expect(toFinalFailure(error)).toBeUndefined();
     }

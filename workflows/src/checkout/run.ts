@@ -12,6 +12,7 @@ import {
   type CheckoutState,
   type CheckoutWorkflowStatus,
   checkoutClosedSignal,
+  checkoutRejection,
   checkoutRejections,
   checkoutStateQuery,
   submitTransactionUpdate,
@@ -61,17 +62,19 @@ export function startRun(): CheckoutRun {
     run.attached = attached;
     return state();
   };
-  // Refusals are thrown with the rejection's name as the message: the API matches it.
+  // Refusals are failures typed with the rejection's name: the API matches the type.
   const check = (hash: string, attached: boolean) => {
-    if (typeof hash !== 'string' || !hashPattern.test(hash)) throw new Error(checkoutRejections.malformed);
+    if (typeof hash !== 'string' || !hashPattern.test(hash))
+      throw checkoutRejection(checkoutRejections.malformed);
     const normalized = hash.toLowerCase();
     if (run.txHash === normalized) return;
-    if (run.status === 'resolved' || run.status === 'failed') throw new Error(checkoutRejections.paid);
-    if (run.closed) throw new Error(checkoutRejections.closed);
+    if (run.status === 'resolved' || run.status === 'failed')
+      throw checkoutRejection(checkoutRejections.paid);
+    if (run.closed) throw checkoutRejection(checkoutRejections.closed);
     // The merchant may attach a transfer to an expired checkout (within its window): the shopper may not.
-    if (run.expired && !attached) throw new Error(checkoutRejections.expired);
-    if (run.txHash !== null) throw new Error(checkoutRejections.otherHash);
-    if (run.rejected.has(normalized)) throw new Error(checkoutRejections.rejectedHash);
+    if (run.expired && !attached) throw checkoutRejection(checkoutRejections.expired);
+    if (run.txHash !== null) throw checkoutRejection(checkoutRejections.otherHash);
+    if (run.rejected.has(normalized)) throw checkoutRejection(checkoutRejections.rejectedHash);
   };
   setHandler(submitTransactionUpdate, take(false), { validator: (hash) => check(hash, false) });
   setHandler(attachTransferUpdate, take(true), { validator: (hash) => check(hash, true) });

@@ -1,5 +1,5 @@
 /** Messages and payload types of the `checkoutSession` workflow (amounts are decimal strings). */
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { ApplicationFailure, defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { WebhookMemo } from '../webhookDelivery/shared.ts';
 import type { HashRefusal } from './matching.ts';
 
@@ -93,7 +93,7 @@ export function checkoutWorkflowId(expectedPaymentId: string): string {
   return `checkout-${expectedPaymentId}`;
 }
 
-/** Update rejections, recognisable by the API layer (they arrive as the failure message). */
+/** Update rejections: the type of the failure the Update's validator throws, matched by the API layer. */
 export const checkoutRejections = {
   expired: 'checkout_expired',
   malformed: 'tx_hash_malformed',
@@ -102,3 +102,12 @@ export const checkoutRejections = {
   closed: 'checkout_closed',
   paid: 'checkout_already_paid',
 } as const;
+
+/** The failure that rejects a hash submission, of type `code`. */
+export function checkoutRejection(code: (typeof checkoutRejections)[keyof typeof checkoutRejections]) {
+  return ApplicationFailure.create({
+    type: code,
+    message: `the transaction was refused: ${code}`,
+    nonRetryable: true,
+  });
+}

@@ -18,6 +18,7 @@ import {
   updateSession,
 } from '@checkout/db';
 import {
+  ApplicationFailure,
   type Client,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
@@ -95,8 +96,8 @@ export async function submitCheckoutTransaction(
 
 /** Maps a refused Update to the API's error. */
 function rejectionError(error: unknown): ApiError {
-  const message =
-    error instanceof WorkflowUpdateFailedError ? ((error.cause as Error | undefined)?.message ?? '') : '';
+  const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+  const type = cause instanceof ApplicationFailure ? cause.type : undefined;
   const known: Record<string, ApiError> = {
     [checkoutRejections.expired]: new ApiError('checkout_expired', 'This checkout has expired'),
     [checkoutRejections.paid]: new ApiError('checkout_already_paid', 'This checkout is already paid'),
@@ -115,7 +116,7 @@ function rejectionError(error: unknown): ApiError {
       errors: [{ path: 'tx_hash', message: 'must be a 0x-prefixed 32-byte transaction hash' }],
     }),
   };
-  for (const [code, apiError] of Object.entries(known)) if (message.includes(code)) return apiError;
+  if (type && Object.hasOwn(known, type)) return known[type]!;
   if (
     error instanceof WorkflowExecutionAlreadyStartedError ||
     (error instanceof Error && /not found/i.test(error.message))

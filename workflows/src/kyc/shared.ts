@@ -102,7 +102,7 @@ export interface KycActivities {
 }
 
 /** Error type thrown while the user row is not visible yet (its transaction may not have committed). */
-export const kycUserNotFound = 'KycUserNotFound';
+export const kycUserNotFound = 'kyc_user_not_found';
 
 /** Delivers a provider decision or a session step. */
 export const kycEventSignal = defineSignal<[KycEvent]>('kycEvent');

@@ -57,7 +57,7 @@ export async function changeRefunds(
   change: { deposits?: StoredDeposit[]; refunds: StoredOnrampRefund[] },
 ): Promise<OnrampStep> {
   const updated = await updateOnrampRefunds(trx, row.id, row.status_version, change);
-  if (!updated) throw ApplicationFailure.retryable(`onramp ${row.id} changed meanwhile`, 'OnrampChanged');
+  if (!updated) throw ApplicationFailure.retryable(`onramp ${row.id} changed meanwhile`, 'onramp_changed');
   return { status: updated.status, webhookDeliveryId: await queueUpdate(trx, updated) };
 }
 

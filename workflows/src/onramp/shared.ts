@@ -74,7 +74,7 @@ export interface OnrampActivities {
 export { failedStepMemo as onrampFailedStepMemo } from '../finalFailure.ts';
 
 /** Error type thrown while the onramp row is not visible yet (its transaction may not have committed). */
-export const onrampNotFound = 'OnrampNotFound';
+export const onrampNotFound = 'onramp_not_found';
 
 /** Delivers the bank partner's deposit notification. */
 export const onrampDepositSignal = defineSignal<[OnrampDeposit]>('onrampDeposit');

@@ -119,7 +119,7 @@ export const offrampActionSignal = defineSignal<[{ offrampId: string }]>('offram
 export const depositReportedSignal = defineSignal<[{ txHash: string }]>('depositReported');
 
 /** Error type thrown while the quote row is not visible yet (its transaction may not have committed). */
-export const quoteNotFound = 'QuoteNotFound';
+export const quoteNotFound = 'quote_not_found';
 
 /** Offramp statuses no payout step leaves (a bounced one waits for the user's resend or refund request). */
 export const terminalOfframpStatuses: readonly string[] = ['fiat_sent', 'failed'];

@@ -66,7 +66,7 @@ export interface WebhookActivities {
 }
 
 /** Error type thrown when the delivery row does not exist (retried briefly: its transaction may not have committed). */
-export const webhookDeliveryNotFound = 'WebhookDeliveryNotFound';
+export const webhookDeliveryNotFound = 'webhook_delivery_not_found';
 
 /** The retry schedule: 30 s doubling to at most 6 h between attempts, for 3 days. */
 export const webhookRetrySchedule = {
