@@ -29,7 +29,7 @@ export * from './finalFailure.ts';
 export { type FinalFailure, finalFailureInterceptors, toFinalFailure } from './finalFailureInterceptor.ts';
 export { collectWorkflowCalls, queueWorkflowCall, type WorkflowCall } from './handOver/queueWorkflowCall.ts';
 export { createHandOver, type HandOver, type HandOverSweep } from './handOverLoop.ts';
-export { createKycActivities, type KycActivityDeps, kycUpdateEvent } from './kyc/activities.ts';
+export { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
 export { recordKycPageStep } from './kyc/page.ts';
 export * from './kyc/shared.ts';
 export { queueKycEvent } from './kyc/start.ts';

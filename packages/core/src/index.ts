@@ -17,4 +17,5 @@ export * from './schemas/unmatchedTransfer.ts';
 export * from './schemas/user.ts';
 export * from './schemas/webhook.ts';
 export * from './unstorableText.ts';
+export * from './webhookEvents.ts';
 export * from './zodErrors.ts';

@@ -1,6 +1,6 @@
 /** Activities of `kycOnboarding`: read a user's KYC state, and store a new one with its webhook. */
 
-import { printableText } from '@checkout/core';
+import { printableText, webhookEvents } from '@checkout/core';
 import {
   type Db,
   findUserById,
@@ -25,9 +25,6 @@ export interface KycActivityDeps {
   db: Db;
   secrets: SecretBox;
 }
-
-/** Event type of the webhook sent on every KYC change (research §11). */
-export const kycUpdateEvent = 'kyc_update';
 
 function missing(userId: string): ApplicationFailure {
   return ApplicationFailure.retryable(`user ${userId} does not exist`, kycUserNotFound);
@@ -58,7 +55,7 @@ export function createKycActivities(deps: KycActivityDeps): KycActivities {
         }
         const webhookDeliveryId = await queueAccountEvent(trx, {
           merchantId: row.merchant_id,
-          event: kycUpdateEvent,
+          event: webhookEvents.kycUpdate,
           // One event per stored version, so each change is its own delivery.
           subjectId: `${userId}:kyc:${version}`,
           payload: { user: presentUser(row, deps.secrets) },

@@ -3,7 +3,7 @@
  * (`transitionOnramp`) or its deposits and refunds change, each with its `onramp_update` webhook queued in the
  * same transaction; a step that changed nothing hands on the webhook its first attempt queued.
  */
-import { fiatDecimals, formatUnits, normalizeDecimal, parseUnits } from '@checkout/core';
+import { fiatDecimals, formatUnits, normalizeDecimal, parseUnits, webhookEvents } from '@checkout/core';
 import {
   type Database,
   findOnrampById,
@@ -20,7 +20,7 @@ import {
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
-import { type OnrampStep, onrampNotFound, onrampUpdateEvent } from './shared.ts';
+import { type OnrampStep, onrampNotFound } from './shared.ts';
 
 export const cents = (decimal: string) => parseUnits(normalizeDecimal(decimal), fiatDecimals);
 export const money = (units: bigint) => formatUnits(units, fiatDecimals, fiatDecimals);
@@ -29,7 +29,7 @@ export const money = (units: bigint) => formatUnits(units, fiatDecimals, fiatDec
 async function queueUpdate(trx: Kysely<Database>, row: OnrampRow): Promise<string | null> {
   return queueAccountEvent(trx, {
     merchantId: row.merchant_id,
-    event: onrampUpdateEvent,
+    event: webhookEvents.onrampUpdate,
     subjectId: `${row.id}:status:${row.status_version}`,
     payload: { onramp: presentOnramp(row) },
   });
@@ -96,7 +96,7 @@ export async function unchanged(exec: Kysely<Database>, row: OnrampRow): Promise
     status: row.status,
     webhookDeliveryId: await findUnattemptedDelivery(
       exec,
-      onrampUpdateEvent,
+      webhookEvents.onrampUpdate,
       `${row.id}:status:${row.status_version}`,
     ),
   };

@@ -7,9 +7,6 @@ import { defineSignal } from '@temporalio/workflow';
 /** Workflow type name, as registered from workflows.ts. */
 export const onrampWorkflowType = 'onrampLifecycle';
 
-/** Event type of the webhook sent on every onramp status change. */
-export const onrampUpdateEvent = 'onramp_update';
-
 /** A fiat deposit the bank partner reported; `depositId` makes a repeated report harmless. */
 export interface OnrampDeposit {
   depositId: string;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { canonicalPaymentDetail, resolvePaymentRail, validatePaymentDetail } from '@checkout/banking';
-import { ApiError, type Kyc, type PaymentDetailInput, recordInvalid } from '@checkout/core';
+import { ApiError, type Kyc, type PaymentDetailInput, recordInvalid, webhookEvents } from '@checkout/core';
 import {
   type Database,
   insertPaymentDetail,
@@ -21,7 +21,6 @@ import type { Kysely } from 'kysely';
 import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 
 /** Event type of the webhook sent on every payment detail status change (research §11). */
-const paymentDetailUpdateEvent = 'payment_detail_update';
 
 /** Refuses a detail the user's KYC does not cover: general approval first, then the currency's rail. */
 function requireClearance(kyc: Kyc, currency: string, rail: string): void {
@@ -97,7 +96,7 @@ export async function changePaymentDetailStatus(
     if (!row) return detail;
     const deliveryId = await queueAccountEvent(trx, {
       merchantId: row.merchant_id,
-      event: paymentDetailUpdateEvent,
+      event: webhookEvents.paymentDetailUpdate,
       subjectId: `${row.id}:status:${row.status_version}`,
       payload: { payment_detail: presentPaymentDetail(row, deps.secrets) },
     });

@@ -4,7 +4,7 @@
  * transaction). The activities themselves are in payouts.ts, offrampRefunds.ts and depositRefunds.ts.
  */
 import type { ChainClients } from '@checkout/chain';
-import type { TokenRegistry } from '@checkout/core';
+import { type TokenRegistry, webhookEvents } from '@checkout/core';
 import {
   type Database,
   type Db,
@@ -25,7 +25,7 @@ import type { Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
 import { createTreasury, type Treasury, type TreasuryPayment } from '../onramp/treasury.ts';
 import { createSandboxPayoutPartner, type PayoutPartner } from './payoutPartner.ts';
-import { type OfframpStep, offrampUpdateEvent, quoteNotFound } from './shared.ts';
+import { type OfframpStep, quoteNotFound } from './shared.ts';
 
 /** What the quote activities need. */
 export interface QuoteActivityDeps {
@@ -102,7 +102,7 @@ export function changeOfframp(
     if (!row) return null;
     const webhookDeliveryId = await queueAccountEvent(trx, {
       merchantId: row.merchant_id,
-      event: offrampUpdateEvent,
+      event: webhookEvents.offrampUpdate,
       subjectId: `${row.id}:status:${row.status_version}`,
       payload: { offramp: presentOfframp(row) },
     });
@@ -121,7 +121,7 @@ export async function unchanged(exec: Kysely<Database>, row: OfframpRow): Promis
     refund: row.refund_status,
     webhookDeliveryId: await findUnattemptedDelivery(
       exec,
-      offrampUpdateEvent,
+      webhookEvents.offrampUpdate,
       `${row.id}:status:${row.status_version}`,
     ),
   };

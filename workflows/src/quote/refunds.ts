@@ -3,6 +3,7 @@
  * transaction (the quote's workflow and the execute endpoint both record them). Not for the workflow
  * sandbox.
  */
+import { webhookEvents } from '@checkout/core';
 import {
   type Database,
   findQuoteById,
@@ -15,7 +16,6 @@ import {
   queueAccountEvent,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
-import { quoteUpdateEvent } from './shared.ts';
 
 /** Queues a `quote_update` (the quote as GET shows it) under `subject`; null without a webhook endpoint. */
 export async function createQuoteUpdate(
@@ -27,7 +27,7 @@ export async function createQuoteUpdate(
   if (!quote) return null;
   return queueAccountEvent(trx, {
     merchantId: quote.merchant_id,
-    event: quoteUpdateEvent,
+    event: webhookEvents.quoteUpdate,
     subjectId: subject,
     payload: presentQuote(
       quote,

@@ -7,12 +7,6 @@ import { defineSignal } from '@temporalio/workflow';
 /** Workflow type name, as registered from workflows.ts. */
 export const quoteWorkflowType = 'quoteLifecycle';
 
-/** Event type of the webhook sent on every offramp status change. */
-export const offrampUpdateEvent = 'offramp_update';
-
-/** Event type of the webhook sent when a refund of the quote is recorded, sent or fails. */
-export const quoteUpdateEvent = 'quote_update';
-
 /** Input of `quoteLifecycle`. */
 export interface QuoteLifecycleInput {
   quoteId: string;

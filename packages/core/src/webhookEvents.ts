@@ -1,0 +1,22 @@
+/**
+ * Every webhook event the service sends, in one union: a delivery's `event_type` and its body's `event`.
+ * `resolved_payment.created` goes to a product's `webhook_url` (Area A); the others to the account's endpoint
+ * (Area B, `PUT /webhook_endpoint`).
+ */
+export const webhookEvents = {
+  /** A checkout payment was resolved (spec: the resolved payment). */
+  resolvedPaymentCreated: 'resolved_payment.created',
+  /** A user's KYC status changed. */
+  kycUpdate: 'kyc_update',
+  /** A payment detail's status changed. */
+  paymentDetailUpdate: 'payment_detail_update',
+  /** An onramp changed (status, message or refunds). */
+  onrampUpdate: 'onramp_update',
+  /** An offramp changed (status, message or refund). */
+  offrampUpdate: 'offramp_update',
+  /** A quote's own refund was recorded, sent or failed (an extension). */
+  quoteUpdate: 'quote_update',
+} as const;
+
+/** The name of a webhook event. */
+export type WebhookEvent = (typeof webhookEvents)[keyof typeof webhookEvents];
