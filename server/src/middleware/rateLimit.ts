@@ -1,24 +1,8 @@
-/** Public (unauthenticated) routes: open CORS for merchants' pages, and a per-client rate limit. */
+/** The public checkout API's per-client rate limit (its counts are kept by ../publicRateLimitStore.ts). */
 import { ApiError } from '@checkout/core';
 import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
 import type { PublicRateLimitStore } from '../publicRateLimitStore.ts';
-
-/** `Access-Control-Allow-Origin: *` and preflight answers: the widget runs on any merchant's origin. */
-export function openCors(): Middleware<AppState> {
-  return async (ctx, next) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Content-Type, Idempotency-Key, X-Request-Id');
-      ctx.set('Access-Control-Max-Age', '600');
-      ctx.status = 204;
-      return;
-    }
-    await next();
-  };
-}
 
 /**
  * At most `perMinute` requests per client address and minute, counted in `store` (shared by every API
