@@ -123,15 +123,3 @@ export async function noteUnknownOutcome(
   // A claim lost meanwhile (taken over after its lease) counts as the worst case: the retry is spent.
   return row?.unknown_outcomes ?? Number.POSITIVE_INFINITY;
 }
-
-/** The effects recorded as done under keys starting with `prefix` (for tests and operators). */
-export async function listDoneEffects(db: Kysely<Database>, prefix: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('effect_claims')
-    .select('key')
-    .where('key', 'like', `${prefix.replace(/[\\%_]/g, '\\$&')}%`)
-    .where('status', '=', 'done')
-    .orderBy('key')
-    .execute();
-  return rows.map((r) => r.key);
-}
