@@ -16,8 +16,6 @@ import {
 import {
   type CheckoutSessionRow,
   checkoutUrl,
-  findMerchantExpectedPayment,
-  findProduct,
   findProductBySlug,
   findSession,
   presentExpectedPayment,
