@@ -16,6 +16,8 @@ export const webhookEvents = {
   offrampUpdate: 'offramp_update',
   /** A quote's own refund was recorded, sent or failed (an extension). */
   quoteUpdate: 'quote_update',
+  /** A transfer into a receiving address fits no order (an extension, to the nearest product's `webhook_url`). */
+  unmatchedTransferCreated: 'unmatched_transfer.created',
 } as const;
 
 /** The name of a webhook event. */

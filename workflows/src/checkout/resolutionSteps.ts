@@ -2,7 +2,7 @@
  * The checkout's resolution: the Resolved Payment written once (unique on chain, hash and log index) with
  * the session's and expected payment's final status and, when the product sends webhooks, its delivery.
  */
-import { isTestToken } from '@checkout/core';
+import { isTestToken, webhookEvents } from '@checkout/core';
 import {
   createWebhookDelivery,
   findExpectedPayment,
@@ -19,7 +19,7 @@ import { type CheckoutActivityDeps, checkoutLookups } from './activityDeps.ts';
 import type { RecordedResolution, TransactionFacts } from './shared.ts';
 
 /** The event a Resolved Payment is delivered as. */
-const resolvedPaymentEvent = 'resolved_payment.created';
+const resolvedPaymentEvent = webhookEvents.resolvedPaymentCreated;
 
 /** Builds the resolution step over its dependencies. */
 export function createResolutionSteps(deps: CheckoutActivityDeps) {

@@ -1,9 +1,9 @@
 /** Names and types of the `unmatchedTransfer` workflow (safe in the workflow sandbox). */
-import { formatUnits } from '@checkout/core';
+import { formatUnits, webhookEvents } from '@checkout/core';
 import type { WorkflowSummary } from '../shared.ts';
 
 /** The webhook event of a new unmatched transfer. */
-export const unmatchedTransferEvent = 'unmatched_transfer.created';
+export const unmatchedTransferEvent = webhookEvents.unmatchedTransferCreated;
 
 /** Input of `unmatchedTransfer`. */
 export interface UnmatchedTransferInput {
