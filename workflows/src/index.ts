@@ -59,6 +59,13 @@ export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export * from './summaries.ts';
 export { countLivePollers, livePollerWindowMs } from './taskQueuePollers.ts';
+export {
+  attachToExpectedPayment,
+  attachToResolvedPayment,
+  dismissUnmatched,
+  listWalletUnmatched,
+  presentUnmatched,
+} from './unmatched/steps.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
 export { redeliverWebhook } from './webhookDelivery/redeliver.ts';

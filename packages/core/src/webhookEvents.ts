@@ -6,6 +6,8 @@
 export const webhookEvents = {
   /** A checkout payment was resolved (spec: the resolved payment). */
   resolvedPaymentCreated: 'resolved_payment.created',
+  /** A resolved payment changed: a top-up attached (an extension; the same body as `created`). */
+  resolvedPaymentUpdated: 'resolved_payment.updated',
   /** A user's KYC status changed. */
   kycUpdate: 'kyc_update',
   /** A payment detail's status changed. */

@@ -74,6 +74,7 @@ export const productPath = recordPath({ id: 'Product' });
 export const expectedPaymentPath = recordPath({ id: 'Expected payment' });
 export const sessionPath = recordPath({ id: 'Checkout session' });
 export const deliveryPath = recordPath({ id: 'Webhook delivery' });
+export const unmatchedPath = recordPath({ id: 'Unmatched transfer' });
 export const detailPath = recordPath({ id: 'User', detailId: 'Payment detail' });
 export const onrampPath = recordPath({ id: 'User', onrampId: 'Onramp' });
 export const quotePath = recordPath({ id: 'User', quoteId: 'Quote' });

@@ -18,6 +18,7 @@ import { paymentDetailRoutes } from './paymentDetails.ts';
 import { productRoutes } from './products.ts';
 import { quoteRoutes } from './quotes.ts';
 import { sandboxPageRoutes, sandboxRoutes } from './sandbox.ts';
+import { unmatchedTransferRoutes } from './unmatchedTransfers.ts';
 import { userRoutes } from './users.ts';
 import { webhookEndpointRoutes } from './webhookEndpoint.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -77,6 +78,7 @@ export function declareRoutes(
   productRoutes(areaA, deps);
   expectedPaymentRoutes(areaA, deps);
   webhookRoutes(areaA, deps);
+  unmatchedTransferRoutes(areaA, deps);
 
   const sandbox = deps.config.areaB.sandboxEnabled;
   if (sandbox) sandboxPageRoutes(on('pages'), deps);

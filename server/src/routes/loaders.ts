@@ -14,6 +14,7 @@ import {
   findQuote,
   findScopedWebhookDelivery,
   findSession,
+  findUnmatchedTransfer,
   findUser,
   type OfframpRow,
   type OnrampRow,
@@ -87,6 +88,18 @@ export function webhookDeliveryOfRequest(ctx: Ctx) {
   return found(
     'Webhook delivery',
     findScopedWebhookDelivery(ctx.state.db, walletScope(ctx.state), ctx.params.id!),
+  );
+}
+
+/** The wallet's unmatched transfer of `:id`. */
+export function unmatchedTransferOfRequest(ctx: Ctx) {
+  return found(
+    'Unmatched transfer',
+    findUnmatchedTransfer(
+      ctx.state.db,
+      { merchantId: ctx.state.merchant!.merchantId, receivingAddress: ctx.state.address!.address },
+      ctx.params.id!,
+    ),
   );
 }
 

@@ -7,7 +7,7 @@ import { setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { CheckoutStatus } from '../shared.ts';
 import { local } from './proxies.ts';
 import {
-  attachTransferUpdate,
+  attachTransferSignal,
   type CheckoutSessionInput,
   type CheckoutState,
   type CheckoutWorkflowStatus,
@@ -34,6 +34,8 @@ export interface CheckoutRun {
   rejected: Set<string>;
   /** Transfers the chain's watcher recorded for this checkout so far. */
   sightings: number;
+  /** Unmatched transfers the merchant attached, waiting to be checked (the first while no other is). */
+  attachments: string[];
 }
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/;
@@ -49,6 +51,7 @@ export function startRun(): CheckoutRun {
     resolvedPaymentId: null,
     rejected: new Set(),
     sightings: 0,
+    attachments: [],
   };
   const state = (): CheckoutState => ({
     status: run.status,
@@ -57,13 +60,8 @@ export function startRun(): CheckoutRun {
     resolvedPaymentId: run.resolvedPaymentId,
   });
   setHandler(checkoutStateQuery, state);
-  const take = (attached: boolean) => (hash: string) => {
-    run.txHash = hash.toLowerCase();
-    run.attached = attached;
-    return state();
-  };
   // Refusals are failures typed with the rejection's name: the API matches the type.
-  const check = (hash: string, attached: boolean) => {
+  const check = (hash: string) => {
     if (typeof hash !== 'string' || !hashPattern.test(hash))
       throw checkoutRejection(checkoutRejections.malformed);
     const normalized = hash.toLowerCase();
@@ -71,13 +69,22 @@ export function startRun(): CheckoutRun {
     if (run.status === 'resolved' || run.status === 'failed')
       throw checkoutRejection(checkoutRejections.paid);
     if (run.closed) throw checkoutRejection(checkoutRejections.closed);
-    // The merchant may attach a transfer to an expired checkout (within its window): the shopper may not.
-    if (run.expired && !attached) throw checkoutRejection(checkoutRejections.expired);
+    if (run.expired) throw checkoutRejection(checkoutRejections.expired);
     if (run.txHash !== null) throw checkoutRejection(checkoutRejections.otherHash);
     if (run.rejected.has(normalized)) throw checkoutRejection(checkoutRejections.rejectedHash);
   };
-  setHandler(submitTransactionUpdate, take(false), { validator: (hash) => check(hash, false) });
-  setHandler(attachTransferUpdate, take(true), { validator: (hash) => check(hash, true) });
+  setHandler(
+    submitTransactionUpdate,
+    (hash) => {
+      run.txHash = hash.toLowerCase();
+      run.attached = false;
+      return state();
+    },
+    { validator: check },
+  );
+  setHandler(attachTransferSignal, (hash) => {
+    run.attachments.push(hash.toLowerCase());
+  });
   setHandler(transferSeenSignal, () => {
     run.sightings++;
   });

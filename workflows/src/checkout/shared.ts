@@ -80,10 +80,10 @@ export const transferSeenSignal = defineSignal<[]>('transferSeen');
 export const checkoutClosedSignal = defineSignal<[]>('checkoutClosed');
 
 /**
- * The merchant attaches a transfer recorded as unmatched to this checkout: it is checked and recorded as the
+ * The merchant attached a transfer recorded as unmatched to this checkout: it is checked and recorded as the
  * checkout's payment, without the payer's rules (the merchant knows whose it is).
  */
-export const attachTransferUpdate = defineUpdate<CheckoutState, [string]>('attachTransfer');
+export const attachTransferSignal = defineSignal<[string]>('attachTransfer');
 
 /** The session's status. */
 export const checkoutStateQuery = defineQuery<CheckoutState>('checkoutState');

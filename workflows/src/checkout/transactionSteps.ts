@@ -5,7 +5,7 @@
  */
 import { verifyPayment } from '@checkout/chain';
 import { percentDifference } from '@checkout/core';
-import { inTransaction, releaseTransaction, updateSession } from '@checkout/db';
+import { inTransaction, releaseTransaction, reopenUnmatchedClaim, updateSession } from '@checkout/db';
 import { Context } from '@temporalio/activity';
 import { getAddress, type Hash } from 'viem';
 import { type CheckoutActivityDeps, checkoutLookups, type Session } from './activityDeps.ts';
@@ -124,16 +124,22 @@ export function createTransactionSteps(deps: CheckoutActivityDeps) {
       sessionId: string;
       chainId: number;
       txHash: string;
-      status: 'awaiting_payment' | 'expired';
-      error: string;
+      /** The status the session is back in; null when it stays as it is (an attachment it cannot take). */
+      status: 'awaiting_payment' | 'expired' | null;
+      error: string | null;
+      /** The merchant attached it: it goes back to being an open unmatched transfer. */
+      attached?: boolean;
     }): Promise<void> {
       await inTransaction(db, async (trx) => {
-        await updateSession(trx, input.sessionId, {
-          status: input.status,
-          tx_hash: null,
-          error: input.error,
-        });
-        await releaseTransaction(trx, input);
+        if (input.status !== null) {
+          await updateSession(trx, input.sessionId, {
+            status: input.status,
+            tx_hash: null,
+            error: input.error,
+          });
+        }
+        if (input.attached) await reopenUnmatchedClaim(trx, input);
+        else await releaseTransaction(trx, input);
       });
     },
 

@@ -47,6 +47,11 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
 
   for (let round = 0; round < maxSubmissions; round++) {
     lookAt = await awaitTransaction(input, run, look, lookAt);
+    const attached = run.txHash === null && !run.closed ? run.attachments.shift() : undefined;
+    if (attached !== undefined) {
+      run.txHash = attached;
+      run.attached = true;
+    }
     if (run.closed && run.txHash === null) {
       await look.stop();
       run.status = 'closed';
@@ -72,9 +77,24 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
       continue;
     }
     await announceResolution(input, settled.recorded);
+    await refuseAttachments(input, run);
     return { ...ended(settled.late), webhookDeliveryId: settled.recorded.webhookDeliveryId };
   }
   return ended();
+}
+
+/** Attachments the checkout can no longer take (it is paid) go back to the merchant, open again. */
+async function refuseAttachments(input: CheckoutSessionInput, run: CheckoutRun): Promise<void> {
+  for (const hash of run.attachments.splice(0)) {
+    await local.refuseTransaction({
+      sessionId: input.sessionId,
+      chainId: input.chainId,
+      txHash: hash,
+      attached: true,
+      status: null,
+      error: null,
+    });
+  }
 }
 
 /**
@@ -88,7 +108,8 @@ async function awaitTransaction(
   lookAt: number | null,
 ): Promise<number | null> {
   let startAt = lookAt;
-  const woken = () => run.txHash !== null || look.found !== undefined || run.closed;
+  const woken = () =>
+    run.txHash !== null || look.found !== undefined || run.closed || run.attachments.length > 0;
   while (!woken()) {
     const deadlines: number[] = [];
     if (!run.expired && input.expiresAt !== null) deadlines.push(input.expiresAt);

@@ -590,6 +590,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Body too large */
                 413: {
                     headers: {
@@ -628,6 +637,80 @@ export interface paths {
                 };
                 /** @description The workflow service is unavailable */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/checkout/sessions/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close an attempt the shopper gave up (a merchant's expected payment stays payable) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The session */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CheckoutSessionResponse"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (see Retry-After) */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1704,8 +1787,385 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Workflows are disabled or unreachable */
-                503: {
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unmatched_transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Transfers into the wallet that no checkout took, newest first (filter by product, status, time) */
+        get: {
+            parameters: {
+                query?: {
+                    product_id?: string;
+                    status?: "open" | "attached" | "refunded" | "dismissed";
+                    since?: string;
+                    until?: string;
+                };
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Unmatched transfers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnmatchedTransferListResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unmatched_transfers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An unmatched transfer, with the checkouts it arrived near */
+        get: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The unmatched transfer */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnmatchedTransferResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unmatched_transfers/{id}/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach it to an open expected payment (its checkout records it as its payment) or to a resolved payment (a top-up of the same token) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UnmatchedTransferAttachBody"];
+                };
+            };
+            responses: {
+                /** @description The unmatched transfer, attached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnmatchedTransferResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/unmatched_transfers/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss it with a note (nothing is booked or sent) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UnmatchedTransferDismissBody"];
+                };
+            };
+            responses: {
+                /** @description The unmatched transfer, dismissed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnmatchedTransferResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3978,15 +4438,6 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A service it needs is unavailable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
             };
         };
         trace?: never;
@@ -4173,15 +4624,6 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Workflows are disabled or unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
             };
         };
         delete?: never;
@@ -4257,6 +4699,15 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             customer_email?: string | null;
+        };
+        UnmatchedTransferAttachBody: {
+            /** Format: uuid */
+            expected_payment_id?: string;
+            /** Format: uuid */
+            resolved_payment_id?: string;
+        };
+        UnmatchedTransferDismissBody: {
+            note: string;
         };
         UserCreateBody: {
             user: {
@@ -4460,7 +4911,7 @@ export interface components {
                 dollar_amount: string;
                 expected_token_amount: string;
                 /** @enum {string} */
-                status: "open" | "confirming" | "paid" | "failed" | "expired";
+                status: "open" | "confirming" | "paid" | "failed" | "expired" | "closed";
                 session_id: string | null;
             } | null;
         };
@@ -4482,7 +4933,7 @@ export interface components {
             /** Format: uuid */
             expected_payment_id: string;
             /** @enum {string} */
-            status: "awaiting_payment" | "confirming" | "resolved" | "failed" | "expired";
+            status: "awaiting_payment" | "confirming" | "resolved" | "failed" | "expired" | "closed";
             dollar_amount: string;
             expected_token: components["schemas"]["PaymentToken"];
             expected_token_amount: string;
@@ -4496,6 +4947,7 @@ export interface components {
             resolved_payment_id: string | null;
             late: boolean;
             error: string | null;
+            unmatched_transfers: components["schemas"]["SessionUnmatchedTransfer"][];
             expires_at: string | null;
             /**
              * Format: date-time
@@ -4515,6 +4967,16 @@ export interface components {
             decimal_count: number;
             blockchain: string;
             network: string;
+        };
+        SessionUnmatchedTransfer: {
+            tx_hash: string;
+            amount: string;
+            token_symbol: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            seen_at: string;
         };
         ProductResponse: {
             product: components["schemas"]["Product"];
@@ -4651,7 +5113,7 @@ export interface components {
             } | null;
             customer_email: string | null;
             /** @enum {string} */
-            status: "open" | "confirming" | "paid" | "failed" | "expired";
+            status: "open" | "confirming" | "paid" | "failed" | "expired" | "closed";
             checkout_url: string;
             resolved_payment_id: string | null;
             /**
@@ -4714,6 +5176,54 @@ export interface components {
         };
         WebhookDeliveryResponse: {
             webhook_delivery: components["schemas"]["WebhookDelivery"];
+        };
+        UnmatchedTransferListResponse: {
+            unmatched_transfers: components["schemas"]["UnmatchedTransfer"][];
+        };
+        UnmatchedTransfer: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "open" | "attached" | "refunded" | "dismissed";
+            /** @enum {string} */
+            kind: "duplicate" | "closed_attempt" | "wrong_amount" | "unexpected";
+            chain_id: number;
+            token: components["schemas"]["PaymentToken"];
+            amount: string;
+            sender_address: string;
+            receiving_address: string;
+            tx_hash: string;
+            log_index: number;
+            block_number: string;
+            product_id: string | null;
+            near_sessions: components["schemas"]["NearSession"][];
+            resolved_payment_id: string | null;
+            expected_payment_id: string | null;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            updated_at: string;
+        };
+        NearSession: {
+            /** Format: uuid */
+            session_id: string;
+            /** Format: uuid */
+            expected_payment_id: string;
+            /** Format: uuid */
+            product_id: string;
+            status: string;
+            expected_token_amount: string;
+            sender_address: string | null;
+        };
+        UnmatchedTransferResponse: {
+            unmatched_transfer: components["schemas"]["UnmatchedTransfer"];
         };
         UserResponse: {
             user: components["schemas"]["User"];

@@ -100,3 +100,43 @@ export async function recordResolvedPayment(
     return { resolvedPaymentId, created: Boolean(inserted) };
   });
 }
+
+/** A resolved payment of the merchant's wallet (through its product), with its product. */
+export async function findMerchantResolvedPayment(
+  db: Kysely<Database>,
+  scope: { merchantId: string; addressId: string },
+  id: string,
+): Promise<ResolvedPaymentRow | undefined> {
+  return db
+    .selectFrom('resolved_payments')
+    .innerJoin('products', 'products.id', 'resolved_payments.product_id')
+    .selectAll('resolved_payments')
+    .where('resolved_payments.id', '=', id)
+    .where('products.merchant_id', '=', scope.merchantId)
+    .where('products.address_id', '=', scope.addressId)
+    .executeTakeFirst();
+}
+
+/**
+ * Adds a top-up (base units of the payment's received token) to what the payment received, with the
+ * difference to the expected amount computed anew; the updated row.
+ */
+export async function addTopUp(
+  db: Kysely<Database>,
+  id: string,
+  topUp: { amount: bigint; amountDifference: (received: bigint) => string },
+): Promise<ResolvedPaymentRow> {
+  const row = await db
+    .selectFrom('resolved_payments')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const received = BigInt(row.received_token_amount) + topUp.amount;
+  return db
+    .updateTable('resolved_payments')
+    .set({ received_token_amount: received.toString(), amount_difference: topUp.amountDifference(received) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -292,12 +292,28 @@ export async function settleUnmatchedTransfer(
     .executeTakeFirst();
 }
 
-/** Puts an unmatched transfer back to open (an attach its checkout refused). */
-export async function reopenUnmatchedTransfer(db: Kysely<Database>, id: string): Promise<void> {
+/**
+ * Gives an attached transfer back to the merchant: its claim goes back to no session and its record (or
+ * records, one per log of the transaction) to open, when the checkout it was attached to could not take it.
+ */
+export async function reopenUnmatchedClaim(
+  db: Kysely<Database>,
+  input: { chainId: number; txHash: string; sessionId: string },
+): Promise<void> {
+  const txHash = input.txHash.toLowerCase();
+  await db
+    .updateTable('checkout_transactions')
+    .set({ session_id: null })
+    .where('chain_id', '=', input.chainId)
+    .where('tx_hash', '=', txHash)
+    .where('session_id', '=', input.sessionId)
+    .execute();
   await db
     .updateTable('unmatched_transfers')
     .set({ status: 'open', expected_payment_id: null, updated_at: new Date() })
-    .where('id', '=', id)
+    .where('chain_id', '=', input.chainId)
+    .where('tx_hash', '=', txHash)
     .where('status', '=', 'attached')
+    .where('resolved_payment_id', 'is', null)
     .execute();
 }

@@ -1,0 +1,294 @@
+/**
+ * Money that does not match: every transfer into a receiving address that no checkout takes is recorded
+ * once as an unmatched transfer, shown to the QR page it arrived near, listed for the merchant, announced by
+ * a signed webhook and one e-mail, and settled by the merchant (attached or dismissed). Real server and
+ * worker, real Temporal, a local EVM chain, an SMTP inbox and a webhook receiver.
+ */
+import { createHmac } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ResolvedPayment, UnmatchedTransfer } from '@checkout/core';
+import { type DevInbox, startDevInbox } from '@checkout/mail';
+import type { Address, Hash } from 'viem';
+import { parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { databaseUnavailable } from '../support/database.ts';
+import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+
+describe.skipIf(databaseUnavailable())('unmatched transfers', () => {
+  let chain: TestChain;
+  let service: TestService;
+  let inbox: DevInbox;
+  let receiver: WebhookReceiver;
+  let busd: Address;
+
+  beforeAll(async () => {
+    [chain, inbox, receiver] = await Promise.all([
+      startTestChain(),
+      startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'unmatched-inbox-')) }),
+      startWebhookReceiver(),
+    ]);
+    busd = chain.deployment.tokens.BUSD.address;
+    service = await startTestService({
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        SMTP_URL: inbox.smtpUrl,
+        CHAIN_POLL_INTERVAL_MS: '100',
+        CHECKOUT_GRACE_MINUTES: '5',
+        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SCAN_INTERVAL_MS: '100',
+      },
+    });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await Promise.all([chain?.stop(), inbox?.close(), receiver?.close()]);
+  });
+
+  /** A merchant of its own per test: its wallet's transfers are its test's alone. */
+  const shop = async (openAmount = false) => {
+    const merchant = await service.createMerchant();
+    const res = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Coffee',
+          email: `merchant-${merchant.merchantId}@example.com`,
+          active: true,
+          open_amount: openAmount,
+          send_webhook: true,
+          webhook_url: receiver.url,
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    return { merchant, product: res.body.product as { id: string; slug: string } };
+  };
+
+  const expectedPayment = async (merchant: TestMerchant, productId: string, dollarAmount: string) => {
+    const res = await service.request('POST', `/api/v1/products/${productId}/expected_payments`, {
+      headers: merchant.headers,
+      json: { dollar_amount: dollarAmount },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.expected_payment.id as string;
+  };
+
+  type Session = { id: string; status: string; tx_hash: string | null; expected_token_amount: string };
+  const open = async (slug: string, body: Record<string, unknown>) => {
+    const res = await service.request('POST', `/api/v1/checkout/${slug}/sessions`, {
+      json: { email: 'shopper@example.com', token_address: busd, ...body },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.session as Session;
+  };
+  const getSession = async (id: string) =>
+    (await service.request('GET', `/api/v1/checkout/sessions/${id}`)).body.session;
+  const waitForSession = async (id: string, statuses: string[]) => {
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const current = await getSession(id);
+      if (statuses.includes(current.status)) return current;
+      if (Date.now() > deadline) throw new Error(`session ${id} stayed ${current.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const submit = (sessionId: string, txHash: Hash) =>
+    service.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
+      json: { tx_hash: txHash },
+    });
+  const shopper = (index: number) => chain.deployment.shoppers[index]!.address;
+  const pay = (index: number, to: string, amount: bigint) =>
+    chain.transfer(index, busd, to as Address, amount);
+
+  /** The merchant's unmatched transfers, once `done` holds for them (bounded). */
+  const unmatched = async (
+    merchant: TestMerchant,
+    done: (list: UnmatchedTransfer[]) => boolean,
+    query = '',
+  ): Promise<UnmatchedTransfer[]> => {
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const res = await service.request('GET', `/api/v1/unmatched_transfers${query}`, {
+        headers: merchant.headers,
+      });
+      expect(res.status, res.text).toBe(200);
+      const list = (res.body.unmatched_transfers as unknown[]).map((u) => UnmatchedTransfer.parse(u));
+      if (done(list)) return list;
+      if (Date.now() > deadline) throw new Error(`unmatched transfers stayed ${res.text}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const hooksFor = (id: string) =>
+    receiver.received.filter(
+      (h) => h.headers['x-webhook-event'] === 'unmatched_transfer.created' && h.body.includes(id),
+    );
+
+  it('records a rounded QR amount once, shows it on the QR page, and tells the merchant by webhook and e-mail', async () => {
+    const { merchant, product } = await shop(true);
+    const qr = await open(product.slug, { dollar_amount: '7.00', sender_address: null });
+    expect(qr.expected_token_amount).not.toBe('7');
+    // The phone's wallet rounds the amount to 7.00.
+    const tx = await pay(0, merchant.address, parseUnits('7', 18));
+
+    const [found] = await unmatched(merchant, (l) => l.length === 1);
+    expect(found).toMatchObject({
+      status: 'open',
+      kind: 'wrong_amount',
+      amount: '7',
+      tx_hash: tx.toLowerCase(),
+      sender_address: shopper(0),
+      product_id: product.id,
+      token: { symbol: 'BUSD' },
+    });
+    expect(found!.near_sessions.map((s) => s.session_id)).toEqual([qr.id]);
+    // The QR page says so at once, and the session still waits for its exact amount.
+    expect(await getSession(qr.id)).toMatchObject({
+      status: 'awaiting_payment',
+      unmatched_transfers: [{ tx_hash: tx.toLowerCase(), amount: '7', token_symbol: 'BUSD' }],
+    });
+
+    // A signed webhook and one e-mail, and never a second.
+    const deadline = Date.now() + 30_000;
+    while (hooksFor(found!.id).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    const [hook] = hooksFor(found!.id);
+    const secret = (await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers }))
+      .body.webhook_secret.secret;
+    const sig = /^t=(\d+), s=([0-9a-f]{64})$/.exec(String(hook!.headers['x-sig']));
+    expect(createHmac('sha256', secret).update(`${sig![1]}.${hook!.body}`).digest('hex')).toBe(sig![2]);
+    expect(JSON.parse(hook!.body)).toMatchObject({
+      event: 'unmatched_transfer.created',
+      payload: { unmatched_transfer: { id: found!.id, sender_address: shopper(0), amount: '7' } },
+    });
+    const to = `merchant-${merchant.merchantId}@example.com`;
+    const notice = await inbox.waitFor((m) => m.to.includes(to), { timeoutMs: 30_000 });
+    expect(notice.subject).toContain('Unmatched transfer (wrong_amount): 7 BUSD');
+    expect(notice.text).toContain(qr.id);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await inbox.list()).filter((m) => m.to.includes(to))).toHaveLength(1);
+    expect(hooksFor(found!.id)).toHaveLength(1);
+    expect(await unmatched(merchant, () => true)).toHaveLength(1);
+    // A hash of it submitted later pays nothing.
+    expect((await submit(qr.id, tx)).status).toBe(422);
+  });
+
+  it('records a second payment of a paid order as its duplicate', async () => {
+    const { merchant, product } = await shop();
+    const order = await open(product.slug, {
+      expected_payment_id: await expectedPayment(merchant, product.id, '3.00'),
+      sender_address: shopper(1),
+    });
+    expect((await submit(order.id, await pay(1, merchant.address, parseUnits('3', 18)))).status).toBe(200);
+    const paid = await waitForSession(order.id, ['resolved']);
+    const again = await pay(1, merchant.address, parseUnits('3', 18));
+    const [duplicate] = await unmatched(merchant, (l) => l.length === 1);
+    expect(duplicate).toMatchObject({
+      kind: 'duplicate',
+      tx_hash: again.toLowerCase(),
+      resolved_payment_id: paid.resolved_payment_id,
+    });
+    expect(await getSession(order.id)).toMatchObject({ status: 'resolved', tx_hash: paid.tx_hash });
+  });
+
+  it('records a payment to a closed attempt, and the merchant attaches it to the order it was meant for', async () => {
+    const { merchant, product } = await shop(true);
+    const attempt = await open(product.slug, { dollar_amount: '5.00', sender_address: shopper(2) });
+    expect((await service.request('POST', `/api/v1/checkout/sessions/${attempt.id}/close`)).status).toBe(200);
+    const tx = await pay(2, merchant.address, parseUnits('5', 18));
+    const [stray] = await unmatched(merchant, (l) => l.length === 1);
+    expect(stray).toMatchObject({ kind: 'closed_attempt', tx_hash: tx.toLowerCase() });
+
+    // The merchant's own order for it, opened for another payer: attached, its checkout records it.
+    const expectedId = await expectedPayment(merchant, product.id, '5.00');
+    const order = await open(product.slug, { expected_payment_id: expectedId, sender_address: shopper(3) });
+    const attached = await service.request('POST', `/api/v1/unmatched_transfers/${stray!.id}/attach`, {
+      headers: merchant.headers,
+      json: { expected_payment_id: expectedId },
+    });
+    expect(attached.status, attached.text).toBe(200);
+    expect(attached.body.unmatched_transfer).toMatchObject({
+      status: 'attached',
+      expected_payment_id: expectedId,
+    });
+    const done = await waitForSession(order.id, ['resolved']);
+    expect(done.tx_hash).toBe(tx.toLowerCase());
+    const again = await service.request('POST', `/api/v1/unmatched_transfers/${stray!.id}/attach`, {
+      headers: merchant.headers,
+      json: { expected_payment_id: expectedId },
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it('tops up a resolved payment with a transfer of its payer, and dismisses another with a note', async () => {
+    const { merchant, product } = await shop();
+    const order = await open(product.slug, {
+      expected_payment_id: await expectedPayment(merchant, product.id, '10.00'),
+      sender_address: shopper(4),
+    });
+    expect((await submit(order.id, await pay(4, merchant.address, parseUnits('9', 18)))).status).toBe(200);
+    const short = await waitForSession(order.id, ['resolved']);
+    const list = async () =>
+      (
+        await service.request('GET', `/api/v1/products/${product.id}/resolved_payments`, {
+          headers: merchant.headers,
+        })
+      ).body.resolved_payments as ResolvedPayment[];
+    expect((await list())[0]!.payment).toMatchObject({
+      exception_status: 'paid_partially',
+      amount_difference: '-10.0',
+    });
+
+    const rest = await pay(4, merchant.address, parseUnits('1', 18));
+    const [found] = await unmatched(merchant, (l) => l.length === 1);
+    expect(found).toMatchObject({ tx_hash: rest.toLowerCase(), status: 'open' });
+    const topUp = await service.request('POST', `/api/v1/unmatched_transfers/${found!.id}/attach`, {
+      headers: merchant.headers,
+      json: { resolved_payment_id: short.resolved_payment_id },
+    });
+    expect(topUp.status, topUp.text).toBe(200);
+    expect((await list())[0]!.payment).toMatchObject({
+      received_token_amount: '10',
+      amount_difference: '0.0',
+      exception_status: null,
+    });
+    const deadline = Date.now() + 30_000;
+    const updated = () =>
+      receiver.received.filter(
+        (h) =>
+          h.headers['x-webhook-event'] === 'resolved_payment.updated' &&
+          h.body.includes(short.resolved_payment_id),
+      );
+    while (updated().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(JSON.parse(updated()[0]!.body).payment).toMatchObject({ received_token_amount: '10' });
+
+    const gift = await pay(4, merchant.address, parseUnits('42', 18));
+    const listed = await unmatched(
+      merchant,
+      (l) => l.some((u) => u.tx_hash === gift.toLowerCase()),
+      '?status=open',
+    );
+    const tip = listed.find((u) => u.tx_hash === gift.toLowerCase())!;
+    const dismissed = await service.request('POST', `/api/v1/unmatched_transfers/${tip.id}/dismiss`, {
+      headers: merchant.headers,
+      json: { note: 'A tip, kept with thanks' },
+    });
+    expect(dismissed.body.unmatched_transfer).toMatchObject({
+      status: 'dismissed',
+      note: 'A tip, kept with thanks',
+    });
+    expect(await unmatched(merchant, () => true, '?status=open')).toEqual([]);
+    expect(
+      (
+        await service.request('POST', `/api/v1/unmatched_transfers/${tip.id}/dismiss`, {
+          headers: merchant.headers,
+          json: { note: 'again' },
+        })
+      ).status,
+    ).toBe(409);
+  });
+});
