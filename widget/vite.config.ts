@@ -48,20 +48,24 @@ const compactStyles: Plugin = {
   },
 };
 
-// Two builds into dist/: `vite build` makes the ES module (shell + lazy wallet and QR entries and chunks);
-// `vite build --mode iife` adds the classic script, which imports the same wallet and QR files on demand. Every
+// Two builds into dist/: `vite build` makes the ES module (shell + lazy wallet, QR and texts entries and chunks);
+// `vite build --mode iife` adds the classic script, which imports the same lazy files on demand. Every
 // script is content-hashed under chunks/; the public names are loaders (build/assets.ts).
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
-  // The classic script sits beside the wallet and QR entries in chunks/, so it imports them by hashed name.
+  // The classic script sits beside the lazy entries in chunks/, so it imports them by hashed name.
   const manifest = iife ? readManifest(distDir) : undefined;
-  const walletFile = manifest ? manifest.wallet.replace(/^chunks\//, '') : '';
-  const qrFile = manifest ? manifest.qr.replace(/^chunks\//, '') : '';
+  const file = (name: string | undefined) => (name ?? '').replace(/^chunks\//, '');
+  const files = {
+    wallet: file(manifest?.wallet),
+    qr: file(manifest?.qr),
+    es: file(manifest?.messages.es),
+    pt: file(manifest?.messages.pt),
+  };
   return {
     define: {
       __WIDGET_IIFE__: JSON.stringify(iife),
-      __WIDGET_WALLET_FILE__: JSON.stringify(walletFile),
-      __WIDGET_QR_FILE__: JSON.stringify(qrFile),
+      __WIDGET_FILES__: JSON.stringify(files),
     },
     plugins: [compactStyles, minifyEsOutput, widgetAssets(iife ? 'iife' : 'es', distDir)],
     build: {
@@ -82,6 +86,8 @@ export default defineConfig(({ mode }) => {
               'crypto-checkout': 'src/index.ts',
               'crypto-checkout-wallet': 'src/wallet/wallet-flow.ts',
               'crypto-checkout-qr': 'src/payment-request/payment-request.ts',
+              'crypto-checkout-es': 'src/i18n/es.ts',
+              'crypto-checkout-pt': 'src/i18n/pt.ts',
             },
             formats: ['es'],
             fileName: (_format, name) => `chunks/${name}-[hash].js`,

@@ -20,12 +20,14 @@ export interface WidgetManifest {
   wallet: string;
   /** The payment request (QR code) module both entries import on demand. */
   qr: string;
+  /** The Spanish and Portuguese texts, imported the first time a page uses the language. */
+  messages: { es: string; pt: string };
 }
 
 /** Name of the manifest in `dist/`. */
 const manifestFile = 'widget-manifest.json';
 
-/** Reads the manifest the ES build wrote (the classic build needs the wallet's and QR's hashed names). */
+/** Reads the manifest the ES build wrote (the classic build needs the lazy entries' hashed names). */
 export function readManifest(distDir: string): WidgetManifest {
   try {
     return JSON.parse(readFileSync(join(distDir, manifestFile), 'utf8')) as WidgetManifest;
@@ -82,6 +84,10 @@ export function widgetAssets(build: 'es' | 'iife', distDir: string): Plugin {
           module: entry(bundle, 'crypto-checkout').fileName,
           wallet: entry(bundle, 'crypto-checkout-wallet').fileName,
           qr: entry(bundle, 'crypto-checkout-qr').fileName,
+          messages: {
+            es: entry(bundle, 'crypto-checkout-es').fileName,
+            pt: entry(bundle, 'crypto-checkout-pt').fileName,
+          },
         };
         this.emitFile({
           type: 'asset',

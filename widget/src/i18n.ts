@@ -1,4 +1,4 @@
-/** Texts of the element in English, Spanish and Portuguese. */
+/** Texts of the element: English here; Spanish and Portuguese in files of their own (`i18n/`), fetched when used. */
 
 const en = {
   loading: 'Loading checkout…',
@@ -84,171 +84,33 @@ const en = {
 /** Every text of the element in one language. */
 export type Messages = typeof en;
 
-// Spanish and Portuguese are built the first time a page asks for them, not when the script runs.
-const es = (): Messages => ({
-  loading: 'Cargando el pago…',
-  loadFailed: 'No se pudo cargar este pago.',
-  retry: 'Reintentar',
-  testMode: 'Modo de prueba',
-  amountUsd: 'Importe (USD)',
-  amountRequired: 'Introduce un importe.',
-  amountFormat: 'Usa un número con 2 decimales como máximo, por ejemplo 25,00.',
-  amountPositive: 'El importe debe ser mayor que 0.',
-  amountMax: (max) => `El importe no puede superar ${max}.`,
-  taxIncluded: (rate, tax) => `Incluye ${rate} % de impuestos: ${tax}`,
-  email: 'Correo electrónico',
-  emailInvalid: 'Introduce un correo electrónico válido.',
-  fieldRequired: 'Este campo es obligatorio.',
-  customField: {
-    full_name: 'Nombre completo',
-    reference: 'Referencia',
-    referrer: 'Recomendado por',
-    company: 'Empresa',
-    job_title: 'Cargo',
-  },
-  payWith: (wallet) => `Pagar con ${wallet}`,
-  browserWallet: 'Billetera del navegador',
-  noWallet: 'No se encontró ninguna billetera en este navegador.',
-  otherDevice: 'Pagar desde otro dispositivo',
-  noAmount: 'Este pago necesita un enlace de pago del comercio.',
-  connecting: 'Conectando con tu billetera…',
-  payingFrom: (address) => `Pagas desde ${address}`,
-  direct: (amount) => `Envías ${amount}.`,
-  swap: (spend, receive) =>
-    `Gastas como máximo ${spend} (0,5 % de deslizamiento); el comercio recibe exactamente ${receive}.`,
-  approveFirst: 'Tu billetera pedirá dos confirmaciones: autorizar el intercambio y pagar.',
-  tokenChoice: 'Token con el que pagas',
-  balance: (amount) => `Saldo: ${amount}`,
-  optionDirect: 'Transferencia directa',
-  optionSwap: (spend) => `Intercambio: como máximo ${spend}`,
-  notEnough: 'Saldo insuficiente',
-  pay: 'Pagar ahora',
-  changeWallet: 'Usar otra billetera',
-  waitingWallet: 'Confirma el pago en tu billetera…',
-  waitingApproval: 'Autoriza el intercambio en tu billetera (paso 1 de 2)…',
-  submitted: 'Pago enviado. Esperando a la red…',
-  confirming: (n, of) => `Confirmando: ${n} de ${of} confirmaciones`,
-  paid: 'Pago recibido. ¡Gracias!',
-  receiptSent: (email: string) =>
-    email ? `Te enviamos un recibo a ${email}.` : 'Te enviamos un recibo por correo electrónico.',
-  failed: 'El pago falló.',
-  failedReverted:
-    'La red revirtió la transacción, así que no se transfirió ningún token; solo se cobró la comisión de red.',
-  expired: 'Este pago ha caducado.',
-  expiredRestart: 'Empieza de nuevo para pagar con un nuevo plazo.',
-  expiredAskMerchant: 'Pide al comercio un nuevo enlace de pago.',
-  startAgain: 'Empezar de nuevo',
-  backToShop: 'Volver a la tienda',
-  expiresIn: (time) => `Tiempo para pagar: ${time}`,
-  minutesLeft: (n) => (n === 1 ? 'Queda 1 minuto para pagar' : `Quedan ${n} minutos para pagar`),
-  secondsLeft: (n) => `Quedan ${n} segundos para pagar`,
-  steps: ['Conectar', 'Revisar', 'Billetera', 'Enviado', 'Confirmando', 'Listo'],
-  stepFailed: 'Fallido',
-  stepExpired: 'Caducado',
-  progress: 'Progreso',
-  errors: {
-    rejected: 'Rechazaste la solicitud en tu billetera. Puedes intentarlo de nuevo.',
-    wrong_chain: (chain) => `Tu billetera está en otra red. Cámbiala a ${chain} e inténtalo de nuevo.`,
-    insufficient: (need) => `Tu billetera no tiene saldo suficiente para pagar ${need}.`,
-    fee_funds: (coin) =>
-      `Tu billetera no tiene ${coin} para la comisión de red. Añade un poco de ${coin} e inténtalo de nuevo.`,
-    rpc: 'Tu billetera o la red informó de un error. Revisa tu conexión e inténtalo de nuevo.',
-    unknown: 'Algo salió mal. Inténtalo de nuevo.',
-    expired: 'Este pago ha caducado.',
-    tx_already_used: 'Esta transacción ya paga otro pedido.',
-    tx_rejected: 'Esta transacción no paga este pedido.',
-  },
-  transaction: 'Transacción',
-  copy: 'Copiar',
-  copyHash: 'Copiar el hash de la transacción',
-  copied: 'Hash de la transacción copiado.',
-  copyFailed: 'Este navegador no permitió copiar; se muestra el hash completo.',
-  viewOn: (explorer) => `Ver en ${explorer}`,
-});
+/** A language the element speaks. */
+export type Lang = 'en' | 'es' | 'pt';
 
-const pt = (): Messages => ({
-  loading: 'Carregando o pagamento…',
-  loadFailed: 'Não foi possível carregar este pagamento.',
-  retry: 'Tentar de novo',
-  testMode: 'Modo de teste',
-  amountUsd: 'Valor (USD)',
-  amountRequired: 'Informe um valor.',
-  amountFormat: 'Use um número com no máximo 2 casas decimais, como 25,00.',
-  amountPositive: 'O valor deve ser maior que 0.',
-  amountMax: (max) => `O valor não pode passar de ${max}.`,
-  taxIncluded: (rate, tax) => `Inclui ${rate} % de impostos: ${tax}`,
-  email: 'E-mail',
-  emailInvalid: 'Informe um e-mail válido.',
-  fieldRequired: 'Este campo é obrigatório.',
-  customField: {
-    full_name: 'Nome completo',
-    reference: 'Referência',
-    referrer: 'Indicado por',
-    company: 'Empresa',
-    job_title: 'Cargo',
-  },
-  payWith: (wallet) => `Pagar com ${wallet}`,
-  browserWallet: 'Carteira do navegador',
-  noWallet: 'Nenhuma carteira encontrada neste navegador.',
-  otherDevice: 'Pagar de outro dispositivo',
-  noAmount: 'Este pagamento precisa de um link de pagamento do lojista.',
-  connecting: 'Conectando à sua carteira…',
-  payingFrom: (address) => `Pagando com ${address}`,
-  direct: (amount) => `Você envia ${amount}.`,
-  swap: (spend, receive) =>
-    `Você gasta no máximo ${spend} (0,5 % de slippage); o lojista recebe exatamente ${receive}.`,
-  approveFirst: 'Sua carteira pedirá duas confirmações: autorizar a troca e pagar.',
-  tokenChoice: 'Token para pagar',
-  balance: (amount) => `Saldo: ${amount}`,
-  optionDirect: 'Transferência direta',
-  optionSwap: (spend) => `Troca: no máximo ${spend}`,
-  notEnough: 'Saldo insuficiente',
-  pay: 'Pagar agora',
-  changeWallet: 'Usar outra carteira',
-  waitingWallet: 'Confirme o pagamento na sua carteira…',
-  waitingApproval: 'Autorize a troca na sua carteira (etapa 1 de 2)…',
-  submitted: 'Pagamento enviado. Aguardando a rede…',
-  confirming: (n, of) => `Confirmando: ${n} de ${of} confirmações`,
-  paid: 'Pagamento recebido. Obrigado!',
-  receiptSent: (email: string) =>
-    email ? `Enviamos um recibo para ${email}.` : 'Enviamos um recibo por e-mail.',
-  failed: 'O pagamento falhou.',
-  failedReverted:
-    'A rede reverteu a transação, então nenhum token foi transferido; só a taxa de rede foi cobrada.',
-  expired: 'Este pagamento expirou.',
-  expiredRestart: 'Comece de novo para pagar com um novo prazo.',
-  expiredAskMerchant: 'Peça ao lojista um novo link de pagamento.',
-  startAgain: 'Começar de novo',
-  backToShop: 'Voltar à loja',
-  expiresIn: (time) => `Tempo para pagar: ${time}`,
-  minutesLeft: (n) => (n === 1 ? 'Resta 1 minuto para pagar' : `Restam ${n} minutos para pagar`),
-  secondsLeft: (n) => `Restam ${n} segundos para pagar`,
-  steps: ['Conectar', 'Revisar', 'Carteira', 'Enviado', 'Confirmando', 'Concluído'],
-  stepFailed: 'Falhou',
-  stepExpired: 'Expirado',
-  progress: 'Progresso',
-  errors: {
-    rejected: 'Você recusou o pedido na carteira. Pode tentar de novo.',
-    wrong_chain: (chain) => `Sua carteira está em outra rede. Mude para ${chain} e tente de novo.`,
-    insufficient: (need) => `Sua carteira não tem saldo suficiente para pagar ${need}.`,
-    fee_funds: (coin) =>
-      `Sua carteira não tem ${coin} para a taxa de rede. Adicione um pouco de ${coin} e tente de novo.`,
-    rpc: 'Sua carteira ou a rede informou um erro. Verifique sua conexão e tente de novo.',
-    unknown: 'Algo deu errado. Tente de novo.',
-    expired: 'Este pagamento expirou.',
-    tx_already_used: 'Esta transação já paga outro pedido.',
-    tx_rejected: 'Esta transação não paga este pedido.',
-  },
-  transaction: 'Transação',
-  copy: 'Copiar',
-  copyHash: 'Copiar o hash da transação',
-  copied: 'Hash da transação copiado.',
-  copyFailed: 'Este navegador não permitiu copiar; o hash completo é mostrado.',
-  viewOn: (explorer) => `Ver no ${explorer}`,
-});
+/** "Loading…" of each language: the first render comes before the language's texts are fetched. */
+const loadingTexts: Record<Lang, string> = {
+  en: en.loading,
+  es: 'Cargando el pago…',
+  pt: 'Carregando o pagamento…',
+};
 
-const catalogs: Record<string, () => Messages> = { en: () => en, es, pt };
-const built = new Map<string, Messages>();
+/** The first render's text in `lang`. */
+export function loadingText(lang: Lang): string {
+  return loadingTexts[lang];
+}
+
+const loaded = new Map<Lang, Messages>([['en', en]]);
+
+/** The texts of `lang` once fetched (English always is). */
+export function messagesOf(lang: Lang): Messages | undefined {
+  return loaded.get(lang);
+}
+
+/** Keeps the texts of `lang` that `load` fetched (English when the fetch failed). */
+export function keepMessages(lang: Lang, messages: Messages): Messages {
+  loaded.set(lang, messages);
+  return messages;
+}
 
 /** A language tag and the texts of its language. */
 export interface Localized {
@@ -268,15 +130,9 @@ function intlLocale(tag: string): string | undefined {
 }
 
 /** The language tag to use: the nearest `lang`, else the browser's, reduced to a supported one. */
-export function pickLocale(requested: string | undefined): Localized {
+export function pickLocale(requested: string | undefined): { locale: string; lang: Lang } {
   const tag = (requested || (typeof navigator === 'undefined' ? 'en' : navigator.language) || 'en').trim();
   const base = tag.toLowerCase().split('-')[0] ?? 'en';
-  const catalog = Object.hasOwn(catalogs, base) ? catalogs[base] : undefined;
-  if (!catalog) return { locale: 'en', messages: en };
-  let messages = built.get(base);
-  if (!messages) {
-    messages = catalog();
-    built.set(base, messages);
-  }
-  return { locale: intlLocale(tag) ?? base, messages };
+  if (base !== 'en' && base !== 'es' && base !== 'pt') return { locale: 'en', lang: 'en' };
+  return { locale: intlLocale(tag) ?? base, lang: base };
 }

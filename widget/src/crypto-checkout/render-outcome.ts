@@ -1,0 +1,108 @@
+/** After the payment is sent: its progress, its transaction, and how the checkout ended. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { CheckoutSession, CheckoutView } from '../api.ts';
+import { explorerOf } from '../chains.ts';
+import type { Localized, Messages } from '../i18n.ts';
+import { type CheckoutPhase, shortAddress, webUrl } from './state.ts';
+
+/** An error on screen; its text is written in the language of the moment. */
+export interface Failure {
+  message: (lang: Localized) => string;
+  retry: (() => void) | null;
+}
+
+/** The transaction of the payment, with the outcome of the last copy of its hash. */
+export interface Transaction {
+  hash: string;
+  copied: 'copied' | 'failed' | undefined;
+  copy: () => void;
+}
+
+/** The transaction hash, a button copying it whole, and its page on the chain's explorer. */
+export function renderHash(
+  view: CheckoutView,
+  tx: Transaction,
+  t: Messages,
+): TemplateResult | typeof nothing {
+  const { hash, copied } = tx;
+  if (!hash) return nothing;
+  const explorer = explorerOf(view, hash);
+  return html`<div part="transaction">
+    <p class="muted">${t.transaction}: <code>${copied === 'failed' ? hash : shortAddress(hash)}</code></p>
+    <div class="tx-actions">
+      <button type="button" aria-label=${t.copyHash} @click=${tx.copy}>${t.copy}</button>
+      ${
+        explorer
+          ? html`<a href=${explorer.url} target="_blank" rel="noopener noreferrer">${t.viewOn(explorer.name)}</a>`
+          : nothing
+      }
+    </div>
+    <p class="muted" role="status">${copied === 'copied' ? t.copied : copied === 'failed' ? t.copyFailed : ''}</p>
+  </div>`;
+}
+
+/** Sent, confirming, paid, failed or expired. */
+export function renderOutcome(
+  phase: CheckoutPhase,
+  view: CheckoutView,
+  session: CheckoutSession | undefined,
+  tx: Transaction,
+  ended: { receiptTo: string | undefined; canStartAgain: boolean; startAgain: () => void },
+  t: Messages,
+): TemplateResult | typeof nothing {
+  switch (phase) {
+    case 'submitted':
+    case 'confirming': {
+      const text =
+        phase === 'confirming' && session
+          ? t.confirming(session.confirmations, session.required_confirmations)
+          : t.submitted;
+      return html`<p part="message" role="status">${text}</p>${renderHash(view, tx, t)}`;
+    }
+    case 'paid':
+      // The receipt goes to the e-mail the session was opened with, when the merchant sends receipts;
+      // a session resumed after a reload no longer knows the address, so it is not named then.
+      return html`<p part="message" class="success" role="status">${t.paid}</p>${
+        view.sends_receipt ? html`<p part="receipt">${t.receiptSent(ended.receiptTo ?? '')}</p>` : nothing
+      }${renderHash(view, tx, t)}`;
+    case 'failed':
+      return html`<div part="message" class="failure" role="alert">
+          <p><strong>${t.failed}</strong></p>
+          <p>${t.failedReverted}</p>
+        </div>${renderHash(view, tx, t)}`;
+    case 'expired': {
+      const back = webUrl(view.failure_url);
+      return html`<div class="ended">
+        <p part="message" class="failure" role="alert">${t.expired}</p>
+        ${
+          ended.canStartAgain
+            ? html`<p>${t.expiredRestart}</p>
+                <button part="pay-button" type="button" @click=${ended.startAgain}>${t.startAgain}</button>`
+            : back
+              ? html`<p>${t.expiredAskMerchant}</p>
+                  <a part="link" href=${back}>${t.backToShop}</a>`
+              : html`<p tabindex="-1">${t.expiredAskMerchant}</p>`
+        }
+      </div>`;
+    }
+    default:
+      return nothing;
+  }
+}
+
+/** The error on screen and its way on. */
+export function renderFailure(
+  failure: Failure | undefined,
+  busy: boolean,
+  localized: Localized,
+): TemplateResult | typeof nothing {
+  if (!failure) return nothing;
+  return html`<div part="error" role="alert">
+    <p>${failure.message(localized)}</p>
+    ${
+      failure.retry
+        ? html`<button type="button" ?disabled=${busy} @click=${failure.retry}>${localized.messages.retry}</button>`
+        : nothing
+    }
+  </div>`;
+}

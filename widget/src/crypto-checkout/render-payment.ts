@@ -1,0 +1,107 @@
+/** The ways to pay: the browser's wallets, and the review of one wallet's payment (its stablecoins). */
+import { html, nothing, type TemplateResult } from 'lit';
+import { formatToken } from '../amount.ts';
+import type { CheckoutView } from '../api.ts';
+import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
+import type { Localized, Messages } from '../i18n.ts';
+import type { PaymentPlan } from '../wallet/types.ts';
+import { shortAddress } from './state.ts';
+
+/** The browser's wallets, one pay button each. */
+export function renderWallets(
+  wallets: DiscoveredWallet[],
+  disabled: boolean,
+  t: Messages,
+  onPick: (wallet: DiscoveredWallet) => void,
+): TemplateResult | typeof nothing {
+  if (wallets.length === 0) return nothing;
+  return html`<ul part="wallet-list">
+    ${wallets.map(
+      (w) => html`<li>
+        <button part="wallet-button" type="button" ?disabled=${disabled} @click=${() => onPick(w)}>
+          ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}
+          <span>${t.payWith(w.name || t.browserWallet)}</span>
+        </button>
+      </li>`,
+    )}
+  </ul>`;
+}
+
+/** One wallet's payment before and while it signs. */
+export interface Review {
+  view: CheckoutView;
+  plan: PaymentPlan;
+  options: PaymentPlan[];
+  payer: string;
+  /** What the wallet is being asked (null: nothing yet, the shopper reviews). */
+  asking: 'approve' | 'pay' | null;
+  busy: boolean;
+  expired: boolean;
+}
+
+/** What leaves the wallet, the stablecoin to pay with, and "Pay now". */
+export function renderReview(
+  review: Review,
+  localized: Localized,
+  on: { plan(plan: PaymentPlan): void; pay(): void; anotherWallet(): void },
+): TemplateResult {
+  const { plan, view, asking, busy } = review;
+  const { locale, messages: t } = localized;
+  const receive = formatToken(plan.amount, view.token.symbol, locale);
+  return html`${renderTokenChoice(review, localized, on.plan)}<div>
+      <p class="muted">${t.payingFrom(shortAddress(review.payer))}</p>
+      <p>
+        ${
+          plan.kind === 'swap' && plan.spendMax
+            ? t.swap(formatToken(plan.spendMax, plan.payToken.symbol, locale), receive)
+            : t.direct(receive)
+        }
+      </p>
+      ${plan.needsApproval ? html`<p class="muted">${t.approveFirst}</p>` : nothing}
+    </div>
+    ${
+      asking
+        ? html`<p part="message" role="status">${asking === 'approve' ? t.waitingApproval : t.waitingWallet}</p>`
+        : nothing
+    }
+    <div class="actions">
+      <button part="pay-button" type="button" ?disabled=${busy || review.expired} @click=${on.pay}>
+        ${t.pay}
+      </button>
+      <button type="button" ?disabled=${busy} @click=${on.anotherWallet}>${t.changeWallet}</button>
+    </div>`;
+}
+
+/** The stablecoins the wallet can pay with, when there is a choice; those it cannot are shown disabled. */
+function renderTokenChoice(
+  { options, plan: chosen, asking, busy }: Review,
+  { locale, messages: t }: Localized,
+  onPick: (plan: PaymentPlan) => void,
+): TemplateResult | typeof nothing {
+  if (options.length < 2) return nothing;
+  const locked = asking !== null || busy;
+  return html`<fieldset part="token-choice">
+    <legend>${t.tokenChoice}</legend>
+    ${options.map((option) => {
+      const symbol = option.payToken.symbol;
+      const how =
+        option.kind === 'swap' && option.spendMax
+          ? t.optionSwap(formatToken(option.spendMax, symbol, locale))
+          : t.optionDirect;
+      return html`<label class="option">
+        <input
+          type="radio"
+          name="pay-token"
+          .checked=${option === chosen}
+          ?disabled=${locked || !option.covers}
+          @change=${() => onPick(option)}
+        />
+        <span class="option-text">
+          <strong>${symbol}</strong>
+          <span>${option.covers ? how : t.notEnough}</span>
+          <span class="muted">${t.balance(formatToken(option.balance, symbol, locale))}</span>
+        </span>
+      </label>`;
+    })}
+  </fieldset>`;
+}

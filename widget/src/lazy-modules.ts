@@ -1,0 +1,50 @@
+/**
+ * Loads what the first render does not need, on demand — the wallet module, the payment request (QR code)
+ * for paying from another device, the Spanish and Portuguese texts: lazy chunks for the ES build, files
+ * beside it for the classic script.
+ */
+import { keepMessages, type Lang, type Messages, messagesOf } from './i18n.ts';
+import type * as PaymentRequestModule from './payment-request/payment-request.ts';
+import type { WalletModule } from './wallet/types.ts';
+
+export type { PaymentRequestModule };
+
+declare const __WIDGET_IIFE__: boolean;
+/** Hashed file names beside the classic script (set by the classic build): wallet, QR, texts. */
+declare const __WIDGET_FILES__: { wallet: string; qr: string; es: string; pt: string };
+
+// Captured while the classic script runs: `currentScript` is null once it has finished.
+const scriptUrl =
+  typeof document !== 'undefined' && document.currentScript instanceof HTMLScriptElement
+    ? document.currentScript.src
+    : '';
+
+const classic = typeof __WIDGET_IIFE__ !== 'undefined' && __WIDGET_IIFE__;
+const load = <T>(file: keyof typeof __WIDGET_FILES__): Promise<T> =>
+  import(/* @vite-ignore */ new URL(__WIDGET_FILES__[file], scriptUrl || window.location.href).href);
+
+/** The wallet module, fetched the first time a shopper starts paying. */
+export function loadWalletModule(): Promise<WalletModule> {
+  return classic ? load('wallet') : import('./wallet/wallet-flow.ts');
+}
+
+/** The payment request module, fetched the first time a shopper pays from another device. */
+export function loadPaymentRequestModule(): Promise<typeof PaymentRequestModule> {
+  return classic ? load('qr') : import('./payment-request/payment-request.ts');
+}
+
+/** The texts of `lang`, fetched the first time a page uses it; English when they cannot be fetched. */
+export async function loadMessages(lang: Lang): Promise<Messages> {
+  const known = messagesOf(lang);
+  if (known) return known;
+  const module: Promise<{ messages: Messages }> = classic
+    ? load(lang === 'es' ? 'es' : 'pt')
+    : lang === 'es'
+      ? import('./i18n/es.ts')
+      : import('./i18n/pt.ts');
+  try {
+    return keepMessages(lang, (await module).messages);
+  } catch {
+    return messagesOf('en')!;
+  }
+}
