@@ -1,0 +1,34 @@
+/** The product's chain as viem describes it, and the wallet moved onto it. */
+import { type Config, getConnection, switchChain } from '@wagmi/core';
+import { type Chain, defineChain } from 'viem';
+import type { CheckoutView } from '../api.ts';
+import { chainName, nativeSymbol } from '../chains.ts';
+import { WrongChainError } from './errors.ts';
+
+/** The product's chain, with the view's RPC URL for reads and for wallets that add it. */
+export function chainOf(view: CheckoutView): Chain {
+  const symbol = nativeSymbol(view);
+  return defineChain({
+    id: view.chain_id,
+    name: chainName(view),
+    nativeCurrency: { name: symbol, symbol, decimals: 18 },
+    rpcUrls: { default: { http: view.rpc_url ? [view.rpc_url] : [] } },
+    testnet: view.is_test,
+  });
+}
+
+/**
+ * Asks the wallet to move to `chain` when it is elsewhere; a wallet that does not know the chain (4902)
+ * is asked to add it, with the view's public RPC URL. Any failure, a refusal included, leaves the wallet
+ * on the wrong network.
+ */
+export async function ensureChain(config: Config, chain: Chain): Promise<void> {
+  if (getConnection(config).chainId === chain.id) return;
+  try {
+    await switchChain(config, { chainId: chain.id });
+  } catch (error) {
+    throw new WrongChainError((error as Error).message, { cause: error });
+  }
+  const now = getConnection(config).chainId;
+  if (now !== undefined && now !== chain.id) throw new WrongChainError(`wallet on chain ${now}`);
+}

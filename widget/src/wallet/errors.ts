@@ -1,0 +1,48 @@
+/** Why a wallet step failed: the element's own failures, and any failure sorted into what the shopper can do. */
+import type { WalletErrorKind } from './types.ts';
+
+/** Wrong-network failures the wallet reports while switching or sending. */
+export class WrongChainError extends Error {
+  override name = 'WrongChainError';
+}
+
+/** Not enough of any accepted token to pay. */
+export class InsufficientBalanceError extends Error {
+  override name = 'InsufficientBalanceError';
+}
+
+/** None of the chain's own coin to pay the network fee with. */
+export class NoFeeFundsError extends Error {
+  override name = 'NoFeeFundsError';
+}
+
+/** Sorts a wallet or RPC failure into what the shopper can do about it. */
+export function classifyWalletError(error: unknown): WalletErrorKind {
+  const seen = new Set<unknown>();
+  for (let e = error as { name?: string; code?: number; cause?: unknown } | undefined; e && !seen.has(e); ) {
+    seen.add(e);
+    if (e.code === 4001 || e.name === 'UserRejectedRequestError') return 'rejected';
+    if (e.name === 'InsufficientBalanceError') return 'insufficient';
+    // viem's InsufficientFundsError is about the chain's coin: the fee (or value) exceeds it.
+    if (e.name === 'NoFeeFundsError' || e.name === 'InsufficientFundsError') return 'fee_funds';
+    if (
+      e.name === 'WrongChainError' ||
+      e.name === 'ChainMismatchError' ||
+      e.name === 'ConnectorChainMismatchError' ||
+      e.name === 'SwitchChainNotSupportedError' ||
+      e.code === 4902
+    )
+      return 'wrong_chain';
+    if (
+      e.name === 'HttpRequestError' ||
+      e.name === 'TimeoutError' ||
+      e.name === 'RpcRequestError' ||
+      e.name === 'WebSocketRequestError' ||
+      e.code === -32603 ||
+      e.code === -32005
+    )
+      return 'rpc';
+    e = e.cause as typeof e;
+  }
+  return 'unknown';
+}

@@ -1,0 +1,63 @@
+/** The payment itself: a direct transfer, or an approval (when needed) and a swap with exact output. */
+
+import { erc20NoReturnAbi } from '@checkout/core/erc20';
+import { deadlineIn, uniswapV2RouterAbi } from '@checkout/core/uniswapV2Router';
+import { waitForTransactionReceipt, writeContract } from '@wagmi/core';
+import { getAddress, parseUnits } from 'viem';
+import type { WalletContext } from './payment-options.ts';
+import type { PaymentPlan } from './types.ts';
+
+/** A swap not mined within 20 minutes is void rather than executed at a stale price. */
+const swapDeadlineSeconds = 20 * 60;
+
+/**
+ * Asks the wallet to sign and send the payment (after an approval for a swap that needs one); resolves to
+ * the payment's hash. Writes use the ABI without return values: USDT-style tokens return nothing.
+ */
+export async function sendPayment(
+  { config, chain, address, view }: WalletContext,
+  plan: PaymentPlan,
+  onStep: (step: 'approve' | 'pay') => void,
+): Promise<string> {
+  const receiving = getAddress(view.receiving_address);
+  const productToken = getAddress(view.token.address);
+  const amountOut = parseUnits(plan.amount, view.token.decimal_count);
+  if (plan.kind === 'direct') {
+    onStep('pay');
+    return writeContract(config, {
+      chainId: chain.id,
+      account: address,
+      address: productToken,
+      abi: erc20NoReturnAbi,
+      functionName: 'transfer',
+      args: [receiving, amountOut],
+    });
+  }
+  if (!view.router_address || !plan.spendMax) throw new Error('swap without a router');
+  const router = getAddress(view.router_address);
+  const tokenIn = getAddress(plan.payToken.address);
+  const max = parseUnits(plan.spendMax, plan.payToken.decimal_count);
+  if (plan.needsApproval) {
+    onStep('approve');
+    const approval = await writeContract(config, {
+      chainId: chain.id,
+      account: address,
+      address: tokenIn,
+      abi: erc20NoReturnAbi,
+      functionName: 'approve',
+      args: [router, max],
+    });
+    const receipt = await waitForTransactionReceipt(config, { chainId: chain.id, hash: approval });
+    if (receipt.status !== 'success') throw new Error('The approval was reverted');
+    plan.needsApproval = false;
+  }
+  onStep('pay');
+  return writeContract(config, {
+    chainId: chain.id,
+    account: address,
+    address: router,
+    abi: uniswapV2RouterAbi,
+    functionName: 'swapTokensForExactTokens',
+    args: [amountOut, max, [tokenIn, productToken], receiving, deadlineIn(swapDeadlineSeconds)],
+  });
+}
