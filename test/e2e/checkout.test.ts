@@ -3,9 +3,11 @@
  * The built `<crypto-checkout>` on the hosted page, in real Chromium, against the real service, a local
  * chain and a test wallet: each flow ends with the merchant's webhook (or the expiry) and passes axe.
  */
+
+import { quoteExactOutput, withSlippage } from '@checkout/chain';
 import type { Page } from 'playwright-core';
 import type { Address } from 'viem';
-import { erc20Abi } from 'viem';
+import { decodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress } from '../support/service.ts';
@@ -115,6 +117,58 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     const hook = await expectWebhookFor(result.detail.resolvedPaymentId!);
     expect(hook.payment.swapped).toBe(true);
     timings.swap = Date.now() - started;
+    await page.close();
+  });
+
+  it('shows a DAI swap with at most 6 decimals, rounded up, while the wallet is asked for the exact bound', async () => {
+    const key = await h.freshShopper('1');
+    const { privateKeyToAddress } = await import('viem/accounts');
+    const dai = h.chain.deployment.tokens.DAI;
+    await h.chain.transfer(
+      0,
+      dai.address as Address,
+      privateKeyToAddress(key),
+      50n * 10n ** BigInt(dai.decimals),
+    );
+    const product = await createProduct({ custom_fields: [], swappable: true });
+    const expected = await expectPayment(product.id, '12.57');
+    const { page, wallet } = await h.openPage(
+      key,
+      `/checkout/${product.slug}?expected_payment=${expected.id}`,
+    );
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    const { amountIn } = await quoteExactOutput({
+      client: h.chain.publicClient,
+      router: h.chain.deployment.router,
+      path: [dai.address as Address, h.busd],
+      amountOut: parseUnits('12.57', 18),
+    });
+    const bound = withSlippage(amountIn, 50);
+    // The bound in 18 decimals, shown with 6 and rounded up: never less than what may leave the wallet.
+    const step = 10n ** 12n;
+    const shown = formatUnits(((bound + step - 1n) / step) * step, 18);
+    expect(bound % step).not.toBe(0n);
+    expect(shown.split('.')[1]!.length).toBeLessThanOrEqual(6);
+    const daiOption = page.getByRole('radio', {
+      name: new RegExp(`DAI.*Swap: at most ${shown.replace('.', '\\.')} DAI`),
+    });
+    await daiOption.waitFor();
+    await page.getByRole('radio', { name: /BUSD.*Not enough.*Balance: 1 BUSD/ }).waitFor();
+    await page.getByText(`You spend at most ${shown} DAI (0.5 % slippage)`).waitFor();
+    expect(await h.elementText(page)).not.toMatch(/\d\.\d{7,}/);
+    await expectAccessible(page, 'swap quote, 6 decimals');
+    await page.screenshot({ path: `${artifacts}swap-six-decimals.png` });
+    await page.getByRole('button', { name: 'Pay now' }).click();
+    const result = await outcome(page);
+    expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+    // The approval signed is the exact bound in base units, not the rounded figure on screen.
+    const approvals = wallet.requests
+      .filter((r) => r.method === 'eth_sendTransaction')
+      .map((r) => (r.params[0] as { data: Hex }).data)
+      .filter((data) => data.startsWith(toFunctionSelector('approve(address,uint256)')))
+      .map((data) => decodeFunctionData({ abi: erc20Abi, data }));
+    expect(approvals.map((call) => call.args[1])).toEqual([bound]);
     await page.close();
   });
 

@@ -60,6 +60,18 @@ describe('amounts', () => {
     expect(formatToken('1234.5', 'USDC', 'de-DE')).toBe('1.234,5 USDC');
   });
 
+  it('shows at most 6 decimals: rounded up for what is paid, down for what is held', () => {
+    expect(formatToken('12.600458408438229852', 'DAI', 'en')).toBe('12.600459 DAI');
+    expect(formatToken('12.600458000000000000', 'DAI', 'en')).toBe('12.600458 DAI');
+    expect(formatToken('0.0000001', 'DAI', 'en')).toBe('0.000001 DAI');
+    expect(formatToken('12.999999900000000000', 'DAI', 'es')).toBe('13 DAI');
+    expect(formatToken('12.600458408438229852', 'DAI', 'en', 'down')).toBe('12.600458 DAI');
+    expect(formatToken('0.0000009', 'DAI', 'en', 'down')).toBe('0 DAI');
+    // Six decimals or fewer are shown as they are written, trailing zeros included.
+    expect(formatToken('25.000137', 'BUSD', 'en')).toBe('25.000137 BUSD');
+    expect(formatToken('7.00', 'BUSD', 'pt-BR')).toBe('7,00 BUSD');
+  });
+
   it('formats USD exactly at any size, in the locale', () => {
     expect(formatUsd('12.5', 'en')).toBe('$12.50');
     expect(formatUsd('1000000000', 'en')).toBe('$1,000,000,000.00');

@@ -114,9 +114,30 @@ export function formatUsd(value: string, locale: string): string {
     .join('');
 }
 
-/** A token amount for people: grouping of the locale, every significant decimal kept. */
-export function formatToken(value: string, symbol: string, locale: string): string {
-  const [whole = '0', fraction] = value.split('.');
+/** Decimals a token amount is shown with: a millionth of a dollar, the smallest step a checkout asks. */
+const shownDecimals = 6;
+
+/**
+ * A token amount for people: grouping of the locale and at most 6 decimals. What the shopper pays or
+ * spends is rounded up (`up`), so the shopper is never short; what a wallet holds or a transfer brought
+ * is rounded down (`down`), so it is never overstated. Only the display: what is signed stays exact.
+ */
+export function formatToken(
+  value: string,
+  symbol: string,
+  locale: string,
+  round: 'up' | 'down' = 'up',
+): string {
+  const [whole = '0', fraction = ''] = roundToShown(value, round).split('.');
   const grouped = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(whole));
   return `${grouped}${fraction ? `${separatorsOf(locale).decimal}${fraction}` : ''} ${symbol}`;
+}
+
+/** `value` with at most 6 decimals, rounded `up` or `down`; as written when it has no more. */
+function roundToShown(value: string, round: 'up' | 'down'): string {
+  const fraction = value.split('.')[1] ?? '';
+  if (fraction.length <= shownDecimals) return value;
+  const cut = toUnits(value, shownDecimals);
+  const rest = fraction.slice(shownDecimals);
+  return fromUnits(round === 'up' && /[1-9]/.test(rest) ? cut + 1n : cut, shownDecimals);
 }

@@ -99,7 +99,7 @@ function renderTokenChoice(
         <span class="option-text">
           <strong>${symbol}</strong>
           <span>${option.covers ? how : t.notEnough}</span>
-          <span class="muted">${t.balance(formatToken(option.balance, symbol, locale))}</span>
+          <span class="muted">${t.balance(formatToken(option.balance, symbol, locale, 'down'))}</span>
         </span>
       </label>`;
     })}
