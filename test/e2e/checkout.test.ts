@@ -186,6 +186,11 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     await pay.click();
     await page.getByText('Use a number with at most 2 decimals').waitFor();
     await expectAccessible(page, 'amount invalid');
+    // A negative amount is told it must be above 0, not that its decimals are wrong.
+    await amount.fill('-5');
+    await pay.click();
+    await page.getByText('The amount must be greater than 0.').waitFor();
+    expect(await h.elementText(page)).not.toContain('at most 2 decimals');
     expect(wallet.calls).toEqual([]);
     await amount.fill('7.5');
     await pay.click();

@@ -84,6 +84,18 @@ ${body}
   ) => {
     await page.getByText(text).waitFor({ timeout: 30_000 });
     await h.expectAccessible(page, state);
+    // The status is a note, not shaped like the controls: no box around it, nothing to click.
+    const shape = await page.getByText(text).evaluate((el) => {
+      const style = getComputedStyle(el);
+      return [
+        style.borderTopWidth,
+        style.borderRightWidth,
+        style.borderBottomWidth,
+        style.borderRadius,
+        style.cursor,
+      ];
+    });
+    expect(shape).toEqual(['0px', '0px', '0px', '0px', 'auto']);
     await h.chain.mine(1);
   };
 
@@ -369,8 +381,28 @@ ${body}
     const icon = await fetch(`${h.service.url}/favicon.ico`);
     expect(icon.status).toBe(200);
     expect(icon.headers.get('content-type')).toBe('image/x-icon');
-    // An ICO directory of one 32×32 image.
-    expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 8)]).toEqual([0, 0, 1, 0, 1, 0, 32, 32]);
+    // An ICO directory of one 32×32 image, a PNG: small on the wire without any content coding.
+    const bytes = new Uint8Array(await icon.arrayBuffer());
+    expect([...bytes.slice(0, 8)]).toEqual([0, 0, 1, 0, 1, 0, 32, 32]);
+    expect([...bytes.slice(22, 26)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(bytes.length).toBeLessThan(400);
+    // Chromium decodes it as the page's icon: a 32×32 image, blue inside, transparent in the corner.
+    const iconPage = await h.browser.context.newPage();
+    await iconPage.goto(`${h.service.url}/favicon.ico`);
+    const pixels = await iconPage.evaluate(async () => {
+      const image = document.querySelector('img')!;
+      await image.decode();
+      const canvas = Object.assign(document.createElement('canvas'), { width: 32, height: 32 });
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      return {
+        width: image.naturalWidth,
+        centre: [...context.getImageData(16, 16, 1, 1).data],
+        corner: [...context.getImageData(0, 0, 1, 1).data],
+      };
+    });
+    expect(pixels).toEqual({ width: 32, centre: [0x1d, 0x4e, 0xd8, 0xff], corner: [0, 0, 0, 0] });
+    await iconPage.close();
   });
 
   it('shows the dev inbox at 320 px without overflow or axe findings', async () => {

@@ -19,7 +19,14 @@ describe('amounts', () => {
     expect(problem('0')).toBe('positive');
     expect(problem('0.00')).toBe('positive');
     expect(problem('1.234')).toBe('format');
-    expect(problem('-1')).toBe('format');
+    // A negative amount is told it must be above 0, whatever its decimals; a lone minus is not a number.
+    expect(problem('-1')).toBe('positive');
+    expect(problem('-5')).toBe('positive');
+    expect(problem(' -0.001')).toBe('positive');
+    expect(problem('\u22125,50', 'es')).toBe('positive');
+    expect(problem('-')).toBe('format');
+    expect(problem('-abc')).toBe('format');
+    expect(problem('5-')).toBe('format');
     expect(problem('1e3')).toBe('format');
     expect(problem('12.')).toBe('format');
     expect(problem('abc')).toBe('format');

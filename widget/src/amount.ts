@@ -56,13 +56,17 @@ export function normalizeAmount(input: string, locale: string): string | null {
 
 /**
  * A USD amount typed in `locale` as the decimal string the API takes (`"12.50"`), or what is wrong with it:
- * greater than 0, at most 2 decimals, at most `maxDollarAmount`.
+ * greater than 0 (a negative number, `-5`, is told so), at most 2 decimals, at most `maxDollarAmount`.
  */
 export function parseDollarAmount(
   input: string,
   locale: string,
 ): { amount: string; problem: null } | { amount: null; problem: DollarAmountProblem } {
   if (input.trim() === '') return { amount: null, problem: 'required' };
+  // A minus sign (ASCII or typographic) before a number: the amount is below 0, not badly written.
+  const negative = /^[\s\u00a0\u202f]*[-\u2212]/.exec(input);
+  if (negative && normalizeAmount(input.slice(negative[0].length), locale) !== null)
+    return { amount: null, problem: 'positive' };
   const amount = normalizeAmount(input, locale);
   if (amount === null || !/^\d+(\.\d{1,2})?$/.test(amount)) return { amount: null, problem: 'format' };
   const cents = toUnits(amount, 2);

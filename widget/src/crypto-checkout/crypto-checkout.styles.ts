@@ -260,10 +260,10 @@ export const styles = css`
     text-decoration: underline;
     text-underline-offset: 0.2em;
   }
+  /* A note with a rule at its start, not a box: a status never looks like a control. */
   [part='message'] {
-    padding: 0.6rem;
-    border-radius: calc(var(--cc-radius) * 0.6);
-    border: 1px solid var(--cc-border);
+    padding: 0.2rem 0 0.2rem 0.75rem;
+    border-inline-start: 4px solid var(--cc-border);
   }
   [part='message'].success {
     color: var(--cc-success);
