@@ -104,6 +104,28 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       await page.close();
     });
 
+    it('asks to switch again at once when the wallet added the network but stayed where it was', async () => {
+      const { path } = await checkoutPath('4.15');
+      const shopper = await h.freshShopper('10');
+      const { page, wallet } = await h.openPage(shopper, path, {
+        wallet: { startChainId: 1, knownChains: [1], switchOnAdd: false },
+      });
+      await h.fillShopper(page);
+      await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+      // No "another network" message and no extra click: the review comes straight after the add.
+      await page.getByRole('button', { name: 'Pay now' }).waitFor();
+      expect(await h.elementText(page)).not.toContain('another network');
+      expect(switches(wallet.requests)).toEqual([
+        'wallet_switchEthereumChain:0x61',
+        'wallet_addEthereumChain:0x61',
+        'wallet_switchEthereumChain:0x61',
+      ]);
+      expect(wallet.chainId).toBe(97);
+      await page.getByRole('button', { name: 'Pay now' }).click();
+      await h.expectPaidOnce(page, wallet);
+      await page.close();
+    });
+
     it('explains a refused network switch, and switches when the shopper tries again', async () => {
       const { path } = await checkoutPath('4.20');
       const shopper = await h.freshShopper('10');

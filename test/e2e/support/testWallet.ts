@@ -63,6 +63,11 @@ export interface TestWalletOptions {
    * adds it. Defaults to `chainId` and `startChainId`.
    */
   knownChains?: number[];
+  /**
+   * Whether `wallet_addEthereumChain` also moves the wallet to the chain it added (default true, as most
+   * wallets do); when false the wallet adds the chain and stays where it is.
+   */
+  switchOnAdd?: boolean;
   /** Announce through EIP-6963 (default true). */
   announce?: boolean;
   /** Also install the provider as `window.ethereum` before the page loads (default false). */
@@ -164,10 +169,10 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
         return switchChain(Number(chainId));
       }
       case 'wallet_addEthereumChain': {
-        // Like common wallets: adding a chain also moves the wallet to it.
+        // Like common wallets: adding a chain also moves the wallet to it (unless told otherwise).
         const { chainId } = (request.params[0] ?? {}) as { chainId?: string };
         known.add(Number(chainId));
-        return switchChain(Number(chainId));
+        return options.switchOnAdd === false ? { result: null } : switchChain(Number(chainId));
       }
       case 'eth_sendTransaction': {
         const tx = (request.params[0] ?? {}) as { to?: Hex; data?: Hex; value?: Hex; gas?: Hex };

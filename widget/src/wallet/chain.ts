@@ -19,16 +19,34 @@ export function chainOf(view: CheckoutView): Chain {
 
 /**
  * Asks the wallet to move to `chain` when it is elsewhere; a wallet that does not know the chain (4902)
- * is asked to add it, with the view's public RPC URL. Any failure, a refusal included, leaves the wallet
- * on the wrong network.
+ * is asked to add it, with the view's public RPC URL, and — when it added the chain but stayed where it
+ * was, as some wallets do — asked at once to switch to it. Any other failure, a refusal included, leaves
+ * the wallet on the wrong network.
  */
 export async function ensureChain(config: Config, chain: Chain): Promise<void> {
   if (getConnection(config).chainId === chain.id) return;
   try {
-    await switchChain(config, { chainId: chain.id });
+    await switchChain(config, { chainId: chain.id }).catch((error: unknown) => {
+      if (!addedWithoutSwitching(error)) throw error;
+      return switchChain(config, { chainId: chain.id });
+    });
   } catch (error) {
     throw new WrongChainError((error as Error).message, { cause: error });
   }
   const now = getConnection(config).chainId;
   if (now !== undefined && now !== chain.id) throw new WrongChainError(`wallet on chain ${now}`);
+}
+
+/** Whether a failed switch is wagmi's "the wallet added the chain, but did not move to it". */
+function addedWithoutSwitching(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (
+    let e = error as { message?: string; cause?: unknown } | undefined;
+    e && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
+    seen.add(e);
+    if (/switch after adding network/i.test(e.message ?? '')) return true;
+  }
+  return false;
 }
