@@ -155,7 +155,12 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       const { page, wallet } = await h.openPage(shopper, path);
       await page.getByLabel('E-mail').fill('shopper@example.com');
       await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
-      await page.getByText('Your wallet does not hold enough to pay 9.99 BUSD.').waitFor();
+      // What the wallet holds of each stablecoin the checkout takes (a swappable product takes four).
+      await page
+        .getByText(
+          /^Your wallet does not hold enough to pay 9\.99 BUSD\. It holds 1 BUSD, 0 USDC, 0 DAI, and 0 USDT\.$/,
+        )
+        .waitFor();
       expect(await page.getByRole('button', { name: 'Pay now' }).count()).toBe(0);
       await h.expectAccessible(page, 'insufficient balance');
       await page.screenshot({ path: `${artifacts}insufficient.png` });
@@ -179,7 +184,13 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       const { page, wallet } = await h.openPage(shopper, path);
       await page.getByLabel('E-mail').fill('shopper@example.com');
       await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
-      await page.getByText('Your wallet does not hold enough to pay 3.3 BUSD.').waitFor();
+      // Every stablecoin the checkout takes is listed with its balance: the shopper sees what to top up.
+      const message = page.getByText('Your wallet does not hold enough to pay 3.3 BUSD.');
+      await message.waitFor();
+      expect(await message.textContent()).toBe(
+        'Your wallet does not hold enough to pay 3.3 BUSD. It holds 0 BUSD, 0 USDC, 0 DAI, and 0 USDT.',
+      );
+      await h.expectAccessible(page, 'nothing to pay with');
       await page.getByRole('button', { name: 'Try again' }).waitFor();
       expect(await page.getByRole('button', { name: 'Pay now' }).count()).toBe(0);
       expect(wallet.calls).not.toContain('eth_sendTransaction');
@@ -195,7 +206,10 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       await page.getByRole('button', { name: 'Pay now' }).waitFor();
       await spend(shopper, '3');
       await page.getByRole('button', { name: 'Pay now' }).click();
-      await page.getByText('Your wallet does not hold enough to pay 5 BUSD.').waitFor();
+      // Checked again when paying: what the wallet holds now.
+      await page
+        .getByText('Your wallet does not hold enough to pay 5 BUSD. It holds 3 BUSD, 0 USDC')
+        .waitFor();
       expect(wallet.calls).not.toContain('eth_sendTransaction');
       await h.expectAccessible(page, 'insufficient at payment');
 

@@ -65,6 +65,7 @@ const en = {
     rejected: 'You declined the request in your wallet. You can try again.',
     wrong_chain: (chain: string) => `Your wallet is on another network. Switch it to ${chain} and try again.`,
     insufficient: (need: string) => `Your wallet does not hold enough to pay ${need}.`,
+    holds: (list: string) => `It holds ${list}.`,
     fee_funds: (coin: string) =>
       `Your wallet holds no ${coin} for the network fee. Add a little ${coin}, then try again.`,
     rpc: 'Your wallet or the network reported an error. Check your connection and try again.',

@@ -125,7 +125,13 @@ function scriptedWallet(balances: Record<string, number>) {
           covers: (balances.USDC ?? 0) > need,
         });
       if (!options.some((o) => o.covers))
-        throw Object.assign(new Error('low'), { name: 'InsufficientBalanceError' });
+        throw Object.assign(new Error('low'), {
+          name: 'InsufficientBalanceError',
+          holdings: Object.entries(balances).map(([symbol, balance]) => ({
+            symbol,
+            balance: String(balance),
+          })),
+        });
       return options;
     },
     async pay(plan) {
@@ -227,7 +233,7 @@ describe('<crypto-checkout> wallet steps', () => {
     type(el, 'amount', '50000');
     click(el, '[part="wallet-button"]');
     await settle(el, () => text(el).includes('does not hold enough'));
-    expect(text(el)).toContain('Your wallet does not hold enough to pay 50,000 BUSD.');
+    expect(text(el)).toContain('Your wallet does not hold enough to pay 50,000 BUSD. It holds 10 BUSD.');
     expect(root(el).activeElement?.textContent).toBe('Try again');
 
     type(el, 'amount', '5');

@@ -7,7 +7,7 @@ import { chainName } from '../chains.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
 import { type Localized, loadingText } from '../i18n.ts';
 import { loadWalletModule } from '../lazy-modules.ts';
-import type { PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
+import type { Holding, PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
 import { CheckoutState } from './checkout-state.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import { describeApiError, describeWalletError } from './describe-error.ts';
@@ -230,9 +230,10 @@ export class CryptoCheckout extends CheckoutState {
     const kind: WalletErrorKind = this.walletModule?.classifyWalletError(error) ?? 'unknown';
     const view = this.view;
     const amount = this.tokenAmount;
+    const holdings = (error as { holdings?: Holding[] } | undefined)?.holdings ?? [];
     this.failure = {
       message: (lang) =>
-        describeApiError(error, lang.messages) ?? describeWalletError(kind, view, amount, lang),
+        describeApiError(error, lang.messages) ?? describeWalletError(kind, view, amount, holdings, lang),
       retry,
     };
     // The control the shopper used may be gone or disabled: focus goes to the way on.

@@ -3,7 +3,7 @@ import { formatToken } from '../amount.ts';
 import { CheckoutApiError, type CheckoutView } from '../api.ts';
 import { chainName, nativeSymbol } from '../chains.ts';
 import type { Localized, Messages } from '../i18n.ts';
-import type { WalletErrorKind } from '../wallet/types.ts';
+import type { Holding, WalletErrorKind } from '../wallet/types.ts';
 
 /** An error answer of the service in the shopper's words; undefined for anything else. */
 export function describeApiError(error: unknown, t: Messages): string | undefined {
@@ -16,11 +16,15 @@ export function describeApiError(error: unknown, t: Messages): string | undefine
   return details ? `${error.message}: ${details}` : error.message;
 }
 
-/** A wallet's failure in the shopper's words, naming the chain, the amount or the fee coin it is about. */
+/**
+ * A wallet's failure in the shopper's words, naming the chain, the amount or the fee coin it is about; a
+ * wallet short of funds is told what it holds of each accepted stablecoin, so the shopper knows what to top up.
+ */
 export function describeWalletError(
   kind: WalletErrorKind,
   view: CheckoutView | undefined,
   amount: string | null,
+  holdings: Holding[],
   { locale, messages: t }: Localized,
 ): string {
   switch (kind) {
@@ -28,8 +32,13 @@ export function describeWalletError(
       return t.errors.rejected;
     case 'wrong_chain':
       return t.errors.wrong_chain(view ? chainName(view) : '');
-    case 'insufficient':
-      return t.errors.insufficient(view && amount ? formatToken(amount, view.token.symbol, locale) : '');
+    case 'insufficient': {
+      const need = t.errors.insufficient(
+        view && amount ? formatToken(amount, view.token.symbol, locale) : '',
+      );
+      const held = holdings.map((h) => formatToken(h.balance, h.symbol, locale, 'down'));
+      return held.length ? `${need} ${t.errors.holds(new Intl.ListFormat(locale).format(held))}` : need;
+    }
     case 'fee_funds':
       return t.errors.fee_funds(view ? nativeSymbol(view) : '');
     case 'rpc':

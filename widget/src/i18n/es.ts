@@ -67,6 +67,7 @@ export const messages: Messages = {
     rejected: 'Rechazaste la solicitud en tu billetera. Puedes intentarlo de nuevo.',
     wrong_chain: (chain) => `Tu billetera está en otra red. Cámbiala a ${chain} e inténtalo de nuevo.`,
     insufficient: (need) => `Tu billetera no tiene saldo suficiente para pagar ${need}.`,
+    holds: (list) => `Tiene ${list}.`,
     fee_funds: (coin) =>
       `Tu billetera no tiene ${coin} para la comisión de red. Añade un poco de ${coin} e inténtalo de nuevo.`,
     rpc: 'Tu billetera o la red informó de un error. Revisa tu conexión e inténtalo de nuevo.',

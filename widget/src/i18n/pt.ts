@@ -67,6 +67,7 @@ export const messages: Messages = {
     rejected: 'Você recusou o pedido na carteira. Pode tentar de novo.',
     wrong_chain: (chain) => `Sua carteira está em outra rede. Mude para ${chain} e tente de novo.`,
     insufficient: (need) => `Sua carteira não tem saldo suficiente para pagar ${need}.`,
+    holds: (list) => `Ela tem ${list}.`,
     fee_funds: (coin) =>
       `Sua carteira não tem ${coin} para a taxa de rede. Adicione um pouco de ${coin} e tente de novo.`,
     rpc: 'Sua carteira ou a rede informou um erro. Verifique sua conexão e tente de novo.',

@@ -1,14 +1,19 @@
 /** Why a wallet step failed: the element's own failures, and any failure sorted into what the shopper can do. */
-import type { WalletErrorKind } from './types.ts';
+import type { Holding, WalletErrorKind } from './types.ts';
 
 /** Wrong-network failures the wallet reports while switching or sending. */
 export class WrongChainError extends Error {
   override name = 'WrongChainError';
 }
 
-/** Not enough of any accepted token to pay. */
+/** Not enough of any accepted token to pay; `holdings` says what the wallet has of each. */
 export class InsufficientBalanceError extends Error {
   override name = 'InsufficientBalanceError';
+  readonly holdings: Holding[];
+  constructor(message: string, holdings: Holding[]) {
+    super(message);
+    this.holdings = holdings;
+  }
 }
 
 /** None of the chain's own coin to pay the network fee with. */

@@ -4,7 +4,7 @@ import { quoteExactOutput, withSlippage } from '@checkout/core/uniswapV2Router';
 import { type Config, getClient, readContract } from '@wagmi/core';
 import { type Address, type Chain, erc20Abi, formatUnits, getAddress, parseUnits } from 'viem';
 import type { CheckoutView } from '../api.ts';
-import type { PaymentPlan } from './types.ts';
+import type { Holding, PaymentPlan } from './types.ts';
 
 /** 0.5 % slippage ceiling on a swap's spend. */
 const slippageBps = 50n;
@@ -28,17 +28,29 @@ export function balanceOf({ config, chain, address }: WalletContext, token: Addr
   });
 }
 
+/** The ways to pay, and what the wallet holds of each accepted stablecoin (the product token first). */
+export interface PaymentOptions {
+  options: PaymentPlan[];
+  holdings: Holding[];
+}
+
 /**
  * Every accepted token the wallet holds, read in parallel: the product token as a direct payment, and
  * (for `swappable` products) each other stablecoin with the router's quote for the exact amount.
  */
-export async function paymentOptions(ctx: WalletContext, amount: string): Promise<PaymentPlan[]> {
+export async function paymentOptions(ctx: WalletContext, amount: string): Promise<PaymentOptions> {
   const { view } = ctx;
   const productToken = getAddress(view.token.address);
   const amountOut = parseUnits(amount, view.token.decimal_count);
   const router = view.swappable && view.router_address ? getAddress(view.router_address) : undefined;
+  const holdings: Holding[] = [];
+  const held = async (token: CheckoutView['token'], index: number) => {
+    const balance = await balanceOf(ctx, getAddress(token.address));
+    holdings[index] = { symbol: token.symbol, balance: formatUnits(balance, token.decimal_count) };
+    return balance;
+  };
   const direct = async (): Promise<PaymentPlan> => {
-    const balance = await balanceOf(ctx, productToken);
+    const balance = await held(view.token, 0);
     return {
       kind: 'direct',
       payToken: view.token,
@@ -48,11 +60,11 @@ export async function paymentOptions(ctx: WalletContext, amount: string): Promis
       covers: balance >= amountOut,
     };
   };
-  const swap = async (token: CheckoutView['token']): Promise<PaymentPlan | undefined> => {
+  const swap = async (token: CheckoutView['token'], index: number): Promise<PaymentPlan | undefined> => {
     const tokenIn = getAddress(token.address);
-    if (!router || tokenIn === productToken) return undefined;
-    const balance = await balanceOf(ctx, tokenIn);
-    if (balance === 0n) return undefined;
+    if (tokenIn === productToken) return undefined;
+    const balance = await held(token, index + 1);
+    if (!router || balance === 0n) return undefined;
     const client = getClient(ctx.config, { chainId: ctx.chain.id });
     const [quote, allowance] = await Promise.all([
       client
@@ -83,5 +95,10 @@ export async function paymentOptions(ctx: WalletContext, amount: string): Promis
     };
   };
   const found = await Promise.all([direct(), ...view.payment_tokens.map(swap)]);
-  return found.filter((o): o is PaymentPlan => o !== undefined && (o.kind === 'swap' || o.balance !== '0'));
+  return {
+    options: found.filter(
+      (o): o is PaymentPlan => o !== undefined && (o.kind === 'swap' || o.balance !== '0'),
+    ),
+    holdings: holdings.filter((h) => h !== undefined),
+  };
 }

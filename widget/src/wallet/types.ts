@@ -21,6 +21,12 @@ export interface PaymentPlan {
   covers: boolean;
 }
 
+/** What a wallet holds of one accepted stablecoin (decimal string), for a shopper who must top up. */
+export interface Holding {
+  symbol: string;
+  balance: string;
+}
+
 /** Why a wallet step failed, in the words the element shows. */
 export type WalletErrorKind = 'rejected' | 'wrong_chain' | 'insufficient' | 'fee_funds' | 'rpc' | 'unknown';
 
@@ -30,7 +36,8 @@ export interface WalletFlow {
   /**
    * The ways to pay an exact amount of the product token: each accepted stablecoin the wallet holds, with
    * its balance and, for another token, the swap quote. The product token comes first, then the others in
-   * the checkout's order; fails when none covers the amount or the wallet has nothing for the fee.
+   * the checkout's order; fails when none covers the amount (with what the wallet holds of each accepted
+   * stablecoin, `holdings`) or the wallet has nothing for the fee.
    */
   options(amount: string): Promise<PaymentPlan[]>;
   /** Sends the payment; `onStep` says when the wallet is asked to approve, then to pay. Resolves to the hash. */

@@ -55,9 +55,9 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
   return {
     address,
     async options(amount: string): Promise<PaymentPlan[]> {
-      const options = await paymentOptions(ctx, amount);
+      const { options, holdings } = await paymentOptions(ctx, amount);
       if (!options.some((o) => o.covers))
-        throw new InsufficientBalanceError(`balance below ${amount} ${view.token.symbol}`);
+        throw new InsufficientBalanceError(`balance below ${amount} ${view.token.symbol}`, holdings);
       await ensureFeeFunds();
       return options;
     },
@@ -69,10 +69,14 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
         plan.kind === 'direct'
           ? parseUnits(plan.amount, view.token.decimal_count)
           : parseUnits(plan.spendMax ?? plan.amount, plan.payToken.decimal_count);
-      if ((await balanceOf(ctx, getAddress(plan.payToken.address))) < needed)
+      if ((await balanceOf(ctx, getAddress(plan.payToken.address))) < needed) {
+        // Spent elsewhere since the review: say what the wallet holds now.
+        const { holdings } = await paymentOptions(ctx, plan.amount);
         throw new InsufficientBalanceError(
           `balance below ${formatUnits(needed, plan.payToken.decimal_count)}`,
+          holdings,
         );
+      }
       await ensureFeeFunds();
       return sendPayment(ctx, plan, onStep);
     },
