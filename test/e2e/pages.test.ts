@@ -6,6 +6,7 @@
  * shopper's language. Payments need two confirmations here, so the "confirming" state is on screen until
  * the test mines the second block.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -355,6 +356,43 @@ ${body}
     await h.expectAccessible(page, 'es: review of 12,50');
     await page.screenshot({ path: `${artifacts}after-es-decimal-comma.png`, fullPage: true });
     await page.close();
+  });
+
+  it('says at once that an unknown payment link or an inactive product cannot be paid, with the way back and no retry', async () => {
+    const product = await h.createProduct();
+    const unknown = await h.openPage(
+      await h.freshShopper(),
+      `/checkout/${product.slug}?expected_payment=${randomUUID()}`,
+    );
+    await unknown.page.getByText('This payment link is not valid.').waitFor();
+    expect(await unknown.page.getByRole('heading', { level: 2 }).textContent()).toContain('Espresso beans');
+    expect(await unknown.page.getByRole('link', { name: 'Back to the shop' }).getAttribute('href')).toBe(
+      'https://shop.example/sorry',
+    );
+    expect(await unknown.page.getByRole('button').count()).toBe(0);
+    expect(await unknown.page.getByRole('textbox').count()).toBe(0);
+    await h.expectAccessible(unknown.page, 'unknown payment link');
+    await unknown.page.screenshot({ path: `${artifacts}after-unknown-payment-link.png` });
+    await unknown.page.close();
+
+    // A valid link to a product the merchant has since deactivated: said before any wallet is asked.
+    const expected = await h.expectPayment(product.id, '6.00');
+    await h.service.deps.db.kysely
+      .updateTable('products')
+      .set({ active: false })
+      .where('id', '=', product.id)
+      .execute();
+    const inactive = await h.openPage(
+      await h.freshShopper(),
+      `/checkout/${product.slug}?expected_payment=${expected.id}`,
+    );
+    await inactive.page.getByText('This checkout is not active: nothing can be paid here.').waitFor();
+    expect(await inactive.page.getByRole('button').count()).toBe(0);
+    expect(await inactive.page.getByRole('link', { name: 'Back to the shop' }).count()).toBe(1);
+    expect(inactive.wallet.calls).toEqual([]);
+    await h.expectAccessible(inactive.page, 'inactive product');
+    await inactive.page.screenshot({ path: `${artifacts}after-inactive-product.png` });
+    await inactive.page.close();
   });
 
   it("pre-fills the expected payment's e-mail on the hosted page, and asks for nothing without a payment link", async () => {

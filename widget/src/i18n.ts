@@ -26,6 +26,9 @@ const en = {
   noWallet: 'No wallet found in this browser.',
   otherDevice: 'Pay from another device',
   noAmount: 'This checkout needs a payment link from the merchant.',
+  inactive: 'This checkout is not active: nothing can be paid here.',
+  linkInvalid:
+    'This payment link is not valid. Check the link you were given, or ask the merchant for a new one.',
   connecting: 'Connecting to your wallet…',
   payingFrom: (address: string) => `Paying from ${address}`,
   direct: (amount: string) => `You send ${amount}.`,

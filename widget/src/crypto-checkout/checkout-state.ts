@@ -6,7 +6,7 @@ import type { Config } from '@wagmi/core';
 import { LitElement, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { fromUnits, parseDollarAmount, toUnits } from '../amount.ts';
-import { CheckoutApi, type CheckoutSession, type CheckoutView } from '../api.ts';
+import { CheckoutApi, CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
 import { CountdownController } from '../controllers/countdown.ts';
 import { LanguageController } from '../controllers/language.ts';
 import { OutcomeController } from '../controllers/outcome.ts';
@@ -113,8 +113,15 @@ export abstract class CheckoutState extends LitElement {
     this.phase = 'loading';
     this.failure = undefined;
     this.api = new CheckoutApi(this.apiBase || window.location.origin);
+    const expected = this.expectedPayment || undefined;
+    let invalidLink = false;
     try {
-      const view = await this.api.view(this.slug, this.expectedPayment || undefined);
+      const view = await this.api.view(this.slug, expected).catch((error: unknown) => {
+        // A payment link naming no payment of this product: the product's own view still says where to go.
+        if (!expected || !(error instanceof CheckoutApiError) || error.status !== 404) throw error;
+        invalidLink = true;
+        return this.api.view(this.slug);
+      });
       this.view = view;
       this.form.fieldsOf(view);
       this.phase = 'connect';
@@ -126,11 +133,17 @@ export abstract class CheckoutState extends LitElement {
           await this.showRequest(session);
         this.applySession(session);
       } else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
+      else if (invalidLink) this.phase = 'invalid-link';
+      // Said at once: an inactive product refuses every session, so nothing here could be paid.
+      else if (!view.active) this.phase = 'inactive';
     } catch (error) {
+      // No such checkout: trying again cannot help.
+      const missing = error instanceof CheckoutApiError && error.status === 404;
       this.phase = 'load-error';
       this.failure = {
-        message: ({ messages }) => describeApiError(error, messages) ?? messages.loadFailed,
-        retry: () => void this.load(),
+        message: ({ messages }) =>
+          missing ? messages.linkInvalid : (describeApiError(error, messages) ?? messages.loadFailed),
+        retry: missing ? null : () => void this.load(),
       };
     }
   }

@@ -104,9 +104,8 @@ async function textWith(el: CryptoCheckout, wanted: string): Promise<string> {
   return text(el);
 }
 
-const viewRoute = {
-  [`/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`]: { checkout: view },
-};
+const viewPath = `/api/v1/checkout/espresso?expected_payment=${view.expected_payment!.id}`;
+const viewRoute = { [viewPath]: { checkout: view } };
 const viewAttrs = {
   slug: 'espresso',
   'expected-payment': view.expected_payment!.id,
@@ -143,12 +142,40 @@ describe('<crypto-checkout>', () => {
     expect(el.shadowRoot!.querySelector('#email')?.getAttribute('type')).toBe('email');
   });
 
-  it('explains a checkout that cannot be loaded and offers a retry', async () => {
+  it('offers a retry when the checkout cannot be loaded, and none when it does not exist', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 503, headers: { 'content-type': 'application/json' } })),
+    );
+    const down = await mount({ slug: 'espresso', 'api-base': 'http://shop.test' });
+    expect(down.shadowRoot!.querySelector('[role="alert"] button')?.textContent).toBe('Try again');
+    down.remove();
+
     vi.stubGlobal('fetch', fakeServer({}));
     const el = await mount({ slug: 'missing', 'api-base': 'http://shop.test' });
     const alert = el.shadowRoot!.querySelector('[role="alert"]');
-    expect(alert?.textContent).toContain('Not found');
-    expect(alert?.querySelector('button')?.textContent).toBe('Try again');
+    expect(alert?.textContent).toContain('This payment link is not valid.');
+    expect(alert?.querySelector('button')).toBeNull();
+  });
+
+  it('says at once that an unknown payment link or an inactive product cannot be paid, offering the way back', async () => {
+    const product = { ...view, expected_payment: null, failure_url: 'https://shop.example/sorry' };
+    vi.stubGlobal('fetch', fakeServer({ '/api/v1/checkout/espresso': { checkout: product } }));
+    vi.stubGlobal('ethereum', { request: vi.fn() });
+    const unknown = await mount(viewAttrs);
+    expect(await textWith(unknown, 'This payment link is not valid.')).toContain('Espresso beans');
+    expect(unknown.shadowRoot!.querySelector('a[part="link"]')?.getAttribute('href')).toBe(
+      'https://shop.example/sorry',
+    );
+    expect(unknown.shadowRoot!.querySelectorAll('button, input, form')).toHaveLength(0);
+    unknown.remove();
+
+    vi.stubGlobal('fetch', fakeServer({ [viewPath]: { checkout: { ...view, active: false } } }));
+    const inactive = await mount(viewAttrs);
+    expect(await textWith(inactive, 'This checkout is not active')).not.toContain('Pay with');
+    expect(inactive.shadowRoot!.querySelectorAll('button, input, form')).toHaveLength(0);
+    // Without a failure_url there is nowhere to send the shopper: the message stands alone.
+    expect(inactive.shadowRoot!.querySelector('a')).toBeNull();
   });
 
   it('validates the open amount and required fields without touching a wallet', async () => {

@@ -11,7 +11,7 @@ import type { Holding, PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } 
 import { CheckoutState } from './checkout-state.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import { describeApiError, describeWalletError } from './describe-error.ts';
-import { renderFailure, renderOutcome } from './render-outcome.ts';
+import { renderFailure, renderOutcome, renderUnavailable } from './render-outcome.ts';
 import { renderReview, renderWallets } from './render-payment.ts';
 import { renderAmount, renderProgress, renderTimer } from './render-summary.ts';
 import {
@@ -19,6 +19,7 @@ import {
   type CheckoutPhase,
   type CheckoutSuccessDetail,
   isFinal,
+  isUnavailable,
   readStoredHash,
   storeHash,
 } from './state.ts';
@@ -275,14 +276,18 @@ export class CryptoCheckout extends CheckoutState {
       <header part="header">
         <h2 id="title">${view.name}${view.is_test ? html`<span class="badge">${t.testMode}</span>` : nothing}</h2>
       </header>
-      ${renderAmount(view, this.dollarAmount, this.tokenAmount, localized)} ${renderProgress(this.phase, t)}
+      ${
+        isUnavailable(this.phase)
+          ? renderUnavailable(this.phase, view, t)
+          : html`${renderAmount(view, this.dollarAmount, this.tokenAmount, localized)} ${renderProgress(this.phase, t)}
       ${renderTimer(this.countdownController?.remainingMs ?? null, this.phase, t)}
       ${
         isFinal(this.phase) || (!view.expected_payment && !view.open_amount)
           ? nothing
           : this.form.render(view, locked, localized, this.amountChanged)
       }
-      ${this.renderAction(view, localized)} ${renderFailure(this.failure, this.busy, localized)}
+      ${this.renderAction(view, localized)} ${renderFailure(this.failure, this.busy, localized)}`
+      }
     </section>`;
   }
 

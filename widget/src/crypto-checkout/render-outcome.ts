@@ -90,6 +90,15 @@ export function renderOutcome(
   }
 }
 
+/** A checkout nothing can be paid in, said at once, with the way back to the shop when the merchant gave one. */
+export function renderUnavailable(phase: CheckoutPhase, view: CheckoutView, t: Messages): TemplateResult {
+  const back = webUrl(view.failure_url);
+  return html`<div class="ended">
+    <p part="message" class="failure" role="alert">${phase === 'inactive' ? t.inactive : t.linkInvalid}</p>
+    ${back ? html`<a part="link" href=${back}>${t.backToShop}</a>` : nothing}
+  </div>`;
+}
+
 /** The error on screen and its way on. */
 export function renderFailure(
   failure: Failure | undefined,

@@ -4,6 +4,9 @@
 export type CheckoutPhase =
   | 'loading'
   | 'load-error'
+  /** Nothing can be paid here: the product is not active, or the payment link names no payment of it. */
+  | 'inactive'
+  | 'invalid-link'
   | 'connect'
   | 'connecting'
   | 'review'
@@ -37,6 +40,8 @@ export interface CheckoutFailureDetail {
 export const stepOfPhase: Record<CheckoutPhase, number> = {
   loading: 0,
   'load-error': 0,
+  inactive: 0,
+  'invalid-link': 0,
   connect: 0,
   connecting: 0,
   review: 1,
@@ -52,6 +57,10 @@ export const stepOfPhase: Record<CheckoutPhase, number> = {
 /** Whether the checkout has ended: nothing more can be paid in it. */
 export const isFinal = (phase: CheckoutPhase): boolean =>
   phase === 'paid' || phase === 'failed' || phase === 'expired';
+
+/** Whether nothing can be paid in this checkout at all: no form, no wallets, no way to retry. */
+export const isUnavailable = (phase: CheckoutPhase): boolean =>
+  phase === 'inactive' || phase === 'invalid-link';
 
 /** `url` when it is a web URL: a merchant-configured `javascript:` URL must never run in the shopper's page. */
 export const webUrl = (url: string | undefined): string => (url && /^https?:\/\//i.test(url) ? url : '');

@@ -28,6 +28,9 @@ export const messages: Messages = {
   noWallet: 'No se encontró ninguna billetera en este navegador.',
   otherDevice: 'Pagar desde otro dispositivo',
   noAmount: 'Este pago necesita un enlace de pago del comercio.',
+  inactive: 'Este pago no está activo: aquí no se puede pagar nada.',
+  linkInvalid:
+    'Este enlace de pago no es válido. Revisa el enlace que te dieron o pide uno nuevo al comercio.',
   connecting: 'Conectando con tu billetera…',
   payingFrom: (address) => `Pagas desde ${address}`,
   direct: (amount) => `Envías ${amount}.`,

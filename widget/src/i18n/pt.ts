@@ -28,6 +28,9 @@ export const messages: Messages = {
   noWallet: 'Nenhuma carteira encontrada neste navegador.',
   otherDevice: 'Pagar de outro dispositivo',
   noAmount: 'Este pagamento precisa de um link de pagamento do lojista.',
+  inactive: 'Este pagamento não está ativo: nada pode ser pago aqui.',
+  linkInvalid:
+    'Este link de pagamento não é válido. Confira o link que você recebeu ou peça um novo ao lojista.',
   connecting: 'Conectando à sua carteira…',
   payingFrom: (address) => `Pagando com ${address}`,
   direct: (amount) => `Você envia ${amount}.`,
