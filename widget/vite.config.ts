@@ -59,6 +59,7 @@ export default defineConfig(({ mode }) => {
   const files = {
     wallet: file(manifest?.wallet),
     qr: file(manifest?.qr),
+    en: file(manifest?.messages.en),
     es: file(manifest?.messages.es),
     pt: file(manifest?.messages.pt),
   };
@@ -86,6 +87,7 @@ export default defineConfig(({ mode }) => {
               'crypto-checkout': 'src/index.ts',
               'crypto-checkout-wallet': 'src/wallet/wallet-flow.ts',
               'crypto-checkout-qr': 'src/payment-request/payment-request.ts',
+              'crypto-checkout-en': 'src/i18n/en.ts',
               'crypto-checkout-es': 'src/i18n/es.ts',
               'crypto-checkout-pt': 'src/i18n/pt.ts',
             },

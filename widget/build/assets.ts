@@ -20,8 +20,8 @@ export interface WidgetManifest {
   wallet: string;
   /** The payment request (QR code) module both entries import on demand. */
   qr: string;
-  /** The Spanish and Portuguese texts, imported the first time a page uses the language. */
-  messages: { es: string; pt: string };
+  /** The texts of each language, imported the first time a page uses it. */
+  messages: { en: string; es: string; pt: string };
 }
 
 /** Name of the manifest in `dist/`. */
@@ -85,6 +85,7 @@ export function widgetAssets(build: 'es' | 'iife', distDir: string): Plugin {
           wallet: entry(bundle, 'crypto-checkout-wallet').fileName,
           qr: entry(bundle, 'crypto-checkout-qr').fileName,
           messages: {
+            en: entry(bundle, 'crypto-checkout-en').fileName,
             es: entry(bundle, 'crypto-checkout-es').fileName,
             pt: entry(bundle, 'crypto-checkout-pt').fileName,
           },

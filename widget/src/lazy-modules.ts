@@ -1,7 +1,7 @@
 /**
- * Loads what the first render does not need, on demand — the wallet module, the payment request (QR code)
- * for paying from another device, the Spanish and Portuguese texts: lazy chunks for the ES build, files
- * beside it for the classic script.
+ * Loads what the first render does not need, on demand — the texts of the page's language, the wallet
+ * module, the payment request (QR code) for paying from another device: lazy chunks for the ES build,
+ * files beside it for the classic script.
  */
 import { keepMessages, type Lang, type Messages, messagesOf } from './i18n.ts';
 import type * as PaymentRequestModule from './payment-request/payment-request.ts';
@@ -11,7 +11,7 @@ export type { PaymentRequestModule };
 
 declare const __WIDGET_IIFE__: boolean;
 /** Hashed file names beside the classic script (set by the classic build): wallet, QR, texts. */
-declare const __WIDGET_FILES__: { wallet: string; qr: string; es: string; pt: string };
+declare const __WIDGET_FILES__: { wallet: string; qr: string; en: string; es: string; pt: string };
 
 // Captured while the classic script runs: `currentScript` is null once it has finished.
 const scriptUrl =
@@ -33,18 +33,24 @@ export function loadPaymentRequestModule(): Promise<typeof PaymentRequestModule>
   return classic ? load('qr') : import('./payment-request/payment-request.ts');
 }
 
-/** The texts of `lang`, fetched the first time a page uses it; English when they cannot be fetched. */
+/**
+ * The texts of `lang`, fetched the first time a page uses it; English when Spanish or Portuguese cannot be
+ * fetched. Fails only when English cannot be fetched either.
+ */
 export async function loadMessages(lang: Lang): Promise<Messages> {
   const known = messagesOf(lang);
   if (known) return known;
   const module: Promise<{ messages: Messages }> = classic
-    ? load(lang === 'es' ? 'es' : 'pt')
+    ? load(lang)
     : lang === 'es'
       ? import('./i18n/es.ts')
-      : import('./i18n/pt.ts');
+      : lang === 'pt'
+        ? import('./i18n/pt.ts')
+        : import('./i18n/en.ts');
   try {
     return keepMessages(lang, (await module).messages);
-  } catch {
-    return messagesOf('en')!;
+  } catch (error) {
+    if (lang === 'en') throw error;
+    return loadMessages('en');
   }
 }

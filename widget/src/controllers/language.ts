@@ -6,6 +6,9 @@ import { loadMessages } from '../lazy-modules.ts';
 // Guards against pathological trees: ancestors watched for `lang`, and shadow roots crossed to find it.
 const maxLangDepth = 1_000;
 const maxShadowHops = 100;
+/** A language whose texts could not be fetched is asked for again this many times, this far apart. */
+const maxRetries = 3;
+const retryMs = 2_000;
 
 /**
  * Finds the language of the nearest non-empty `lang` — on the host or an ancestor, across shadow roots to
@@ -23,6 +26,7 @@ export class LanguageController implements ReactiveController {
   private observer: MutationObserver | undefined;
   private watchTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly follow = () => this.watch();
+  private retries = 0;
 
   constructor(host: ReactiveControllerHost & HTMLElement) {
     this.host = host;
@@ -85,9 +89,18 @@ export class LanguageController implements ReactiveController {
       this.use(language, ready);
       return;
     }
-    void loadMessages(language.lang).then((messages) => {
-      if (this.wanted === language) this.use(language, messages);
-    });
+    loadMessages(language.lang).then(
+      (messages) => {
+        if (this.wanted === language) this.use(language, messages);
+      },
+      () => {
+        // Not even English could be fetched: asked again a little later, a few times.
+        if (this.retries++ < maxRetries)
+          setTimeout(() => {
+            if (this.wanted === language) this.take(language);
+          }, retryMs);
+      },
+    );
   }
 
   private use(language: { locale: string }, messages: Localized['messages']): void {

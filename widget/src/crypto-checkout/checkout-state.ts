@@ -12,7 +12,6 @@ import { LanguageController } from '../controllers/language.ts';
 import { OutcomeController } from '../controllers/outcome.ts';
 import { SessionStreamController } from '../controllers/session-stream.ts';
 import { WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
-import { type Localized, messagesOf } from '../i18n.ts';
 import { loadPaymentRequestModule, type PaymentRequestModule } from '../lazy-modules.ts';
 import { PaymentAttempt } from './attempt.ts';
 import { describeApiError } from './describe-error.ts';
@@ -103,9 +102,9 @@ export abstract class CheckoutState extends LitElement {
     return this.streamController;
   }
 
-  /** The language in use; English until the first language's texts are in (nothing is shown before). */
-  protected get localized(): Localized {
-    return this.language.current ?? { locale: 'en', messages: messagesOf('en')! };
+  /** The language tag in use (amounts are read and written its way). */
+  protected get locale(): string {
+    return this.language.current?.locale ?? this.language.wanted.locale;
   }
 
   protected async load(): Promise<void> {
@@ -161,7 +160,7 @@ export abstract class CheckoutState extends LitElement {
   protected get dollarAmount(): string | null {
     const view = this.view;
     if (view?.expected_payment) return view.expected_payment.dollar_amount;
-    if (view?.open_amount) return parseDollarAmount(this.form.amount, this.localized.locale).amount;
+    if (view?.open_amount) return parseDollarAmount(this.form.amount, this.locale).amount;
     return null;
   }
 

@@ -90,7 +90,7 @@ export class CryptoCheckout extends CheckoutState {
   };
 
   private validate(view: CheckoutView): boolean {
-    return this.form.validate(view, this.localized.locale);
+    return this.form.validate(view, this.locale);
   }
 
   private async choose(wallet: DiscoveredWallet): Promise<void> {
@@ -131,7 +131,7 @@ export class CryptoCheckout extends CheckoutState {
     token: string,
     sender?: string,
   ): Promise<CheckoutSession> {
-    const details = { ...this.form.values(view), locale: this.localized.locale };
+    const details = { ...this.form.values(view), locale: this.locale };
     return this.attempt.open(this.api, view, dollars, details, token, sender);
   }
 
