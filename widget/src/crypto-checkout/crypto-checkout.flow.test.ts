@@ -151,7 +151,7 @@ const root = (el: CryptoCheckout) => el.shadowRoot!;
 const text = (el: CryptoCheckout) => root(el).textContent?.replace(/\s+/g, ' ') ?? '';
 
 async function settle(el: CryptoCheckout, until: () => boolean): Promise<void> {
-  for (let i = 0; i < 60 && !until(); i++) {
+  for (let i = 0; i < 200 && !until(); i++) {
     await new Promise((r) => setTimeout(r, 5));
     await el.updateComplete;
   }

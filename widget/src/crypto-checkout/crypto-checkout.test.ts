@@ -86,7 +86,7 @@ async function mount(attrs: Record<string, string>): Promise<CryptoCheckout> {
   const el = document.createElement('crypto-checkout');
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
   document.body.append(el);
-  for (let i = 0; i < 20 && !el.shadowRoot?.querySelector('h2, [part="error"]'); i++) {
+  for (let i = 0; i < 200 && !el.shadowRoot?.querySelector('h2, [part="error"]'); i++) {
     await new Promise((r) => setTimeout(r, 5));
     await el.updateComplete;
   }
@@ -95,9 +95,9 @@ async function mount(attrs: Record<string, string>): Promise<CryptoCheckout> {
 
 const text = (el: CryptoCheckout) => el.shadowRoot?.textContent?.replace(/\s+/g, ' ') ?? '';
 
-/** Waits (at most 40 rounds of 5 ms) until the element's text contains `wanted`; returns that text. */
+/** Waits (at most 200 rounds of 5 ms) until the element's text contains `wanted`; returns that text. */
 async function textWith(el: CryptoCheckout, wanted: string): Promise<string> {
-  for (let i = 0; i < 40 && !text(el).includes(wanted); i++) {
+  for (let i = 0; i < 200 && !text(el).includes(wanted); i++) {
     await new Promise((r) => setTimeout(r, 5));
     await el.updateComplete;
   }
