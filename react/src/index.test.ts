@@ -76,6 +76,7 @@ describe('<CryptoCheckout> for React', () => {
           apiBase,
           theme: 'dark',
           email: 'ada@example.com',
+          redirectDelay: 0,
           className: 'shop-checkout',
         }),
       ),
@@ -89,6 +90,8 @@ describe('<CryptoCheckout> for React', () => {
     expect(el.getAttribute('theme')).toBe('dark');
     expect(el.getAttribute('class')).toBe('shop-checkout');
     expect(el.email).toBe('ada@example.com');
+    expect(el.getAttribute('redirect-delay')).toBe('0');
+    expect(el.redirectDelay).toBe(0);
     expect(el.expectedPayment).toBe(expectedPayment);
     expect(el.apiBase).toBe(apiBase);
     expect(el.wagmiConfig).toBe(config);
@@ -103,6 +106,7 @@ describe('<CryptoCheckout> for React', () => {
     expect(el.wagmiConfig).toBeUndefined();
     expect(el.hasAttribute('expected-payment')).toBe(false);
     expect(el.getAttribute('theme') ?? 'auto').toBe('auto');
+    expect(el.redirectDelay).toBe(3);
   });
 
   it('forwards checkout-success and checkout-failure to the handlers, which can cancel the redirect', async () => {

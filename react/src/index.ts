@@ -18,6 +18,11 @@ export interface CryptoCheckoutProps {
   theme?: 'auto' | 'light' | 'dark';
   /** The shopper's e-mail, pre-filled in the form (they can still change it). */
   email?: string;
+  /**
+   * Seconds the outcome stays on screen ("Taking you back to …") before `success_url` or `failure_url`
+   * opens; 0 opens it at once. The element's default is 3.
+   */
+  redirectDelay?: number;
   className?: string;
   onSuccess?: (event: CustomEvent<CheckoutSuccessDetail>) => void;
   onFailure?: (event: CustomEvent<CheckoutFailureDetail>) => void;
@@ -54,6 +59,7 @@ export function CryptoCheckout(props: CryptoCheckoutProps): ReactElement {
     'api-base': props.apiBase,
     theme: props.theme,
     email: props.email,
+    'redirect-delay': props.redirectDelay,
     class: props.className,
   });
 }

@@ -39,10 +39,11 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
   /** A merchant page (on the site's origin) that loads the ES build from the service. */
   const merchantPage = (
     path: string,
-    attrs: { slug: string; expectedPayment: string },
+    attrs: { slug: string; expectedPayment: string; redirectDelay?: string },
     options: { lang?: string; inShadowRoot?: boolean } = {},
   ) => {
-    const element = `<crypto-checkout slug="${attrs.slug}" expected-payment="${attrs.expectedPayment}" api-base="${h.service.url}"></crypto-checkout>`;
+    const delay = attrs.redirectDelay === undefined ? '' : ` redirect-delay="${attrs.redirectDelay}"`;
+    const element = `<crypto-checkout slug="${attrs.slug}" expected-payment="${attrs.expectedPayment}" api-base="${h.service.url}"${delay}></crypto-checkout>`;
     const body = options.inShadowRoot
       ? `<shop-checkout></shop-checkout>
 <script>
@@ -138,7 +139,18 @@ ${body}
     await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
     await page.getByRole('button', { name: 'Pay now' }).click();
     await confirmPayment(page);
+    // The outcome is on screen first (3 s by default): paid, the transaction, where the shopper is going.
+    await page.getByText('Payment received. Thank you!').waitFor();
+    const paidAt = Date.now();
+    const site = new URL(thanks).host;
+    await page.getByText(`Taking you back to ${site}…`).waitFor();
+    expect(await page.getByRole('link', { name: 'Go now' }).getAttribute('href')).toBe(thanks);
+    expect(await h.elementText(page)).toContain('Transaction: 0x');
+    await h.expectAccessible(page, 'paid, taking the shopper back');
+    await page.screenshot({ path: `${artifacts}paid-before-redirect.png` });
+    expect(page.url()).toBe(url);
     await page.waitForURL(thanks, { timeout: 30_000 });
+    expect(Date.now() - paidAt).toBeGreaterThan(2_000);
     await page.getByRole('heading', { name: 'Thank you' }).waitFor();
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({
@@ -160,7 +172,12 @@ ${body}
       failure_url: sorry,
     });
     const expected = await h.expectPayment(product.id, '8.10');
-    const url = merchantPage(`/shop/${expected.id}`, { slug: product.slug, expectedPayment: expected.id });
+    // redirect-delay="0": the merchant's page opens the moment the outcome is known, as before.
+    const url = merchantPage(`/shop/${expected.id}`, {
+      slug: product.slug,
+      expectedPayment: expected.id,
+      redirectDelay: '0',
+    });
     const shopper = await h.freshShopper('10');
     const { page, wallet, outcomes } = await h.openPage(shopper, url, { cancelOutcome: false });
     wallet.revertNext();
@@ -168,7 +185,9 @@ ${body}
     await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
     await page.getByRole('button', { name: 'Pay now' }).click();
     await confirmPayment(page);
-    await page.waitForURL(sorry, { timeout: 30_000 });
+    // Gone the moment the outcome came (the default 3 s would keep it longer).
+    await expect.poll(() => outcomes.length, { timeout: 30_000 }).toBe(1);
+    await page.waitForURL(sorry, { timeout: 1_000 });
     expect(outcomes).toMatchObject([
       { type: 'checkout-failure', bubbles: true, composed: true, detail: { reason: 'failed' } },
     ]);
@@ -197,10 +216,19 @@ ${body}
       .set({ expires_at: new Date(Date.now() + 4_000) })
       .where('id', '=', opened.body.session.id)
       .execute();
-    const url = merchantPage(`/shop/${expected.id}`, { slug: product.slug, expectedPayment: expected.id });
+    const url = merchantPage(`/shop/${expected.id}`, {
+      slug: product.slug,
+      expectedPayment: expected.id,
+      redirectDelay: '2',
+    });
     const { page, wallet, outcomes } = await h.openPage(await h.freshShopper(), url, {
       cancelOutcome: false,
     });
+    // Expired is said first, with where the shopper is going, for the merchant's 2 s.
+    await page.getByText('This checkout has expired.').waitFor({ timeout: 15_000 });
+    await page.getByText(`Taking you back to ${new URL(sorry).host}…`).waitFor();
+    expect(page.url()).toBe(url);
+    await h.expectAccessible(page, 'expired, taking the shopper back');
     await page.waitForURL(sorry, { timeout: 30_000 });
     expect(outcomes).toMatchObject([
       { type: 'checkout-failure', bubbles: true, composed: true, detail: { reason: 'expired' } },

@@ -3,35 +3,56 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { CheckoutFailureDetail, CheckoutSuccessDetail } from '../crypto-checkout/state.ts';
 import { webUrl } from '../crypto-checkout/state.ts';
 
+/** A redirect on its way: where to, and the site's name as the shopper reads it. */
+export interface PendingRedirect {
+  url: string;
+  site: string;
+}
+
 /**
  * Emits the outcome of a checkout once (bubbling, composed, cancelable) and, unless a listener cancels
- * it, takes the shopper to the merchant's URL for it (web URLs only).
+ * it, takes the shopper to the merchant's URL for it (web URLs only) once the outcome has been on screen
+ * for the host's `redirectDelay` seconds (0: at once).
  */
 export class OutcomeController implements ReactiveController {
   /** Whether an outcome was emitted for the current attempt. */
   sent = false;
-  private readonly host: ReactiveControllerHost & HTMLElement;
+  /** The redirect the shopper is told about while it waits. */
+  pending: PendingRedirect | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly host: ReactiveControllerHost & HTMLElement & { redirectDelay: number };
 
-  constructor(host: ReactiveControllerHost & HTMLElement) {
+  constructor(host: ReactiveControllerHost & HTMLElement & { redirectDelay: number }) {
     this.host = host;
     host.addController(this);
   }
 
-  hostConnected(): void {}
+  hostDisconnected(): void {
+    this.cancel();
+  }
 
   /** The payment resolved: `checkout-success`, then `url`. */
   success(detail: CheckoutSuccessDetail, url: string | undefined): void {
-    if (this.emit('checkout-success', detail)) go(url);
+    if (this.emit('checkout-success', detail)) this.go(url);
   }
 
   /** The payment failed or the checkout expired: `checkout-failure`, then `url` unless the shopper `stays`. */
   failure(detail: CheckoutFailureDetail, url: string | undefined, stays: boolean): void {
-    if (this.emit('checkout-failure', detail) && !stays) go(url);
+    if (this.emit('checkout-failure', detail) && !stays) this.go(url);
   }
 
   /** A new attempt: its outcome is still to come. */
   reset(): void {
     this.sent = false;
+    this.cancel();
+  }
+
+  /** The shopper stays: a redirect on its way is dropped. */
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending) this.host.requestUpdate();
+    this.pending = undefined;
   }
 
   private emit(type: 'checkout-success' | 'checkout-failure', detail: object): boolean {
@@ -40,9 +61,20 @@ export class OutcomeController implements ReactiveController {
     const event = new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable: true });
     return this.host.dispatchEvent(event);
   }
-}
 
-function go(url: string | undefined): void {
-  const target = webUrl(url);
-  if (target) window.location.assign(target);
+  private go(url: string | undefined): void {
+    const target = webUrl(url);
+    if (!target) return;
+    const delay = this.host.redirectDelay;
+    if (!(delay > 0)) {
+      window.location.assign(target);
+      return;
+    }
+    this.pending = { url: target, site: new URL(target).host };
+    this.host.requestUpdate();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      window.location.assign(target);
+    }, delay * 1000);
+  }
 }

@@ -39,6 +39,12 @@ export abstract class CheckoutState extends LitElement {
   /** The shopper's e-mail, pre-filled in the form (the hosted page sets the expected payment's). */
   @property() email = '';
 
+  /**
+   * Seconds the outcome (paid, failed, expired) stays on screen, saying where the shopper is going, before
+   * `success_url` or `failure_url` is opened; 0 opens it at once.
+   */
+  @property({ attribute: 'redirect-delay', type: Number }) redirectDelay = 3;
+
   @state() protected phase: CheckoutPhase = 'loading';
   @state() protected view: CheckoutView | undefined;
   @state() protected session: CheckoutSession | undefined;

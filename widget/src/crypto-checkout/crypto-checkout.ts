@@ -336,6 +336,7 @@ export class CryptoCheckout extends CheckoutState {
             receiptTo: this.attempt.body?.email,
             canStartAgain: this.canStartAgain,
             startAgain: this.startAgain,
+            redirect: this.outcome.pending,
           },
           t,
         );

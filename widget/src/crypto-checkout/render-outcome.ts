@@ -2,6 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutSession, CheckoutView } from '../api.ts';
 import { explorerOf } from '../chains.ts';
+import type { PendingRedirect } from '../controllers/outcome.ts';
 import type { Localized, Messages } from '../i18n.ts';
 import { type CheckoutPhase, shortAddress, webUrl } from './state.ts';
 
@@ -47,9 +48,21 @@ export function renderOutcome(
   view: CheckoutView,
   session: CheckoutSession | undefined,
   tx: Transaction,
-  ended: { receiptTo: string | undefined; canStartAgain: boolean; startAgain: () => void },
+  ended: {
+    receiptTo: string | undefined;
+    canStartAgain: boolean;
+    startAgain: () => void;
+    redirect: PendingRedirect | undefined;
+  },
   t: Messages,
 ): TemplateResult | typeof nothing {
+  const redirect = ended.redirect;
+  const leaving = redirect
+    ? html`<div class="ended">
+        <p role="status">${t.redirecting(redirect.site)}</p>
+        <a part="link" href=${redirect.url}>${t.goNow}</a>
+      </div>`
+    : nothing;
   switch (phase) {
     case 'submitted':
     case 'confirming': {
@@ -64,12 +77,12 @@ export function renderOutcome(
       // a session resumed after a reload no longer knows the address, so it is not named then.
       return html`<p part="message" class="success" role="status">${t.paid}</p>${
         view.sends_receipt ? html`<p part="receipt">${t.receiptSent(ended.receiptTo ?? '')}</p>` : nothing
-      }${renderHash(view, tx, t)}`;
+      }${renderHash(view, tx, t)}${leaving}`;
     case 'failed':
       return html`<div part="message" class="failure" role="alert">
           <p><strong>${t.failed}</strong></p>
           <p>${t.failedReverted}</p>
-        </div>${renderHash(view, tx, t)}`;
+        </div>${renderHash(view, tx, t)}${leaving}`;
     case 'expired': {
       const back = webUrl(view.failure_url);
       return html`<div class="ended">
@@ -78,12 +91,12 @@ export function renderOutcome(
           ended.canStartAgain
             ? html`<p>${t.expiredRestart}</p>
                 <button part="pay-button" type="button" @click=${ended.startAgain}>${t.startAgain}</button>`
-            : back
+            : back && !redirect
               ? html`<p>${t.expiredAskMerchant}</p>
                   <a part="link" href=${back}>${t.backToShop}</a>`
               : html`<p tabindex="-1">${t.expiredAskMerchant}</p>`
         }
-      </div>`;
+      </div>${leaving}`;
     }
     default:
       return nothing;

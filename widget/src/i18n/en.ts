@@ -58,6 +58,8 @@ export const messages = {
   expiredAskMerchant: 'Ask the merchant for a new payment link.',
   startAgain: 'Start again',
   backToShop: 'Back to the shop',
+  redirecting: (site: string) => `Taking you back to ${site}…`,
+  goNow: 'Go now',
   expiresIn: (time: string) => `Time left to pay: ${time}`,
   minutesLeft: (n: number) => (n === 1 ? '1 minute left to pay' : `${n} minutes left to pay`),
   secondsLeft: (n: number) => `${n} seconds left to pay`,

@@ -59,6 +59,8 @@ export const messages: Messages = {
   expiredAskMerchant: 'Pide al comercio un nuevo enlace de pago.',
   startAgain: 'Empezar de nuevo',
   backToShop: 'Volver a la tienda',
+  redirecting: (site) => `Te llevamos de vuelta a ${site}…`,
+  goNow: 'Ir ahora',
   expiresIn: (time) => `Tiempo para pagar: ${time}`,
   minutesLeft: (n) => (n === 1 ? 'Queda 1 minuto para pagar' : `Quedan ${n} minutos para pagar`),
   secondsLeft: (n) => `Quedan ${n} segundos para pagar`,

@@ -59,6 +59,8 @@ export const messages: Messages = {
   expiredAskMerchant: 'Peça ao lojista um novo link de pagamento.',
   startAgain: 'Começar de novo',
   backToShop: 'Voltar à loja',
+  redirecting: (site) => `Levando você de volta para ${site}…`,
+  goNow: 'Ir agora',
   expiresIn: (time) => `Tempo para pagar: ${time}`,
   minutesLeft: (n) => (n === 1 ? 'Resta 1 minuto para pagar' : `Restam ${n} minutos para pagar`),
   secondsLeft: (n) => `Restam ${n} segundos para pagar`,
