@@ -1,7 +1,26 @@
 /** The public checkout API as the element calls it. */
-import type { CheckoutSession, CheckoutView } from '@checkout/core';
+import type { CheckoutView, CheckoutSession as ServiceSession } from '@checkout/core';
 
-export type { CheckoutSession, CheckoutView };
+export type { CheckoutView };
+
+/** A transfer of another amount into the receiving address during a payment request's window: it paid nothing. */
+export interface UnmatchedTransfer {
+  tx_hash: string;
+  /** Decimal string of the token. */
+  amount: string;
+  token_symbol: string;
+  seen_at: string;
+}
+
+/**
+ * A checkout session as the element reads it: the service's, with `closed` (an attempt given up, which
+ * takes nothing) and the transfers of another amount seen for a payment request (absent on services
+ * that do not report them yet).
+ */
+export type CheckoutSession = Omit<ServiceSession, 'status'> & {
+  status: ServiceSession['status'] | 'closed';
+  unmatched_transfers?: UnmatchedTransfer[];
+};
 
 /** An error answer of the API, or a network failure (`status` 0). */
 export class CheckoutApiError extends Error {
@@ -73,6 +92,17 @@ export class CheckoutApi {
         tx_hash: txHash,
       })
     ).session;
+  }
+
+  /**
+   * Closes a session the element gives up (another amount, "Start again", another wallet), so it claims
+   * nothing. Sent and forgotten: `keepalive` lets it leave with the page, and a failure changes nothing
+   * the shopper sees (the session then runs out on its own).
+   */
+  closeSession(id: string): void {
+    fetch(`${this.base}/api/v1/checkout/sessions/${id}/close`, { method: 'POST', keepalive: true }).catch(
+      () => {},
+    );
   }
 
   /** URL of the session's server-sent events. */

@@ -10,13 +10,14 @@ export interface PendingRedirect {
 }
 
 /**
- * Emits the outcome of a checkout once (bubbling, composed, cancelable) and, unless a listener cancels
- * it, takes the shopper to the merchant's URL for it (web URLs only) once the outcome has been on screen
- * for the host's `redirectDelay` seconds (0: at once).
+ * Emits the outcome of a checkout once (bubbling, composed, cancelable) — a success may still follow a
+ * failure, when a late payment resolves an expired session — and, unless a listener cancels it, takes the
+ * shopper to the merchant's URL for it (web URLs only) once the outcome has been on screen for the host's
+ * `redirectDelay` seconds (0: at once).
  */
 export class OutcomeController implements ReactiveController {
-  /** Whether an outcome was emitted for the current attempt. */
-  sent = false;
+  /** The outcome told for the current attempt (a late payment may still follow an expiry). */
+  private toldAs: 'success' | 'failure' | undefined;
   /** The redirect the shopper is told about while it waits. */
   pending: PendingRedirect | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -31,19 +32,30 @@ export class OutcomeController implements ReactiveController {
     this.cancel();
   }
 
-  /** The payment resolved: `checkout-success`, then `url`. */
+  /** The payment resolved (also after an expiry, paid late): `checkout-success`, then `url`. */
   success(detail: CheckoutSuccessDetail, url: string | undefined): void {
+    if (this.toldAs === 'success') return;
+    this.cancel();
+    this.toldAs = 'success';
     if (this.emit('checkout-success', detail)) this.go(url);
   }
 
-  /** The payment failed or the checkout expired: `checkout-failure`, then `url` unless the shopper `stays`. */
+  /** The payment failed or the checkout expired or closed: `checkout-failure`, then `url` unless the shopper `stays`. */
   failure(detail: CheckoutFailureDetail, url: string | undefined, stays: boolean): void {
+    if (this.toldAs) return;
+    this.toldAs = 'failure';
     if (this.emit('checkout-failure', detail) && !stays) this.go(url);
+  }
+
+  /** An outcome the page found already told (the shopper came back to it): not told, nor redirected to, again. */
+  told(success: boolean): void {
+    if (success) this.toldAs = 'success';
+    else this.toldAs ??= 'failure';
   }
 
   /** A new attempt: its outcome is still to come. */
   reset(): void {
-    this.sent = false;
+    this.toldAs = undefined;
     this.cancel();
   }
 
@@ -56,8 +68,6 @@ export class OutcomeController implements ReactiveController {
   }
 
   private emit(type: 'checkout-success' | 'checkout-failure', detail: object): boolean {
-    if (this.sent) return false;
-    this.sent = true;
     const event = new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable: true });
     return this.host.dispatchEvent(event);
   }

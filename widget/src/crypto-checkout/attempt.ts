@@ -1,4 +1,5 @@
 /** One attempt to pay: the session the element opens with the shopper's details, and its expected payment. */
+import { fromUnits, toUnits } from '../amount.ts';
 import type { CheckoutApi, CheckoutSession, CheckoutView, SessionRequest } from '../api.ts';
 
 /** What the shopper typed, as the session takes it. */
@@ -23,6 +24,17 @@ export class PaymentAttempt {
   /** Whether an open amount's attempt exists for another amount than `dollars`. */
   isFor(dollars: string | null): boolean {
     return !this.owned || this.owned.dollarAmount === dollars;
+  }
+
+  /** Whether `session` is this element's own attempt (an open amount it opened), which it may close. */
+  owns(session: CheckoutSession): boolean {
+    return this.owned?.expectedPaymentId === session.expected_payment_id;
+  }
+
+  /** Continues an open amount's attempt this tab made before a reload or a Back. */
+  resume(session: CheckoutSession): void {
+    const dollars = fromUnits(toUnits(session.dollar_amount, 2), 2, 2);
+    this.owned = { dollarAmount: dollars, expectedPaymentId: session.expected_payment_id };
   }
 
   /** Opens (or updates) the session for `sender`, or — without one — for paying from another device. */

@@ -17,7 +17,16 @@ import { PaymentAttempt } from './attempt.ts';
 import { describeApiError } from './describe-error.ts';
 import { CheckoutForm, typesAmount } from './form.ts';
 import type { Failure } from './render-outcome.ts';
-import { type CheckoutPhase, focusElsewhere, isFinal } from './state.ts';
+import {
+  attemptKey,
+  type CheckoutPhase,
+  focusElsewhere,
+  hashKey,
+  isFinal,
+  navigationType,
+  readStored,
+  store,
+} from './state.ts';
 
 /** The element's properties and state, its view and session; `CryptoCheckout` adds the shopper's actions. */
 export abstract class CheckoutState extends LitElement {
@@ -53,6 +62,8 @@ export abstract class CheckoutState extends LitElement {
   @state() protected txHash = '';
   /** The outcome of the last copy of the transaction hash. */
   @state() protected copied: 'copied' | 'failed' | undefined;
+  /** The transaction this tab sent for the session, which may not be the one that paid it. */
+  protected sentHash = '';
 
   protected readonly form = new CheckoutForm(this);
   protected readonly language = new LanguageController(this);
@@ -72,8 +83,38 @@ export abstract class CheckoutState extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    window.addEventListener('pageshow', this.onPageShow);
+    window.addEventListener('pagehide', this.onPageHide);
     if (this.phase === 'loading') void this.load();
   }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('pageshow', this.onPageShow);
+    window.removeEventListener('pagehide', this.onPageHide);
+  }
+
+  /** Into the back-forward cache: the session's connection is closed (it is opened again on return). */
+  private readonly onPageHide = (event: PageTransitionEvent) => {
+    if (event.persisted) this.streamController?.pause();
+  };
+
+  /**
+   * Back from the back-forward cache (the shopper pressed Back after the redirect): no redirect is on its
+   * way any more, and the session is read again, so the page shows what it is now — paid, not the form it
+   * was left with. What it finds was told when it happened (or is the shopper's own return): no event.
+   */
+  private readonly onPageShow = (event: PageTransitionEvent) => {
+    if (!event.persisted) return;
+    this.outcome.cancel();
+    const session = this.session;
+    if (!session) return;
+    this.streamController?.resume();
+    this.api.session(session.id).then(
+      (now) => this.applySession(now, true),
+      () => {},
+    );
+  };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('email')) this.form.prefill(this.email, changed.get('email') ?? '');
@@ -130,13 +171,17 @@ export abstract class CheckoutState extends LitElement {
       this.view = view;
       this.form.fieldsOf(view);
       this.phase = 'connect';
-      const existing = view.expected_payment?.session_id;
+      const returning = navigationType();
+      const existing =
+        view.expected_payment?.session_id ?? (returning ? readStored(attemptKey(view.slug)) : '');
       if (existing) {
         const session = await this.api.session(existing);
+        if (!view.expected_payment) this.resumeAttempt(session);
         // A payment request still awaited is shown again, with the same amount.
         if (session.payment_uri && session.status === 'awaiting_payment' && !session.tx_hash)
           await this.showRequest(session);
-        this.applySession(session);
+        // Back on a checkout that ended (after its redirect): shown as it is, not told or left again.
+        this.applySession(session, returning === 'back_forward');
       } else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
       else if (invalidLink) this.phase = 'invalid-link';
       // Said at once: an inactive product refuses every session, so nothing here could be paid.
@@ -170,11 +215,30 @@ export abstract class CheckoutState extends LitElement {
     return null;
   }
 
-  /** Drops the open amount's session: its countdown and its expected payment belong to another amount. */
+  /**
+   * Gives up the open amount's attempt (another amount, "Start again", another wallet): its session is
+   * closed on the service, so it claims nothing, and its countdown and expected payment go with it.
+   */
   protected forgetAttempt(): void {
+    const session = this.session;
+    this.streamController?.stop();
+    if (session && this.attempt.owns(session)) this.api.closeSession(session.id);
     this.attempt.forget();
+    store(attemptKey(this.slug), '');
     this.session = undefined;
     this.countdownController?.set(null);
+  }
+
+  /** An open amount's attempt this tab made before a reload or a Back: the next wallet pick continues it. */
+  private resumeAttempt(session: CheckoutSession): void {
+    this.attempt.resume(session);
+    this.form.amount = session.dollar_amount;
+    this.sentHash = readStored(hashKey(session.id));
+  }
+
+  /** Remembers the open amount's attempt of this tab, for a reload or a Back to find it. */
+  protected keepAttempt(session: CheckoutSession): void {
+    if (this.attempt.owns(session)) store(attemptKey(this.slug), session.id);
   }
 
   /** Loads the QR module and shows the session's payment request, following the session for its payment. */
@@ -185,32 +249,43 @@ export abstract class CheckoutState extends LitElement {
     this.stream.follow(this.api, session.id);
   }
 
-  protected applySession(session: CheckoutSession): void {
+  /**
+   * Shows the session as the service has it, and follows it from the moment it opens: another tab's
+   * payment, a late one, or its closing shows here as it happens. An outcome found when the shopper
+   * `returns` to the page is shown without being told (or redirected to) again.
+   */
+  protected applySession(session: CheckoutSession, returns = false): void {
     this.session = session;
     if (session.tx_hash) this.txHash = session.tx_hash;
     this.countdown.set(
       session.expires_at && !session.tx_hash && !isFinal(this.phase) ? Date.parse(session.expires_at) : null,
     );
-    if (session.status === 'resolved') {
+    const status = session.status;
+    if (
+      returns &&
+      (status === 'resolved' || status === 'failed' || status === 'closed' || status === 'expired')
+    )
+      this.outcome.told(status === 'resolved');
+    if (status === 'resolved') {
       if (this.phase !== 'paid') this.focusNext = '[part="transaction"] button';
       this.phase = 'paid';
       this.countdown.set(null);
       this.succeed(session);
-    } else if (session.status === 'failed') {
-      this.finish('failed', session.error);
-    } else if (session.status === 'expired') {
-      this.finish('expired', session.error);
-    } else if (session.status === 'confirming') {
+    } else if (status === 'failed' || status === 'expired' || status === 'closed') {
+      this.finish(status, session.error);
+    } else if (status === 'confirming') {
       this.phase = session.confirmations > 0 ? 'confirming' : 'submitted';
-      this.stream.follow(this.api, session.id);
     } else if (session.tx_hash) {
       this.phase = 'submitted';
-      this.stream.follow(this.api, session.id);
     }
+    if (status !== 'resolved' && status !== 'failed' && status !== 'closed')
+      this.stream.follow(this.api, session.id);
   }
 
+  /** Whether the session can take no payment from this page any more (expired or closed). */
   protected get isExpired(): boolean {
-    return this.countdownController?.remainingMs === 0 || this.session?.status === 'expired';
+    const status = this.session?.status;
+    return this.countdownController?.remainingMs === 0 || status === 'expired' || status === 'closed';
   }
 
   protected onExpired(): void {
@@ -219,8 +294,6 @@ export abstract class CheckoutState extends LitElement {
   }
 
   private succeed(session: CheckoutSession): void {
-    if (this.outcome.sent) return;
-    this.streamController?.stop();
     this.outcome.success(
       {
         resolvedPaymentId: session.resolved_payment_id ?? '',
@@ -240,13 +313,16 @@ export abstract class CheckoutState extends LitElement {
     return !!this.view && typesAmount(this.view) && !this.txHash;
   }
 
-  protected finish(reason: 'failed' | 'expired', error: string | null): void {
+  /**
+   * The checkout ended without a payment (failed, expired, closed): `checkout-failure`, then `failure_url`
+   * — unless the shopper can start again, or a payment request may still be paid late (its session is
+   * followed through its grace window, and a late payment shows as paid).
+   */
+  protected finish(reason: 'failed' | 'expired' | 'closed', error: string | null): void {
     if (this.phase !== reason)
       this.focusNext = reason === 'failed' ? '[part="transaction"] button' : '.ended > :last-child';
     this.phase = reason;
     this.countdown.set(null);
-    if (this.outcome.sent) return;
-    this.streamController?.stop();
     const session = this.session;
     this.outcome.failure(
       {
@@ -257,8 +333,7 @@ export abstract class CheckoutState extends LitElement {
         resolvedPaymentId: session?.resolved_payment_id ?? null,
       },
       this.view?.failure_url,
-      // An expiry the shopper can start again from stays on the page, offering that.
-      reason === 'expired' && this.canStartAgain,
+      (reason !== 'failed' && this.canStartAgain) || (reason === 'expired' && !!session?.payment_uri),
     );
   }
 }

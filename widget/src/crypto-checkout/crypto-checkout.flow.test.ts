@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 /** The element's wallet steps with a scripted wallet module and a recorded public API. */
-import type { CheckoutSession, CheckoutView } from '@checkout/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import './crypto-checkout.ts';
+import type { CheckoutSession, CheckoutView } from '../api.ts';
 import type { PaymentPlan, WalletFlow, WalletModule } from '../wallet/types.ts';
 import type { CryptoCheckout } from './crypto-checkout.ts';
 
@@ -52,7 +52,21 @@ const payer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 /** A public API that keeps one expected payment and session per expected payment, and records every call. */
 function recordingServer(view: CheckoutView) {
   const posts: Array<Record<string, string>> = [];
+  const closed: string[] = [];
+  const submitted: string[] = [];
   const sessions = new Map<string, CheckoutSession>();
+  /** How the service answers a hash; by default the session resolves with it. */
+  let answerSubmit = (session: CheckoutSession, hash: string): { status: number; body: unknown } => {
+    const next: CheckoutSession = {
+      ...session,
+      status: 'resolved',
+      tx_hash: hash,
+      confirmations: 1,
+      resolved_payment_id: '20000000-0000-4000-8000-000000000001',
+    };
+    sessions.set(session.expected_payment_id, next);
+    return { status: 200, body: { session: next } };
+  };
   let payments = 0;
   const fetch = vi.fn(async (input: string | URL, init?: RequestInit) => {
     const url = new URL(String(input));
@@ -91,9 +105,43 @@ function recordingServer(view: CheckoutView) {
       return json(200, { session: next });
     }
     if (url.pathname === `/api/v1/checkout/${view.slug}`) return json(200, { checkout: view });
+    const byId = [...sessions.values()].find((s) =>
+      url.pathname.startsWith(`/api/v1/checkout/sessions/${s.id}`),
+    );
+    if (byId && init?.method === 'POST' && url.pathname.endsWith('/close')) {
+      closed.push(byId.id);
+      const next = { ...byId, status: 'closed' as const };
+      sessions.set(byId.expected_payment_id, next);
+      return json(200, { session: next });
+    }
+    if (byId && init?.method === 'POST' && url.pathname.endsWith('/transactions')) {
+      const { tx_hash: hash } = JSON.parse(String(init.body)) as { tx_hash: string };
+      submitted.push(hash);
+      const answer = answerSubmit(byId, hash);
+      return json(answer.status, answer.body);
+    }
+    if (byId && url.pathname === `/api/v1/checkout/sessions/${byId.id}`) return json(200, { session: byId });
     return json(404, { error_code: 'not_found', message: 'Not found', errors: [] });
   });
-  return { fetch, posts, sessions };
+  /** The only session, as the service holds it. */
+  const only = () => [...sessions.values()].at(-1)!;
+  return {
+    fetch,
+    posts,
+    sessions,
+    closed,
+    submitted,
+    only,
+    /** Changes the session on the service's side (another tab, the chain), without telling the page. */
+    change(patch: Partial<CheckoutSession>) {
+      const next = { ...only(), ...patch };
+      sessions.set(next.expected_payment_id, next);
+      return next;
+    },
+    onSubmit(answer: typeof answerSubmit) {
+      answerSubmit = answer;
+    },
+  };
 }
 
 /** A wallet module whose wallet holds `balances` (whole tokens) and pays with what the element chose. */
@@ -144,7 +192,7 @@ function scriptedWallet(balances: Record<string, number>) {
     classifyWalletError: (error) =>
       (error as Error).name === 'InsufficientBalanceError' ? 'insufficient' : 'unknown',
   };
-  return { module, paid };
+  return { module, paid, flow };
 }
 
 const root = (el: CryptoCheckout) => el.shadowRoot!;
@@ -180,9 +228,44 @@ const click = (el: CryptoCheckout, selector: string) =>
 const buttonNamed = (el: CryptoCheckout, name: string) =>
   [...root(el).querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent?.trim() === name);
 
+/** An event stream the test feeds: each `send` reaches the element as the service's `session` event. */
+class FeedEventSource {
+  static readonly CONNECTING = 0;
+  static opened: FeedEventSource[] = [];
+  readonly readyState = 0;
+  onerror: (() => void) | null = null;
+  readonly url: string;
+  closed = false;
+  private readonly listeners: Array<(event: MessageEvent<string>) => void> = [];
+  constructor(url: string) {
+    this.url = url;
+    FeedEventSource.opened.push(this);
+  }
+  addEventListener(_type: 'session', listener: (event: MessageEvent<string>) => void): void {
+    this.listeners.push(listener);
+  }
+  close(): void {
+    this.closed = true;
+  }
+  send(session: CheckoutSession): void {
+    for (const listener of this.listeners)
+      listener({ data: JSON.stringify(session) } as MessageEvent<string>);
+  }
+  /** The open stream of the page's session. */
+  static of(session: CheckoutSession): FeedEventSource {
+    const open = FeedEventSource.opened.filter((s) => !s.closed && s.url.includes(session.id));
+    if (open.length !== 1) throw new Error(`${open.length} open streams of ${session.id}`);
+    return open[0]!;
+  }
+}
+
 describe('<crypto-checkout> wallet steps', () => {
   beforeEach(() => {
     document.documentElement.lang = 'en';
+    FeedEventSource.opened = [];
+    vi.stubGlobal('EventSource', FeedEventSource);
+    // Session ids repeat from test to test here: no hash kept by an earlier one.
+    sessionStorage.clear();
   });
   afterEach(() => {
     document.body.replaceChildren();
@@ -344,5 +427,141 @@ describe('<crypto-checkout> wallet steps', () => {
     document.body.append(open);
     await settle(open, () => !!root(open).querySelector('#email'));
     expect(root(open).querySelector<HTMLInputElement>('#email')?.value).toBe('ada@example.com');
+  });
+
+  /** An open amount of 5 BUSD picked with the scripted wallet, on review. */
+  const reviewing = async (balances: Record<string, number> = { BUSD: 100 }) => {
+    const server = recordingServer(openView);
+    vi.stubGlobal('fetch', server.fetch);
+    const wallet = scriptedWallet(balances);
+    const el = await mountOpen(openView, wallet.module);
+    type(el, 'email', 'shopper@example.com');
+    type(el, 'amount', '5');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    return { el, server, wallet };
+  };
+
+  it('follows its session from the moment it opens: paid in another tab, it shows paid and offers no Pay now', async () => {
+    const { el, server, wallet } = await reviewing();
+    const outcomes: string[] = [];
+    el.addEventListener('checkout-success', (e) => {
+      e.preventDefault();
+      outcomes.push(e.type);
+    });
+    const other = `0x${'ef'.repeat(32)}`;
+    FeedEventSource.of(server.only()).send(
+      server.change({
+        status: 'resolved',
+        tx_hash: other,
+        confirmations: 1,
+        resolved_payment_id: 'rp_other',
+      }),
+    );
+    await settle(el, () => text(el).includes('Payment received'));
+    expect(buttonNamed(el, 'Pay now')).toBeUndefined();
+    expect(wallet.paid).toEqual([]);
+    expect(outcomes).toEqual(['checkout-success']);
+    // Nothing of this tab's was sent, so nothing is said about an unused transaction.
+    expect(text(el)).not.toContain('did not pay');
+  });
+
+  it('reads the session again right before the wallet is asked: a paid session is shown, nothing is signed', async () => {
+    const { el, server, wallet } = await reviewing();
+    el.addEventListener('checkout-success', (e) => e.preventDefault());
+    // Paid elsewhere; the page's stream has not told it yet.
+    server.change({ status: 'resolved', tx_hash: `0x${'ef'.repeat(32)}`, confirmations: 1 });
+    buttonNamed(el, 'Pay now')!.click();
+    await settle(el, () => text(el).includes('Payment received'));
+    expect(wallet.paid).toEqual([]);
+    expect(server.submitted).toEqual([]);
+  });
+
+  it("shows the true state when the service does not take the hash, never a 5xx's own words", async () => {
+    const { el, server, wallet } = await reviewing();
+    el.addEventListener('checkout-success', (e) => e.preventDefault());
+    server.onSubmit(() => ({
+      status: 503,
+      body: {
+        error_code: 'service_unavailable',
+        message: 'The workflow service (Temporal) did not take the transaction; retry',
+        errors: [],
+      },
+    }));
+    buttonNamed(el, 'Pay now')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="error"]'));
+    expect(text(el)).toContain('The checkout service could not answer just now.');
+    expect(text(el)).not.toContain('Temporal');
+    expect(text(el)).toContain('Payment sent. Waiting for the network');
+    expect(buttonNamed(el, 'Pay now')).toBeUndefined();
+
+    // The same hash is handed over again: nothing is signed twice.
+    server.onSubmit((session, hash) => {
+      const next = { ...session, status: 'resolved' as const, tx_hash: hash, confirmations: 1 };
+      server.sessions.set(session.expected_payment_id, next);
+      return { status: 200, body: { session: next } };
+    });
+    buttonNamed(el, 'Try again')!.click();
+    await settle(el, () => text(el).includes('Payment received'));
+    expect(wallet.paid).toHaveLength(1);
+    expect(server.submitted).toEqual([`0x${'cd'.repeat(32)}`, `0x${'cd'.repeat(32)}`]);
+  });
+
+  it('shows a checkout paid by another transaction as paid when the hash gets 409, and says its own paid nothing', async () => {
+    const { el, server } = await reviewing();
+    el.addEventListener('checkout-success', (e) => e.preventDefault());
+    server.onSubmit(() => {
+      server.change({ status: 'resolved', tx_hash: `0x${'ef'.repeat(32)}`, confirmations: 1 });
+      return {
+        status: 409,
+        body: { error_code: 'checkout_already_paid', message: 'This checkout is already paid', errors: [] },
+      };
+    });
+    buttonNamed(el, 'Pay now')!.click();
+    await settle(el, () => text(el).includes('Payment received'));
+    expect(root(el).querySelector('[part="error"]')).toBeNull();
+    expect(text(el)).toContain('Your transaction 0xcdcd…cdcd did not pay this checkout');
+    expect(text(el)).toContain('Transaction: 0xefef…efef');
+  });
+
+  it('closes the attempts it gives up: another amount, another wallet, and Start again', async () => {
+    const { el, server, wallet } = await reviewing();
+    const first = server.only().id;
+    buttonNamed(el, 'Use another wallet')!.click();
+    await settle(el, () => !!root(el).querySelector('#amount:not([disabled])'));
+    type(el, 'amount', '6');
+    await settle(el, () => server.closed.length === 1);
+    expect(server.closed).toEqual([first]);
+
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    const second = server.only().id;
+    expect(second).not.toBe(first);
+    // The same wallet again continues the attempt; another account gives it up for a new one.
+    buttonNamed(el, 'Use another wallet')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+    wallet.flow.address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    expect(server.closed).toEqual([first, second]);
+    expect(server.posts.at(-1)).toMatchObject({ dollar_amount: '6.00', sender_address: wallet.flow.address });
+
+    el.addEventListener('checkout-failure', (e) => e.preventDefault());
+    (el as unknown as { onExpired(): void }).onExpired();
+    await settle(el, () => !!buttonNamed(el, 'Start again'));
+    const third = server.only().id;
+    buttonNamed(el, 'Start again')!.click();
+    await settle(el, () => server.closed.length === 3);
+    expect(server.closed).toEqual([first, second, third]);
+  });
+
+  it('shows a session closed on the service as closed, with no way to pay it', async () => {
+    const { el, server } = await reviewing();
+    el.addEventListener('checkout-failure', (e) => e.preventDefault());
+    FeedEventSource.of(server.only()).send(server.change({ status: 'closed' }));
+    await settle(el, () => text(el).includes('This checkout was closed.'));
+    expect(buttonNamed(el, 'Pay now')).toBeUndefined();
+    expect(root(el).querySelector('[aria-current="step"]')?.textContent).toContain('Closed');
+    expect(buttonNamed(el, 'Start again')).toBeDefined();
   });
 });

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 /** The element's payment from another device: a session without a payer, its QR code, and its events. */
-import type { CheckoutSession, CheckoutView } from '@checkout/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import './crypto-checkout.ts';
+import type { CheckoutSession, CheckoutView } from '../api.ts';
 import type { PaymentPlan, WalletModule } from '../wallet/types.ts';
 import type { CryptoCheckout } from './crypto-checkout.ts';
 
@@ -216,5 +216,70 @@ describe('<crypto-checkout> paying from another device', () => {
     expect(asked).toEqual(['12.500137']);
     expect(posts[1]).toMatchObject({ sender_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
     expect(text(el)).toContain('You send 12.500137 BUSD.');
+  });
+
+  /** The request on screen, with the stream the page follows it by. */
+  const requested = async (failureUrl = '') => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, origin: 'http://shop.test' });
+    view.failure_url = failureUrl;
+    const el = await mount();
+    const email = root(el).querySelector<HTMLInputElement>('#email')!;
+    email.value = 'shopper@example.com';
+    email.dispatchEvent(new Event('input'));
+    root(el).querySelector<HTMLButtonElement>('[part="other-device"]')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="payment-request"] svg'));
+    const outcomes: string[] = [];
+    for (const type of ['checkout-success', 'checkout-failure'] as const)
+      el.addEventListener(type, (e) =>
+        outcomes.push(`${type}:${(e.detail as { reason?: string }).reason ?? ''}`),
+      );
+    return { el, stream: FakeEventSource.opened.at(-1)!, assign, outcomes };
+  };
+
+  it('keeps following an expired request through its grace window, and shows a late payment as paid', async () => {
+    const { el, stream, assign, outcomes } = await requested('https://shop.example/sorry');
+    stream.send({ ...session, status: 'expired' });
+    await settle(el, () => text(el).includes('This checkout has expired.'));
+    expect(text(el)).toContain('Sent the payment already? Keep this page open');
+    // The shopper may have sent it from the phone a moment ago: the page stays to show it.
+    expect(outcomes).toEqual(['checkout-failure:expired']);
+    expect(assign).not.toHaveBeenCalled();
+
+    stream.send({
+      ...session,
+      status: 'resolved',
+      late: true,
+      tx_hash: `0x${'ab'.repeat(32)}`,
+      resolved_payment_id: '20000000-0000-4000-8000-000000000001',
+    });
+    await settle(el, () => text(el).includes('Payment received after the time limit. Thank you!'));
+    expect(outcomes).toEqual(['checkout-failure:expired', 'checkout-success:']);
+    expect(root(el).querySelector('[aria-current="step"]')?.textContent).toContain('Done');
+    view.failure_url = '';
+  });
+
+  it('says at once that a transfer of another amount paid nothing, instead of waiting for the expiry', async () => {
+    const { el, stream } = await requested();
+    const copy = root(el).querySelector<HTMLButtonElement>('[part="payment-request"] button')!;
+    stream.send({
+      ...session,
+      unmatched_transfers: [
+        {
+          tx_hash: `0x${'12'.repeat(32)}`,
+          amount: '12.50',
+          token_symbol: 'BUSD',
+          seen_at: session.created_at,
+        },
+      ],
+    });
+    await settle(el, () => text(el).includes('We received'));
+    const notice = root(el).querySelector('[part="payment-request"] [role="alert"]');
+    expect(notice?.textContent).toBe(
+      'We received 12.50 BUSD, not 12.500137 BUSD; the merchant has been told.',
+    );
+    // The request stays (the exact amount still pays it), and so does focus in it.
+    expect(root(el).querySelector('[part="payment-request"] button')).toBe(copy);
+    expect(text(el)).not.toContain('Waiting for your payment');
   });
 });

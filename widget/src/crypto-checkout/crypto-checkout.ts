@@ -18,13 +18,17 @@ import {
   type CheckoutFailureDetail,
   type CheckoutPhase,
   type CheckoutSuccessDetail,
+  hashKey,
   isFinal,
   isUnavailable,
-  readStoredHash,
-  storeHash,
+  readStored,
+  store,
 } from './state.ts';
 
 export type { CheckoutFailureDetail, CheckoutPhase, CheckoutSuccessDetail };
+
+/** The service's answers that a checkout was settled elsewhere: paid, closed or expired. */
+const settledCodes = new Set(['checkout_already_paid', 'checkout_closed', 'checkout_expired']);
 
 /**
  * A stablecoin checkout for one product: amount, tax, e-mail and custom fields, the shopper's wallets,
@@ -108,6 +112,10 @@ export class CryptoCheckout extends CheckoutState {
       this.walletModule ??= await this.loadWallet();
       this.flow = await this.walletModule.startWalletFlow({ view, wallet, config: this.wagmiConfig });
       this.payer = this.flow.address;
+      // Another wallet than the attempt's payer: the open amount's attempt is given up for a new one.
+      const sender = this.session?.sender_address;
+      if (sender && sender.toLowerCase() !== this.payer.toLowerCase() && !view.expected_payment)
+        this.forgetAttempt();
       const options = await this.flow.options(amount);
       const plan = options.find((o) => o.covers);
       if (!plan) throw new Error('no way to pay');
@@ -118,21 +126,33 @@ export class CryptoCheckout extends CheckoutState {
       this.applySession(session);
     } catch (error) {
       this.phase = 'connect';
-      this.showError(error, () => void this.choose(wallet));
+      if (!this.settledElsewhere(error)) this.showError(error, () => void this.choose(wallet));
     } finally {
       this.busy = false;
     }
   }
 
   /** Opens (or updates) the session with the form's details, for `sender` or for paying from another device. */
-  private openSession(
+  private async openSession(
     view: CheckoutView,
     dollars: string,
     token: string,
     sender?: string,
   ): Promise<CheckoutSession> {
     const details = { ...this.form.values(view), locale: this.locale };
-    return this.attempt.open(this.api, view, dollars, details, token, sender);
+    const session = await this.attempt.open(this.api, view, dollars, details, token, sender);
+    this.keepAttempt(session);
+    return session;
+  }
+
+  /**
+   * Whether the service refused because the checkout was settled elsewhere (paid in another tab, closed,
+   * expired): then the page reads it again and shows what it is, instead of an error.
+   */
+  private settledElsewhere(error: unknown): boolean {
+    if (!(error instanceof CheckoutApiError) || !settledCodes.has(error.code)) return false;
+    void this.load();
+    return true;
   }
 
   /** Pay from another device: a session without a payer, shown as a QR code and payment request. */
@@ -149,7 +169,7 @@ export class CryptoCheckout extends CheckoutState {
       this.applySession(session);
       this.focusNext = '[part="payment-request"] button';
     } catch (error) {
-      this.showError(error, () => void this.payElsewhere());
+      if (!this.settledElsewhere(error)) this.showError(error, () => void this.payElsewhere());
     } finally {
       this.busy = false;
     }
@@ -168,20 +188,25 @@ export class CryptoCheckout extends CheckoutState {
     this.busy = true;
     this.failure = undefined;
     try {
-      let hash = this.txHash || readStoredHash(session.id);
+      let hash = this.sentHash || readStored(hashKey(session.id));
       if (!hash) {
+        // Read again right before the wallet is asked: paid in another tab, closed or expired, nothing is signed.
+        const now = await this.api.session(session.id);
+        if (now.status !== 'awaiting_payment' || now.tx_hash) {
+          this.applySession(now);
+          return;
+        }
         // Another token than the session was opened with: the service learns it before the transfer.
         const reopened = await this.attempt.payWith(this.api, view.slug, plan.payToken.address);
         if (reopened) this.applySession(reopened);
-      }
-      if (!hash) {
         this.phase = 'wallet';
         hash = await flow.pay(plan, (step) => {
           this.walletStep = step;
         });
         // Kept before submitting: a failed submission is retried with this hash, never by paying again.
-        storeHash(session.id, hash);
+        store(hashKey(session.id), hash);
       }
+      this.sentHash = hash;
       this.txHash = hash;
       this.phase = 'submitted';
       await this.submit(hash);
@@ -193,33 +218,36 @@ export class CryptoCheckout extends CheckoutState {
     }
   }
 
+  /**
+   * Hands the hash to the service. When the service does not take it — the session was already paid,
+   * closed or expired (409, or 422 from services before that), or it failed (5xx) — the page reads the
+   * session and shows what it is; only a session still waiting for this hash leaves an error to retry.
+   */
   private async submit(hash: string): Promise<void> {
     const session = this.session;
     if (!session) return;
     try {
       this.applySession(await this.api.submitTransaction(session.id, hash));
     } catch (error) {
-      if (error instanceof CheckoutApiError && error.code === 'tx_already_submitted') {
-        this.applySession(await this.api.session(session.id));
-      } else if (error instanceof CheckoutApiError && error.code === 'checkout_expired') {
-        this.finish('expired', null);
-        return;
-      } else {
-        throw error;
-      }
+      const taken = error instanceof CheckoutApiError && error.code === 'tx_already_submitted';
+      const settled =
+        error instanceof CheckoutApiError && (settledCodes.has(error.code) || error.status >= 500);
+      if (!taken && !settled) throw error;
+      const now = await this.api.session(session.id);
+      this.applySession(now);
+      if (!taken && !isFinal(this.phase) && now.tx_hash !== hash) throw error;
     }
-    this.stream.follow(this.api, session.id);
   }
 
   /** After an expiry of an open amount: a new attempt, with what the shopper typed kept. */
   private readonly startAgain = (): void => {
     this.forgetAttempt();
-    this.streamController?.stop();
     this.flow = undefined;
     this.options = [];
     this.plan = undefined;
     this.failure = undefined;
     this.txHash = '';
+    this.sentHash = '';
     this.copied = undefined;
     this.outcome.reset();
     this.phase = 'connect';
@@ -331,7 +359,12 @@ export class CryptoCheckout extends CheckoutState {
           this.phase,
           view,
           this.session,
-          { hash: this.txHash, copied: this.copied, copy: () => void this.copyHash() },
+          {
+            hash: this.txHash,
+            unused: this.unusedHash,
+            copied: this.copied,
+            copy: () => void this.copyHash(),
+          },
           {
             receiptTo: this.attempt.body?.email,
             canStartAgain: this.canStartAgain,
@@ -343,22 +376,39 @@ export class CryptoCheckout extends CheckoutState {
     }
   }
 
+  /** The transaction this tab sent, when the session was settled without it (paid by another, or closed). */
+  private get unusedHash(): string {
+    const { sentHash, session } = this;
+    if (!sentHash || !session) return '';
+    const settled = session.status === 'resolved' || session.status === 'failed';
+    return session.status === 'closed' ||
+      (settled && session.tx_hash?.toLowerCase() !== sentHash.toLowerCase())
+      ? sentHash
+      : '';
+  }
+
   /** The session's payment request (QR code), made by the lazy module once per URI and language. */
   private renderRequest(view: CheckoutView, { locale }: Localized): HTMLElement | typeof nothing {
     const session = this.session;
     const module = this.requestModule;
     if (!session?.payment_uri || !module) return nothing;
     const key = `${locale} ${session.payment_uri}`;
+    const amount = formatToken(session.expected_token_amount, view.token.symbol, locale);
     if (this.requestPanel?.key !== key) {
       const node = module.paymentRequestPanel({
         uri: session.payment_uri,
-        amount: formatToken(session.expected_token_amount, view.token.symbol, locale),
+        amount,
         receivingAddress: session.receiving_address,
         chainName: chainName(view),
         locale,
       });
       this.requestPanel = { key, node };
     }
+    // Transfers of another amount paid nothing: said at once, not left to the expiry.
+    const received = (session.unmatched_transfers ?? []).map((u) =>
+      formatToken(u.amount, u.token_symbol, locale, 'down'),
+    );
+    module.showUnmatched(this.requestPanel.node, received, amount, locale);
     return this.requestPanel.node;
   }
 }

@@ -9,6 +9,8 @@ import type { Holding, WalletErrorKind } from '../wallet/types.ts';
 export function describeApiError(error: unknown, t: Messages): string | undefined {
   if (!(error instanceof CheckoutApiError)) return undefined;
   if (error.status === 0) return t.errors.rpc;
+  // The text of a failure on the service's side is not for the shopper.
+  if (error.status >= 500) return t.errors.unavailable;
   if (error.code === 'checkout_expired') return t.errors.expired;
   if (error.code === 'tx_already_used') return t.errors.tx_already_used;
   if (error.code === 'tx_rejected') return t.errors.tx_rejected;

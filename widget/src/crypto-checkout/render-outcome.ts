@@ -15,6 +15,8 @@ export interface Failure {
 /** The transaction of the payment, with the outcome of the last copy of its hash. */
 export interface Transaction {
   hash: string;
+  /** The transaction this tab sent, when it is not the one that settled the checkout. */
+  unused: string;
   copied: 'copied' | 'failed' | undefined;
   copy: () => void;
 }
@@ -40,6 +42,11 @@ export function renderHash(
     </div>
     <p class="muted" role="status">${copied === 'copied' ? t.copied : copied === 'failed' ? t.copyFailed : ''}</p>
   </div>`;
+}
+
+/** This tab's own transaction, when it paid nothing because the checkout was settled otherwise. */
+function renderUnused(tx: Transaction, t: Messages): TemplateResult | typeof nothing {
+  return tx.unused ? html`<p>${t.notUsed(shortAddress(tx.unused))}</p>` : nothing;
 }
 
 /** Sent, confirming, paid, failed or expired. */
@@ -75,18 +82,24 @@ export function renderOutcome(
     case 'paid':
       // The receipt goes to the e-mail the session was opened with, when the merchant sends receipts;
       // a session resumed after a reload no longer knows the address, so it is not named then.
-      return html`<p part="message" class="success" role="status">${t.paid}</p>${
+      return html`<p part="message" class="success" role="status">${session?.late ? t.paidLate : t.paid}</p>${
         view.sends_receipt ? html`<p part="receipt">${t.receiptSent(ended.receiptTo ?? '')}</p>` : nothing
-      }${renderHash(view, tx, t)}${leaving}`;
+      }${renderHash(view, tx, t)}${renderUnused(tx, t)}${leaving}`;
     case 'failed':
       return html`<div part="message" class="failure" role="alert">
           <p><strong>${t.failed}</strong></p>
           <p>${t.failedReverted}</p>
-        </div>${renderHash(view, tx, t)}${leaving}`;
-    case 'expired': {
+        </div>${renderHash(view, tx, t)}${renderUnused(tx, t)}${leaving}`;
+    case 'expired':
+    case 'closed': {
       const back = webUrl(view.failure_url);
       return html`<div class="ended">
-        <p part="message" class="failure" role="alert">${t.expired}</p>
+        <p part="message" class="failure" role="alert">${phase === 'closed' ? t.closed : t.expired}</p>
+        ${renderUnused(tx, t)}
+        ${
+          // A payment request's transfer may still land within the grace window: the page keeps watching.
+          phase === 'expired' && session?.payment_uri ? html`<p>${t.expiredWatching}</p>` : nothing
+        }
         ${
           ended.canStartAgain
             ? html`<p>${t.expiredRestart}</p>

@@ -16,7 +16,9 @@ export type CheckoutPhase =
   | 'confirming'
   | 'paid'
   | 'failed'
-  | 'expired';
+  | 'expired'
+  /** The session was closed (an attempt given up): it takes nothing. */
+  | 'closed';
 
 /** Detail of `checkout-success`. */
 export interface CheckoutSuccessDetail {
@@ -27,7 +29,7 @@ export interface CheckoutSuccessDetail {
 
 /** Detail of `checkout-failure`. */
 export interface CheckoutFailureDetail {
-  reason: 'failed' | 'expired';
+  reason: 'failed' | 'expired' | 'closed';
   sessionId: string | null;
   error: string | null;
   /** The reverted transaction of a failed payment; null when nothing was sent. */
@@ -52,11 +54,12 @@ export const stepOfPhase: Record<CheckoutPhase, number> = {
   paid: 5,
   failed: 5,
   expired: 5,
+  closed: 5,
 };
 
 /** Whether the checkout has ended: nothing more can be paid in it. */
 export const isFinal = (phase: CheckoutPhase): boolean =>
-  phase === 'paid' || phase === 'failed' || phase === 'expired';
+  phase === 'paid' || phase === 'failed' || phase === 'expired' || phase === 'closed';
 
 /** Whether nothing can be paid in this checkout at all: no form, no wallets, no way to retry. */
 export const isUnavailable = (phase: CheckoutPhase): boolean =>
@@ -77,21 +80,34 @@ export function focusElsewhere(root: Node): boolean {
   return active.getRootNode() !== root && !(root instanceof ShadowRoot && active === root.host);
 }
 
-const txStorageKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
+/** Where this tab keeps the transaction it sent for a session. */
+export const hashKey = (sessionId: string) => `crypto-checkout:tx:${sessionId}`;
+/** Where this tab keeps the session of its open amount's attempt, for a reload or a Back. */
+export const attemptKey = (slug: string) => `crypto-checkout:attempt:${slug}`;
 
-/** The transaction hash this tab sent for a session, kept across reloads. */
-export function readStoredHash(sessionId: string): string {
+/** A value this tab kept (`sessionStorage`); empty when none, or when storage is disabled. */
+export function readStored(key: string): string {
   try {
-    return sessionStorage.getItem(txStorageKey(sessionId)) ?? '';
+    return sessionStorage.getItem(key) ?? '';
   } catch {
     return '';
   }
 }
 
-export function storeHash(sessionId: string, hash: string): void {
+/** Keeps `value` for this tab (empty: forgets it); without storage it lives only in this page. */
+export function store(key: string, value: string): void {
   try {
-    sessionStorage.setItem(txStorageKey(sessionId), hash);
+    if (value) sessionStorage.setItem(key, value);
+    else sessionStorage.removeItem(key);
   } catch {
-    // Storage may be disabled; the hash stays in memory for this page.
+    // Storage may be disabled.
   }
+}
+
+/** How the shopper came to this page, when it was a reload or a Back (or Forward); else undefined. */
+export function navigationType(): 'reload' | 'back_forward' | undefined {
+  const entry = globalThis.performance?.getEntriesByType?.('navigation')[0] as
+    | PerformanceNavigationTiming
+    | undefined;
+  return entry?.type === 'reload' || entry?.type === 'back_forward' ? entry.type : undefined;
 }

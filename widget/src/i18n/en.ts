@@ -48,12 +48,17 @@ export const messages = {
   submitted: 'Payment sent. Waiting for the network…',
   confirming: (n: number, of: number) => `Confirming: ${n} of ${of} confirmations`,
   paid: 'Payment received. Thank you!',
+  paidLate: 'Payment received after the time limit. Thank you!',
+  notUsed: (hash: string) =>
+    `Your transaction ${hash} did not pay this checkout, which was already settled: ask the merchant to refund it.`,
   receiptSent: (email: string) =>
     email ? `A receipt is on its way to ${email}.` : 'A receipt is on its way by e-mail.',
   failed: 'The payment failed.',
   failedReverted:
     'The transaction was reverted on the network, so no tokens were transferred; only the network fee was spent.',
   expired: 'This checkout has expired.',
+  closed: 'This checkout was closed.',
+  expiredWatching: 'Sent the payment already? Keep this page open: it shows here if it arrives.',
   expiredRestart: 'Start again to pay with a new time limit.',
   expiredAskMerchant: 'Ask the merchant for a new payment link.',
   startAgain: 'Start again',
@@ -66,6 +71,7 @@ export const messages = {
   steps: ['Connect', 'Review', 'Wallet', 'Sent', 'Confirming', 'Done'] as readonly string[],
   stepFailed: 'Failed',
   stepExpired: 'Expired',
+  stepClosed: 'Closed',
   progress: 'Progress',
   errors: {
     rejected: 'You declined the request in your wallet. You can try again.',
@@ -76,6 +82,8 @@ export const messages = {
       `Your wallet holds no ${coin} for the network fee. Add a little ${coin}, then try again.`,
     rpc: 'Your wallet or the network reported an error. Check your connection and try again.',
     unknown: 'Something went wrong. Try again.',
+    unavailable:
+      'The checkout service could not answer just now. Try again in a moment: nothing is paid twice.',
     expired: 'This checkout has expired.',
     tx_already_used: 'This transaction already pays another checkout.',
     tx_rejected: 'This transaction does not pay this checkout.',

@@ -49,12 +49,17 @@ export const messages: Messages = {
   submitted: 'Pago enviado. Esperando a la red…',
   confirming: (n, of) => `Confirmando: ${n} de ${of} confirmaciones`,
   paid: 'Pago recibido. ¡Gracias!',
+  paidLate: 'Pago recibido después del plazo. ¡Gracias!',
+  notUsed: (hash) =>
+    `Tu transacción ${hash} no pagó este pedido, que ya estaba resuelto: pide al comercio que te la reembolse.`,
   receiptSent: (email: string) =>
     email ? `Te enviamos un recibo a ${email}.` : 'Te enviamos un recibo por correo electrónico.',
   failed: 'El pago falló.',
   failedReverted:
     'La red revirtió la transacción, así que no se transfirió ningún token; solo se cobró la comisión de red.',
   expired: 'Este pago ha caducado.',
+  closed: 'Este pago se cerró.',
+  expiredWatching: '¿Ya enviaste el pago? Mantén esta página abierta: aparecerá aquí si llega.',
   expiredRestart: 'Empieza de nuevo para pagar con un nuevo plazo.',
   expiredAskMerchant: 'Pide al comercio un nuevo enlace de pago.',
   startAgain: 'Empezar de nuevo',
@@ -67,6 +72,7 @@ export const messages: Messages = {
   steps: ['Conectar', 'Revisar', 'Billetera', 'Enviado', 'Confirmando', 'Listo'],
   stepFailed: 'Fallido',
   stepExpired: 'Caducado',
+  stepClosed: 'Cerrado',
   progress: 'Progreso',
   errors: {
     rejected: 'Rechazaste la solicitud en tu billetera. Puedes intentarlo de nuevo.',
@@ -77,6 +83,8 @@ export const messages: Messages = {
       `Tu billetera no tiene ${coin} para la comisión de red. Añade un poco de ${coin} e inténtalo de nuevo.`,
     rpc: 'Tu billetera o la red informó de un error. Revisa tu conexión e inténtalo de nuevo.',
     unknown: 'Algo salió mal. Inténtalo de nuevo.',
+    unavailable:
+      'El servicio de pago no pudo responder ahora. Inténtalo en un momento: nada se paga dos veces.',
     expired: 'Este pago ha caducado.',
     tx_already_used: 'Esta transacción ya paga otro pedido.',
     tx_rejected: 'Esta transacción no paga este pedido.',

@@ -49,12 +49,17 @@ export const messages: Messages = {
   submitted: 'Pagamento enviado. Aguardando a rede…',
   confirming: (n, of) => `Confirmando: ${n} de ${of} confirmações`,
   paid: 'Pagamento recebido. Obrigado!',
+  paidLate: 'Pagamento recebido depois do prazo. Obrigado!',
+  notUsed: (hash) =>
+    `Sua transação ${hash} não pagou este pedido, que já estava resolvido: peça ao lojista para reembolsá-la.`,
   receiptSent: (email: string) =>
     email ? `Enviamos um recibo para ${email}.` : 'Enviamos um recibo por e-mail.',
   failed: 'O pagamento falhou.',
   failedReverted:
     'A rede reverteu a transação, então nenhum token foi transferido; só a taxa de rede foi cobrada.',
   expired: 'Este pagamento expirou.',
+  closed: 'Este pagamento foi encerrado.',
+  expiredWatching: 'Já enviou o pagamento? Mantenha esta página aberta: ele aparece aqui se chegar.',
   expiredRestart: 'Comece de novo para pagar com um novo prazo.',
   expiredAskMerchant: 'Peça ao lojista um novo link de pagamento.',
   startAgain: 'Começar de novo',
@@ -67,6 +72,7 @@ export const messages: Messages = {
   steps: ['Conectar', 'Revisar', 'Carteira', 'Enviado', 'Confirmando', 'Concluído'],
   stepFailed: 'Falhou',
   stepExpired: 'Expirado',
+  stepClosed: 'Encerrado',
   progress: 'Progresso',
   errors: {
     rejected: 'Você recusou o pedido na carteira. Pode tentar de novo.',
@@ -77,6 +83,8 @@ export const messages: Messages = {
       `Sua carteira não tem ${coin} para a taxa de rede. Adicione um pouco de ${coin} e tente de novo.`,
     rpc: 'Sua carteira ou a rede informou um erro. Verifique sua conexão e tente de novo.',
     unknown: 'Algo deu errado. Tente de novo.',
+    unavailable:
+      'O serviço de pagamento não pôde responder agora. Tente de novo em instantes: nada é pago duas vezes.',
     expired: 'Este pagamento expirou.',
     tx_already_used: 'Esta transação já paga outro pedido.',
     tx_rejected: 'Esta transação não paga este pedido.',

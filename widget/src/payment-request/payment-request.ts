@@ -30,6 +30,8 @@ const texts = {
     copyFailed: 'This browser did not allow copying; select the request above.',
     open: 'Open in a wallet app',
     waiting: 'Waiting for your payment…',
+    unmatched: (received: string, expected: string) =>
+      `We received ${received}, not ${expected}; the merchant has been told.`,
   },
   es: {
     title: 'Pagar desde otro dispositivo',
@@ -44,6 +46,8 @@ const texts = {
     copyFailed: 'Este navegador no permitió copiar; selecciona la solicitud de arriba.',
     open: 'Abrir en una app de billetera',
     waiting: 'Esperando tu pago…',
+    unmatched: (received: string, expected: string) =>
+      `Recibimos ${received}, no ${expected}; el comercio ya está avisado.`,
   },
   pt: {
     title: 'Pagar de outro dispositivo',
@@ -58,6 +62,8 @@ const texts = {
     copyFailed: 'Este navegador não permitiu copiar; selecione a solicitação acima.',
     open: 'Abrir em um app de carteira',
     waiting: 'Aguardando o seu pagamento…',
+    unmatched: (received: string, expected: string) =>
+      `Recebemos ${received}, não ${expected}; o lojista já foi avisado.`,
   },
 };
 
@@ -141,6 +147,27 @@ export function paymentRequestPanel(input: PaymentRequestInput): HTMLElement {
     request,
     el('div', { class: 'row' }, copy, el('a', { href: input.uri }, t.open)),
     status,
-    el('p', { part: 'message', role: 'status' }, t.waiting),
+    el('p', { part: 'message', role: 'status', class: 'waiting' }, t.waiting),
   );
+}
+
+/**
+ * Says, instead of "Waiting for your payment…", that transfers of another amount arrived (`received`,
+ * each written with its symbol) and paid nothing, and that the merchant was told; the rest of the panel
+ * (and focus in it) stays. The session is still followed: the exact amount still pays it.
+ */
+export function showUnmatched(
+  panel: HTMLElement,
+  received: string[],
+  expected: string,
+  locale: string,
+): void {
+  const line = panel.querySelector<HTMLElement>('.waiting');
+  if (!line || received.length === 0) return;
+  const t = requestTexts(locale);
+  const text = received.map((amount) => t.unmatched(amount, expected)).join(' ');
+  if (line.textContent === text) return;
+  line.textContent = text;
+  line.setAttribute('role', 'alert');
+  line.className = 'waiting failure';
 }
