@@ -305,14 +305,19 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     const { page, outcomes } = await h.openPage(await h.freshShopper('10'), `/checkout/${product.slug}`, {
       cancelOutcome: false,
     });
-    // The first session the page opens runs out within seconds.
+    // The first session the page opens runs out within seconds: shortened where the service keeps it, so
+    // the session's events (which the page follows) carry the new time limit.
     let shortened = false;
     await page.route('**/api/v1/checkout/*/sessions', async (route) => {
       const response = await route.fetch();
-      const body = (await response.json()) as { session?: { expires_at: string } };
+      const body = (await response.json()) as { session?: { id: string } };
       if (!shortened && body.session) {
         shortened = true;
-        body.session.expires_at = new Date(Date.now() + 4_000).toISOString();
+        await h.service.deps.db.kysely
+          .updateTable('checkout_sessions')
+          .set({ expires_at: new Date(Date.now() + 4_000) })
+          .where('id', '=', body.session.id)
+          .execute();
       }
       await route.fulfill({ response, json: body });
     });

@@ -27,10 +27,14 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Launches headless Chromium on a throw-away profile. */
-export async function launchBrowser(): Promise<TestBrowser> {
+/**
+ * Launches headless Chromium on a throw-away profile. Playwright turns the back-forward cache off;
+ * `backForwardCache` keeps it, as in a shopper's browser, for what a page does when it is restored.
+ */
+export async function launchBrowser(options: { backForwardCache?: boolean } = {}): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'checkout-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
+    ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
     executablePath: chromiumPath,
     headless: true,
     viewport: { width: 420, height: 900 },

@@ -4,6 +4,8 @@ import type { CheckoutApi, CheckoutSession } from '../api.ts';
 
 /** States after which nothing changes any more. */
 const terminal = new Set(['resolved', 'failed', 'closed']);
+/** Failed connections in a row after which the stream is given up for polling (a proxy that blocks it). */
+const maxStreamErrors = 3;
 /** Poll period when the event stream fails; bounded to an hour of polling. */
 const pollMs = 2_000;
 const maxPolls = 1_800;
@@ -17,7 +19,7 @@ const graceMs = 60 * 60_000;
  * Calls `onSession` on every change of the followed session, from the moment it opens until it is
  * resolved, failed or closed — or, once expired, until its grace window is over — or the host
  * disconnects. A stream the server ends (after ten minutes) is opened again by the browser; one the
- * browser gives up is replaced by polling.
+ * browser gives up, or that fails three times in a row, is replaced by polling.
  */
 export class SessionStreamController implements ReactiveController {
   private source: EventSource | undefined;
@@ -77,12 +79,14 @@ export class SessionStreamController implements ReactiveController {
     }
     const source = new EventSource(followed.api.eventsUrl(followed.id));
     this.source = source;
+    let errors = 0;
     source.addEventListener('session', (event) => {
+      errors = 0;
       this.seen(JSON.parse((event as MessageEvent<string>).data) as CheckoutSession);
     });
     source.onerror = () => {
       // Reconnecting by itself (the server ends a stream after ten minutes): the browser opens it again.
-      if (source.readyState === EventSource.CONNECTING) return;
+      if (source.readyState === EventSource.CONNECTING && ++errors < maxStreamErrors) return;
       source.close();
       if (this.source === source) {
         this.source = undefined;

@@ -261,6 +261,8 @@ export abstract class CheckoutState extends LitElement {
       session.expires_at && !session.tx_hash && !isFinal(this.phase) ? Date.parse(session.expires_at) : null,
     );
     const status = session.status;
+    // An error was about an action on the open session: it goes once the session has moved on.
+    if (status !== 'awaiting_payment') this.failure = undefined;
     if (
       returns &&
       (status === 'resolved' || status === 'failed' || status === 'closed' || status === 'expired')

@@ -1,0 +1,299 @@
+/// <reference lib="dom" />
+/**
+ * `<crypto-checkout>` tells the truth about its session, in Chromium against the real service, Temporal and
+ * a local chain: a second tab of the same payment link follows the first's payment (and reads the session
+ * again before its wallet would sign), a refused submission shows the session as it is and never a 5xx's
+ * words, a payment request that expired shows a late payment as paid, Back after the redirect shows the paid
+ * checkout (reloaded, and restored from the back-forward cache), and an attempt given up is closed.
+ */
+import type { Page, Request } from 'playwright-core';
+import { type Address, formatUnits, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUnavailable } from '../support/database.ts';
+import { browserUnavailable, launchBrowser } from './support/browser.ts';
+import { artifacts, type CheckoutHarness, startCheckoutHarness } from './support/checkoutHarness.ts';
+import { installTestWallet } from './support/testWallet.ts';
+
+describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element and its session', () => {
+  let h: CheckoutHarness;
+
+  beforeAll(async () => {
+    h = await startCheckoutHarness({ env: { CHECKOUT_SCAN_INTERVAL_MS: '100' } });
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  const payNow = (page: Page) => page.getByRole('button', { name: 'Pay now' });
+  const pick = (page: Page) => page.getByRole('button', { name: 'Pay with Test Wallet' });
+  /** Fills the form and picks the test wallet: the tab is on review. */
+  const review = async (page: Page) => {
+    await h.fillShopper(page);
+    await pick(page).click();
+    await payNow(page).waitFor();
+  };
+  const sessionOf = async (expectedPaymentId: string) => {
+    const row = await h.service.deps.db.kysely
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('expected_payment_id', '=', expectedPaymentId)
+      .executeTakeFirstOrThrow();
+    const res = await h.service.request('GET', `/api/v1/checkout/sessions/${row.id}`);
+    return res.body.session as { id: string; status: string; payment_uri: string; late: boolean } & Record<
+      string,
+      unknown
+    >;
+  };
+
+  it('shows a second tab of the same payment link paid by the first: it follows the session and offers no Pay now', async () => {
+    const product = await h.createProduct();
+    const expected = await h.expectPayment(product.id, '7.00');
+    const key = await h.freshShopper('20');
+    const path = `/checkout/${product.slug}?expected_payment=${expected.id}`;
+    const first = await h.openPage(key, path);
+    const second = await h.openPage(key, path);
+    await review(first.page);
+    await review(second.page);
+
+    await payNow(first.page).click();
+    const paid = await h.expectPaidOnce(first.page, first.wallet);
+    // The second tab hears it from the session's events, with nothing done in it.
+    await second.page.getByText('Payment received. Thank you!').waitFor({ timeout: 15_000 });
+    expect(await payNow(second.page).count()).toBe(0);
+    expect(await pick(second.page).count()).toBe(0);
+    expect(second.wallet.sent).toEqual([]);
+    expect(await h.outcome(second.page)).toMatchObject({
+      type: 'checkout-success',
+      detail: { txHash: paid.detail.txHash },
+    });
+    await h.expectAccessible(second.page, 'second tab, paid in the first');
+    await second.page.screenshot({ path: `${artifacts}second-tab-paid.png` });
+    await first.page.close();
+    await second.page.close();
+  });
+
+  it('reads the session again before the wallet signs: a tab that missed the payment sends nothing', async () => {
+    const product = await h.createProduct();
+    const expected = await h.expectPayment(product.id, '7.10');
+    const key = await h.freshShopper('20');
+    const path = `/checkout/${product.slug}?expected_payment=${expected.id}`;
+    const first = await h.openPage(key, path);
+    const second = await h.openPage(key, path);
+    // This tab's stream never gets through (a proxy that drops it): only reading the session can tell it.
+    await second.page.route('**/events', (route) => route.abort());
+    await review(first.page);
+    await review(second.page);
+    await payNow(first.page).click();
+    await h.expectPaidOnce(first.page, first.wallet);
+
+    await payNow(second.page).click();
+    await second.page.getByText('Payment received. Thank you!').waitFor();
+    expect(second.wallet.calls).not.toContain('eth_sendTransaction');
+    expect(second.wallet.sent).toEqual([]);
+    await first.page.close();
+    await second.page.close();
+  });
+
+  it('shows the session, not the words of a 5xx, when the service does not take the hash; the retry sends nothing twice', async () => {
+    const product = await h.createProduct();
+    const expected = await h.expectPayment(product.id, '7.20');
+    const { page, wallet } = await h.openPage(
+      await h.freshShopper('20'),
+      `/checkout/${product.slug}?expected_payment=${expected.id}`,
+    );
+    await page.route('**/transactions', (route) =>
+      route.fulfill({
+        status: 503,
+        json: {
+          error_code: 'service_unavailable',
+          message: 'The workflow service (Temporal) did not take the transaction; retry',
+          errors: [],
+        },
+      }),
+    );
+    await review(page);
+    await payNow(page).click();
+    await page.getByText('The checkout service could not answer just now.').waitFor();
+    const text = await h.elementText(page);
+    expect(text).not.toContain('Temporal');
+    expect(text).toContain('Payment sent. Waiting for the network…');
+    expect(await payNow(page).count()).toBe(0);
+    await h.expectAccessible(page, 'submission not taken');
+    await page.screenshot({ path: `${artifacts}submission-not-taken.png` });
+
+    await page.unroute('**/transactions');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await h.expectPaidOnce(page, wallet);
+    await page.close();
+  });
+
+  it('keeps watching an expired payment request, and shows a late payment as paid after the time limit', async () => {
+    const product = await h.createProduct({ expires_in_minutes: 5 });
+    // One minute (below what the API lets a merchant set): the session's timer runs out within the test.
+    await h.service.deps.db.kysely
+      .updateTable('products')
+      .set({ expires_in_minutes: 1 })
+      .where('id', '=', product.id)
+      .execute();
+    const expected = await h.expectPayment(product.id, '6.00');
+    const { page, outcomes } = await h.openPage(
+      0,
+      `/checkout/${product.slug}?expected_payment=${expected.id}`,
+      { wallet: { announce: false } },
+    );
+    await h.fillShopper(page);
+    await page.getByRole('button', { name: 'Pay from another device' }).click();
+    await page.getByRole('img', { name: /^QR code of the payment request/ }).waitFor();
+    const amount = BigInt(/uint256=(\d+)$/.exec((await sessionOf(expected.id)).payment_uri)![1]!);
+
+    await page.getByText('This checkout has expired.').waitFor({ timeout: 90_000 });
+    await page.getByText('Sent the payment already? Keep this page open').waitFor();
+    await expect.poll(async () => (await sessionOf(expected.id)).status, { timeout: 30_000 }).toBe('expired');
+    expect(outcomes.map((o) => o.detail.reason)).toEqual(['expired']);
+
+    // Sent from the phone, mined after the time limit: the service takes it late, and the page shows it.
+    await h.chain.transfer(3, h.busd, h.merchant.address as Address, amount);
+    await page.getByText('Payment received after the time limit. Thank you!').waitFor({ timeout: 30_000 });
+    expect((await sessionOf(expected.id)).late).toBe(true);
+    expect(outcomes.map((o) => o.type)).toEqual(['checkout-failure', 'checkout-success']);
+    await h.expectAccessible(page, 'paid late');
+    await page.screenshot({ path: `${artifacts}payment-request-paid-late.png` });
+    await page.close();
+  }, 150_000);
+
+  it('shows the paid checkout on Back after the redirect to success_url, without leaving again', async () => {
+    const thanks = h.site.page(
+      '/thanks',
+      '<!doctype html><html lang="en"><head><title>Thank you</title></head><body><main><h1>Thank you</h1></main></body></html>',
+    );
+    const product = await h.createProduct({
+      open_amount: true,
+      tax_rate: 0,
+      custom_fields: [],
+      success_url: thanks,
+    });
+    const path = `/checkout/${product.slug}`;
+    const { page, wallet, outcomes } = await h.openPage(await h.freshShopper('20'), path, {
+      cancelOutcome: false,
+    });
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    await page.getByLabel('Amount (USD)').fill('4.25');
+    await pick(page).click();
+    await payNow(page).click();
+    await page.waitForURL(thanks, { timeout: 30_000 });
+    expect(wallet.sent).toHaveLength(1);
+
+    // Back loads the page again (Playwright's Chromium keeps no back-forward cache): the tab's attempt is found.
+    await page.goBack();
+    await page.getByText('Payment received. Thank you!').waitFor();
+    expect(await payNow(page).count()).toBe(0);
+    expect(await pick(page).count()).toBe(0);
+    expect(await page.getByLabel('Amount (USD)').count()).toBe(0);
+    expect(await h.elementText(page)).not.toContain('Taking you back');
+    await page.waitForTimeout(4_000);
+    expect(page.url()).toBe(`${h.service.url}${path}`);
+    expect(outcomes).toHaveLength(1);
+    await h.expectAccessible(page, 'back after the redirect');
+    await page.close();
+  });
+
+  it('shows the paid checkout when Back restores the page from the back-forward cache (pageshow persisted)', async () => {
+    const thanks = h.site.page(
+      '/thanks-cached',
+      '<!doctype html><html lang="en"><head><title>Thanks</title></head><body><main><h1>Thanks</h1></main></body></html>',
+    );
+    const product = await h.createProduct({ success_url: thanks });
+    const expected = await h.expectPayment(product.id, '4.50');
+    const browser = await launchBrowser({ backForwardCache: true });
+    try {
+      const page = await browser.context.newPage();
+      const wallet = await installTestWallet(page, {
+        chainId: 97,
+        privateKey: (await h.freshShopper('20')) as Hex,
+        rpcUrl: h.chain.chain.rpcUrl,
+      });
+      await page.addInitScript(() => {
+        const w = window as unknown as { __shows: boolean[]; __outcomes: number };
+        w.__shows = [];
+        w.__outcomes = 0;
+        window.addEventListener('pageshow', (event) => w.__shows.push(event.persisted));
+        document.addEventListener('checkout-success', () => w.__outcomes++);
+      });
+      const url = `${h.service.url}/checkout/${product.slug}?expected_payment=${expected.id}`;
+      await page.goto(url);
+      await review(page);
+      await payNow(page).click();
+      await page.getByText('Taking you back to').waitFor({ timeout: 30_000 });
+      await page.waitForURL(thanks, { timeout: 30_000 });
+      expect(wallet.sent).toHaveLength(1);
+
+      await page.goBack({ waitUntil: 'commit' });
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __shows: boolean[] }).__shows))
+        .toEqual([false, true]);
+      // Restored as it was left, then read again: paid, and no redirect on its way any more.
+      await page.getByText('Payment received. Thank you!').waitFor();
+      await expect.poll(() => h.elementText(page)).not.toContain('Taking you back');
+      expect(await payNow(page).count()).toBe(0);
+      await page.waitForTimeout(4_000);
+      expect(page.url()).toBe(url);
+      expect(await page.evaluate(() => (window as unknown as { __outcomes: number }).__outcomes)).toBe(1);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('closes the attempt it gives up when the shopper changes the amount', async () => {
+    const product = await h.createProduct({ open_amount: true, tax_rate: 0, custom_fields: [] });
+    const { page } = await h.openPage(await h.freshShopper('20'), `/checkout/${product.slug}`);
+    const closes: Request[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/close')) closes.push(request);
+    });
+    await page.getByLabel('E-mail').fill('shopper@example.com');
+    await page.getByLabel('Amount (USD)').fill('3.00');
+    await pick(page).click();
+    await payNow(page).waitFor();
+    const { id } = await h.service.deps.db.kysely
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('product_id', '=', product.id)
+      .executeTakeFirstOrThrow();
+    await page.getByRole('button', { name: 'Use another wallet' }).click();
+    await page.getByLabel('Amount (USD)').fill('3.50');
+    await expect.poll(() => closes.length).toBe(1);
+    expect(closes[0]!.method()).toBe('POST');
+    expect(closes[0]!.url()).toBe(`${h.service.url}/api/v1/checkout/sessions/${id}/close`);
+    // The next pick is a new attempt of the new amount.
+    await pick(page).click();
+    await page.getByText('You send 3.5 BUSD.').waitFor();
+    await page.close();
+  });
+
+  it('says at once that a transfer of another amount paid nothing, when the service reports it', async (ctx) => {
+    const product = await h.createProduct();
+    const expected = await h.expectPayment(product.id, '7.00');
+    const { page } = await h.openPage(0, `/checkout/${product.slug}?expected_payment=${expected.id}`, {
+      wallet: { announce: false },
+    });
+    await h.fillShopper(page);
+    await page.getByRole('button', { name: 'Pay from another device' }).click();
+    await page.getByRole('img', { name: /^QR code of the payment request/ }).waitFor();
+    const session = await sessionOf(expected.id);
+    // Until the service reports unmatched transfers on a session, there is nothing for the page to show.
+    if (!('unmatched_transfers' in session)) {
+      await page.close();
+      ctx.skip();
+    }
+    const exact = /uint256=(\d+)$/.exec(session.payment_uri)![1]!;
+    // The price without the tail that makes it this session's: it pays nothing.
+    await h.chain.transfer(3, h.busd, h.merchant.address as Address, 7n * 10n ** 18n);
+    const asked = formatUnits(BigInt(exact), 18).replace('.', '\\.');
+    const notice = page.getByText(
+      new RegExp(`^We received 7(\\.0+)? BUSD, not ${asked} BUSD; the merchant has been told\\.$`),
+    );
+    await notice.waitFor({ timeout: 30_000 });
+    await h.expectAccessible(page, 'transfer of another amount');
+    await page.close();
+  });
+});
