@@ -45,15 +45,22 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     >;
   };
 
-  it('shows a second tab of the same payment link paid by the first: it follows the session and offers no Pay now', async () => {
+  /** The same payment link open in two tabs of one shopper; `prepare` runs on the second before its review. */
+  const twoTabs = async (dollars: string, prepare?: (page: Page) => Promise<unknown>) => {
     const product = await h.createProduct();
-    const expected = await h.expectPayment(product.id, '7.00');
+    const expected = await h.expectPayment(product.id, dollars);
     const key = await h.freshShopper('20');
     const path = `/checkout/${product.slug}?expected_payment=${expected.id}`;
     const first = await h.openPage(key, path);
     const second = await h.openPage(key, path);
+    await prepare?.(second.page);
     await review(first.page);
     await review(second.page);
+    return { first, second };
+  };
+
+  it('shows a second tab of the same payment link paid by the first: it follows the session and offers no Pay now', async () => {
+    const { first, second } = await twoTabs('7.00');
 
     await payNow(first.page).click();
     const paid = await h.expectPaidOnce(first.page, first.wallet);
@@ -73,16 +80,10 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
   });
 
   it('reads the session again before the wallet signs: a tab that missed the payment sends nothing', async () => {
-    const product = await h.createProduct();
-    const expected = await h.expectPayment(product.id, '7.10');
-    const key = await h.freshShopper('20');
-    const path = `/checkout/${product.slug}?expected_payment=${expected.id}`;
-    const first = await h.openPage(key, path);
-    const second = await h.openPage(key, path);
-    // This tab's stream never gets through (a proxy that drops it): only reading the session can tell it.
-    await second.page.route('**/events', (route) => route.abort());
-    await review(first.page);
-    await review(second.page);
+    // The second tab's stream never gets through (a proxy that drops it): only reading the session can tell it.
+    const { first, second } = await twoTabs('7.10', (page) =>
+      page.route('**/events', (route) => route.abort()),
+    );
     await payNow(first.page).click();
     await h.expectPaidOnce(first.page, first.wallet);
 
@@ -148,6 +149,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
 
     await page.getByText('This checkout has expired.').waitFor({ timeout: 90_000 });
     await page.getByText('Sent the payment already? Keep this page open').waitFor();
+    await h.expectAccessible(page, 'payment request expired, still watched');
     await expect.poll(async () => (await sessionOf(expected.id)).status, { timeout: 30_000 }).toBe('expired');
     expect(outcomes.map((o) => o.detail.reason)).toEqual(['expired']);
 
