@@ -172,10 +172,15 @@ export abstract class CheckoutState extends LitElement {
       this.form.fieldsOf(view);
       this.phase = 'connect';
       const returning = navigationType();
-      const existing =
-        view.expected_payment?.session_id ?? (returning ? readStored(attemptKey(view.slug)) : '');
-      if (existing) {
-        const session = await this.api.session(existing);
+      const kept = !view.expected_payment && returning ? readStored(attemptKey(view.slug)) : '';
+      const existing = view.expected_payment?.session_id ?? kept;
+      // An attempt this tab kept that the service no longer knows is simply not resumed.
+      const session = existing
+        ? await this.api.session(existing).catch((error: unknown) => {
+            if (existing !== kept) throw error;
+          })
+        : undefined;
+      if (session) {
         if (!view.expected_payment) this.resumeAttempt(session);
         // A payment request still awaited is shown again, with the same amount.
         if (session.payment_uri && session.status === 'awaiting_payment' && !session.tx_hash)

@@ -564,4 +564,54 @@ describe('<crypto-checkout> wallet steps', () => {
     expect(root(el).querySelector('[aria-current="step"]')?.textContent).toContain('Closed');
     expect(buttonNamed(el, 'Start again')).toBeDefined();
   });
+
+  it("resumes the tab's open-amount attempt on a reload or Back, and ignores one the service no longer knows", async () => {
+    const server = recordingServer(openView);
+    vi.stubGlobal('fetch', server.fetch);
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { type: 'back_forward' } as unknown as PerformanceEntry,
+    ]);
+    const { module } = scriptedWallet({ BUSD: 100 });
+    sessionStorage.setItem('crypto-checkout:attempt:tip-jar', '10000000-0000-4000-8000-00000000000f');
+    const fresh = await mountOpen(openView, module);
+    // Unknown to the service: the form, as on any visit.
+    expect(root(fresh).querySelector<HTMLInputElement>('#amount')?.value).toBe('');
+    fresh.remove();
+
+    const now = new Date().toISOString();
+    server.sessions.set('00000000-0000-4000-8000-00000000000e', {
+      id: '10000000-0000-4000-8000-00000000000e',
+      expected_payment_id: '00000000-0000-4000-8000-00000000000e',
+      status: 'resolved',
+      dollar_amount: '4.25',
+      expected_token: busd,
+      expected_token_amount: '4.25',
+      payment_token_address: busd.address,
+      receiving_address: openView.receiving_address,
+      sender_address: payer,
+      payment_uri: null,
+      tx_hash: `0x${'ab'.repeat(32)}`,
+      confirmations: 1,
+      required_confirmations: 1,
+      resolved_payment_id: 'rp_1',
+      late: false,
+      error: null,
+      expires_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    sessionStorage.setItem('crypto-checkout:attempt:tip-jar', '10000000-0000-4000-8000-00000000000e');
+    const outcomes: string[] = [];
+    document.addEventListener('checkout-success', (e) => outcomes.push(e.type));
+    const back = document.createElement('crypto-checkout');
+    back.setAttribute('slug', openView.slug);
+    back.setAttribute('api-base', 'http://shop.test');
+    document.body.append(back);
+    await settle(back, () => text(back).includes('Payment received'));
+    // Back on a paid checkout: shown as paid, no form, and not told (nor redirected) again.
+    expect(root(back).querySelector('#amount')).toBeNull();
+    expect(buttonNamed(back, 'Pay now')).toBeUndefined();
+    expect(outcomes).toEqual([]);
+    vi.restoreAllMocks();
+  });
 });
