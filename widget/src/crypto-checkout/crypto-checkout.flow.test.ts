@@ -614,4 +614,71 @@ describe('<crypto-checkout> wallet steps', () => {
     expect(outcomes).toEqual([]);
     vi.restoreAllMocks();
   });
+
+  it('shows a checkout paid in another tab when opening its session is refused, instead of an error', async () => {
+    const expectedPaymentId = '00000000-0000-4000-8000-0000000000aa';
+    const paid: CheckoutSession = {
+      id: '10000000-0000-4000-8000-0000000000aa',
+      expected_payment_id: expectedPaymentId,
+      status: 'resolved',
+      dollar_amount: '5.00',
+      expected_token: busd,
+      expected_token_amount: '5',
+      payment_token_address: busd.address,
+      receiving_address: openView.receiving_address,
+      sender_address: payer,
+      payment_uri: null,
+      tx_hash: `0x${'ef'.repeat(32)}`,
+      confirmations: 1,
+      required_confirmations: 1,
+      resolved_payment_id: 'rp_1',
+      late: false,
+      error: null,
+      expires_at: null,
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    };
+    let settled = false;
+    const view = (): CheckoutView => ({
+      ...openView,
+      open_amount: false,
+      expected_payment: {
+        id: expectedPaymentId,
+        dollar_amount: '5.00',
+        expected_token_amount: '5',
+        status: settled ? 'paid' : 'open',
+        session_id: settled ? paid.id : null,
+      },
+    });
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string | URL, init?: RequestInit) => {
+        const url = new URL(String(input));
+        if (init?.method === 'POST') {
+          // The other tab paid between this page's load and its wallet pick.
+          settled = true;
+          return json(409, { error_code: 'checkout_already_paid', message: 'Already paid', errors: [] });
+        }
+        if (url.pathname === `/api/v1/checkout/sessions/${paid.id}`) return json(200, { session: paid });
+        return json(200, { checkout: view() });
+      }),
+    );
+    vi.stubGlobal('ethereum', { request: vi.fn() });
+    const el = document.createElement('crypto-checkout');
+    el.setAttribute('slug', openView.slug);
+    el.setAttribute('expected-payment', expectedPaymentId);
+    el.setAttribute('api-base', 'http://shop.test');
+    const { module } = scriptedWallet({ BUSD: 100 });
+    (el as unknown as { loadWallet(): Promise<WalletModule> }).loadWallet = async () => module;
+    el.addEventListener('checkout-success', (e) => e.preventDefault());
+    document.body.append(el);
+    await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+    type(el, 'email', 'shopper@example.com');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Payment received'));
+    expect(root(el).querySelector('[part="error"]')).toBeNull();
+    expect(buttonNamed(el, 'Pay now')).toBeUndefined();
+  });
 });

@@ -147,11 +147,18 @@ export class CryptoCheckout extends CheckoutState {
 
   /**
    * Whether the service refused because the checkout was settled elsewhere (paid in another tab, closed,
-   * expired): then the page reads it again and shows what it is, instead of an error.
+   * expired): then the page shows what it is, instead of an error — the session it knows, read again, or
+   * (knowing none) the whole checkout loaded again.
    */
   private settledElsewhere(error: unknown): boolean {
     if (!(error instanceof CheckoutApiError) || !settledCodes.has(error.code)) return false;
-    void this.load();
+    const session = this.session;
+    if (!session) void this.load();
+    else
+      this.api.session(session.id).then(
+        (now) => this.applySession(now),
+        () => void this.load(),
+      );
     return true;
   }
 
