@@ -3,24 +3,12 @@ import type { CheckoutView, CheckoutSession as ServiceSession } from '@checkout/
 
 export type { CheckoutView };
 
-/** A transfer of another amount into the receiving address during a payment request's window: it paid nothing. */
-export interface UnmatchedTransfer {
-  tx_hash: string;
-  /** Decimal string of the token. */
-  amount: string;
-  token_symbol: string;
-  seen_at: string;
-}
-
 /**
- * A checkout session as the element reads it: the service's, with `closed` (an attempt given up, which
- * takes nothing) and the transfers of another amount seen for a payment request (absent on services
- * that do not report them yet).
+ * A checkout session as the element reads it: the service's, whose transfers of another amount
+ * (`unmatched_transfers`) an older service may not send yet.
  */
-export type CheckoutSession = Omit<ServiceSession, 'status'> & {
-  status: ServiceSession['status'] | 'closed';
-  unmatched_transfers?: UnmatchedTransfer[];
-};
+export type CheckoutSession = Omit<ServiceSession, 'unmatched_transfers'> &
+  Partial<Pick<ServiceSession, 'unmatched_transfers'>>;
 
 /** An error answer of the API, or a network failure (`status` 0). */
 export class CheckoutApiError extends Error {
