@@ -8,8 +8,6 @@ export * from './checkout/products.ts';
 export { viewSession } from './checkout/sessionView.ts';
 export * from './checkout/shared.ts';
 export {
-  type HashHandover,
-  type HashHandoverBounds,
   type OpenedSession,
   type OpenSessionDeps,
   openCheckoutSession,

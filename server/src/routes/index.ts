@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { sandboxKycProvider } from '../kycProvider.ts';
 import { expectedPaymentRoutes, publicCheckoutRoutes } from './checkout.ts';
+import { checkoutSessionRoutes } from './checkoutSessions.ts';
 import type { Routes } from './declare.ts';
 import { html, json } from './docs.ts';
 import { healthRoutes } from './health.ts';
@@ -73,6 +74,7 @@ export function declareRoutes(
   }
 
   publicCheckoutRoutes(on('checkout'), deps);
+  checkoutSessionRoutes(on('checkout'), deps);
 
   const areaA = on('areaA');
   productRoutes(areaA, deps);

@@ -53,6 +53,8 @@ export type TransactionFacts =
       status: 'confirmed' | 'reverted';
       from: string;
       blockNumber: string;
+      /** The including block's hash: a reorganisation that drops it is noticed by it. */
+      blockHash: string;
       /** Epoch milliseconds of the including block. */
       blockTimestamp: number;
       receivedToken: string | null;

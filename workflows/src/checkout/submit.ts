@@ -25,9 +25,9 @@ import {
 } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Hash } from 'viem';
+import { handHashToCheckout } from './handHash.ts';
 import { type HashRefusal, hashTermsOf, refuseHash } from './matching.ts';
 import { checkoutRejections } from './shared.ts';
-import { handHashToCheckout } from './start.ts';
 
 /** `taken`: the workflow has the hash; `pending`: it is recorded and waits for a worker. */
 export type SubmittedTransaction = 'taken' | 'pending';

@@ -3,13 +3,11 @@
  * session's progress, and the refusal of a transaction that does not pay the session. A hash pays only its
  * payer's session, from the session's opening on (`refuseHash`); a transfer the merchant attached is theirs.
  */
-import { verifyPayment } from '@checkout/chain';
-import { percentDifference } from '@checkout/core';
 import { inTransaction, releaseTransaction, reopenUnmatchedClaim, updateSession } from '@checkout/db';
 import { Context } from '@temporalio/activity';
-import { getAddress, type Hash } from 'viem';
+import type { Hash } from 'viem';
 import { type CheckoutActivityDeps, checkoutLookups, type Session } from './activityDeps.ts';
-import { hashTermsOf, refuseHash } from './matching.ts';
+import { inspectTransaction } from './inspectTransaction.ts';
 import type { CheckoutWorkflowStatus, TransactionFacts } from './shared.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,80 +23,21 @@ export interface TransactionTarget {
 /** Builds the transaction steps over their dependencies. */
 export function createTransactionSteps(deps: CheckoutActivityDeps) {
   const { db, chainOf, sessionOf, acceptedTokens } = checkoutLookups(deps);
-
-  /**
-   * One read of a transaction against a session: `facts` when it is final (or not found), otherwise
-   * only its confirmations so far; `blockHash` is the including block to remember for reorgs.
-   */
-  const inspectTransaction = async (
+  const inspect = (
     session: Session,
     chain: ReturnType<typeof chainOf>,
     txHash: string,
     knownBlockHash?: Hash,
     attached = false,
-  ): Promise<{ facts: TransactionFacts | null; confirmations: number; blockHash: Hash | undefined }> => {
-    const expected = session.expected_token;
-    const result = await verifyPayment({
-      client: chain.client,
-      txHash: txHash as Hash,
-      receivingAddress: getAddress(session.receiving_address),
+  ) =>
+    inspectTransaction({
+      session,
+      chain,
       tokens: acceptedTokens(session.chain_id),
-      expectedToken: getAddress(expected.address),
-      expectedAmount: BigInt(session.expected_token_amount),
-      confirmations: chain.confirmations,
+      txHash,
       ...(knownBlockHash ? { knownBlockHash } : {}),
+      attached,
     });
-    let blockHash = result.status === 'reorged' ? undefined : knownBlockHash;
-    if ('blockHash' in result && result.blockHash) blockHash = result.blockHash;
-    const confirmations = 'confirmations' in result ? result.confirmations : 0;
-    if (result.status === 'not_found') return { facts: { status: 'not_found' }, confirmations, blockHash };
-    if (result.status === 'no_transfer')
-      return { facts: { status: 'no_transfer', from: result.from }, confirmations, blockHash };
-    if (result.status !== 'confirmed' && result.status !== 'reverted')
-      return { facts: null, confirmations, blockHash };
-    const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
-    const blockTimestamp = Number(block.timestamp) * 1000;
-    // A hash pays only its payer's session, from the session's opening on: anyone can submit any hash.
-    const refusal = attached
-      ? null
-      : refuseHash(hashTermsOf(session), {
-          from: result.from,
-          blockNumber: result.blockNumber,
-          blockTimestamp,
-          paid:
-            result.status === 'confirmed'
-              ? { token: result.receivedToken, amount: result.receivedAmount }
-              : null,
-        });
-    if (refusal) {
-      return { facts: { status: 'refused', from: result.from, reason: refusal }, confirmations, blockHash };
-    }
-    const facts: TransactionFacts =
-      result.status === 'reverted'
-        ? {
-            status: 'reverted',
-            from: result.from,
-            blockNumber: result.blockNumber.toString(),
-            blockTimestamp,
-            receivedToken: null,
-            receivedAmount: '0',
-            logIndex: -1,
-            swapped: false,
-            amountDifference: percentDifference(BigInt(session.expected_token_amount), 0n),
-          }
-        : {
-            status: 'confirmed',
-            from: result.from,
-            blockNumber: result.blockNumber.toString(),
-            blockTimestamp,
-            receivedToken: result.receivedToken,
-            receivedAmount: result.receivedAmount.toString(),
-            logIndex: result.logIndex,
-            swapped: result.swapped,
-            amountDifference: result.amountDifference,
-          };
-    return { facts, confirmations, blockHash };
-  };
 
   return {
     /** Persists the workflow's view of the session (status, hash, error). */
@@ -150,13 +89,7 @@ export function createTransactionSteps(deps: CheckoutActivityDeps) {
      */
     async checkTransaction(input: TransactionTarget): Promise<TransactionFacts | null> {
       const session = await sessionOf(input.sessionId);
-      const look = await inspectTransaction(
-        session,
-        chainOf(input.chainId),
-        input.txHash,
-        undefined,
-        input.attached,
-      );
+      const look = await inspect(session, chainOf(input.chainId), input.txHash, undefined, input.attached);
       if (!look.facts || look.facts.status === 'not_found') {
         await updateSession(db, input.sessionId, {
           status: 'confirming',
@@ -191,7 +124,7 @@ export function createTransactionSteps(deps: CheckoutActivityDeps) {
       let lastConfirmations = -1;
       // Bounded by the activity's start-to-close timeout; the loop itself also stops after a day.
       for (let polls = 0; polls < 1_000_000; polls++) {
-        const look = await inspectTransaction(session, chain, input.txHash, knownBlockHash, input.attached);
+        const look = await inspect(session, chain, input.txHash, knownBlockHash, input.attached);
         knownBlockHash = look.blockHash;
         if (look.facts?.status !== 'not_found') notFoundSince = Date.now();
         if (look.confirmations !== lastConfirmations) {
