@@ -7,6 +7,7 @@ import { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/
 import { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
 import { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 import { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
+import { createReorgActivities, type ReorgActivityDeps } from './reorg/activities.ts';
 import { createSmokeActivities } from './smoke/activities.ts';
 import { createUnmatchedActivities, type UnmatchedActivityDeps } from './unmatched/activities.ts';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
@@ -18,7 +19,8 @@ export type ActivityDeps = CheckoutActivityDeps &
   KycActivityDeps &
   OnrampActivityDeps &
   QuoteActivityDeps &
-  UnmatchedActivityDeps;
+  UnmatchedActivityDeps &
+  ReorgActivityDeps;
 
 /** Builds all activities from their dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -31,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOnrampActivities(deps),
     ...createQuoteActivities(deps),
     ...createUnmatchedActivities(deps),
+    ...createReorgActivities(deps),
   };
 }
 

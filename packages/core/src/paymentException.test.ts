@@ -52,3 +52,24 @@ describe('paymentExceptionStatus', () => {
     ).toBeNull();
   });
 });
+
+describe('paymentExceptionStatus: what is most pressing first', () => {
+  const exact = {
+    expected: { units: 100n, decimals: 2 },
+    received: { units: 100n, decimals: 2 },
+    late: false,
+    txFailure: false,
+  };
+  it('says reversed before anything else, even of a failed transaction', () => {
+    expect(paymentExceptionStatus({ ...exact, received: { units: 50n, decimals: 2 }, reversed: true })).toBe(
+      'reversed',
+    );
+    expect(paymentExceptionStatus({ ...exact, txFailure: true, reversed: true })).toBe('reversed');
+  });
+  it('says paid_twice before the amount while a duplicate waits', () => {
+    expect(
+      paymentExceptionStatus({ ...exact, received: { units: 150n, decimals: 2 }, paidTwice: true }),
+    ).toBe('paid_twice');
+    expect(paymentExceptionStatus({ ...exact, paidTwice: false })).toBeNull();
+  });
+});

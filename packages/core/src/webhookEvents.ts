@@ -6,8 +6,13 @@
 export const webhookEvents = {
   /** A checkout payment was resolved (spec: the resolved payment). */
   resolvedPaymentCreated: 'resolved_payment.created',
-  /** A resolved payment changed: a top-up attached (an extension; the same body as `created`). */
+  /**
+   * A resolved payment changed: a top-up attached, or a reorganisation moved its transaction to another block
+   * (an extension; the same body as `created`).
+   */
   resolvedPaymentUpdated: 'resolved_payment.updated',
+  /** A reorganisation took a resolved payment's transaction off the chain (an extension; the same body). */
+  resolvedPaymentReversed: 'resolved_payment.reversed',
   /** A user's KYC status changed. */
   kycUpdate: 'kyc_update',
   /** A payment detail's status changed. */

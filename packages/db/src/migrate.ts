@@ -21,6 +21,7 @@ import * as workflowCalls from './migrations/0017_workflow_calls.ts';
 import * as secretsAtRest from './migrations/0018_secrets_at_rest.ts';
 import * as effectUnknownOutcomes from './migrations/0019_effect_unknown_outcomes.ts';
 import * as unmatchedTransfers from './migrations/0020_unmatched_transfers.ts';
+import * as paymentBlocks from './migrations/0021_payment_blocks.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0018_secrets_at_rest': secretsAtRest,
   '0019_effect_unknown_outcomes': effectUnknownOutcomes,
   '0020_unmatched_transfers': unmatchedTransfers,
+  '0021_payment_blocks': paymentBlocks,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

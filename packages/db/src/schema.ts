@@ -100,6 +100,11 @@ export interface ResolvedPaymentsTable {
   tx_failure: boolean;
   swapped: boolean;
   late: boolean;
+  /** The block holding the transaction (numeric(20,0)) and its hash; null for payments recorded before. */
+  block_number: ColumnType<string | null, string | null | undefined, string | null>;
+  block_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a reorganisation took the transaction off the chain: the payment no longer stands. */
+  reversed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
 }
 

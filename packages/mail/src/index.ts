@@ -8,6 +8,7 @@ export * from './includedTax.ts';
 export * from './merchantNotification.ts';
 export * from './oneLine.ts';
 export * from './paymentDeviation.ts';
+export * from './paymentReorgNotice.ts';
 export * from './readInbox.ts';
 export * from './receiptLanguage.ts';
 export * from './renderInboxPage.ts';

@@ -12,13 +12,15 @@ const testPaymentFlag = 'TEST PAYMENT — do not fulfil';
 
 /**
  * The flag line of each `exception_status` (core's paymentException.ts), keyed by the value and opened with it, so
- * the notice names the exception in the words the webhook uses. `paid_twice`, a second transfer for an order
- * already paid, is worded ahead of the value. `percent` is the unsigned amount difference; `beyondTolerance` says
- * whether it exceeds the spec's 1 %.
+ * the notice names the exception in the words the webhook uses. `percent` is the unsigned amount difference;
+ * `beyondTolerance` says whether it exceeds the spec's 1 %.
  */
 const exceptionFlags: Readonly<
-  Record<PaymentExceptionStatus | 'paid_twice', (percent: string, beyondTolerance: boolean) => string>
+  Record<PaymentExceptionStatus, (percent: string, beyondTolerance: boolean) => string>
 > = {
+  reversed: () =>
+    'a reorganisation of the chain took the transaction off it: the money did not arrive. Do not fulfil the ' +
+    'order (or recover it if you did).',
   paid_partially: (percent, beyondTolerance) =>
     `received ${percent} % less than expected. ${
       beyondTolerance

@@ -8,15 +8,8 @@ import {
   ResolvedPaymentListResponse,
   UpdatedProductResponse,
 } from '@checkout/core';
-import {
-  listProducts,
-  listResolvedPayments,
-  presentProduct,
-  presentResolvedPayment,
-  presentUpdatedProduct,
-  setProductActive,
-} from '@checkout/db';
-import { createProduct } from '@checkout/workflows';
+import { listProducts, presentProduct, presentUpdatedProduct, setProductActive } from '@checkout/db';
+import { createProduct, productPayments } from '@checkout/workflows';
 import type { RouterMiddleware } from '@koa/router';
 import type { AppDeps, AppState } from '../context.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
@@ -116,8 +109,7 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
     }),
     async (ctx) => {
       const product = await productOfRequest(ctx);
-      const rows = await listResolvedPayments(ctx.state.db, product.id);
-      ctx.body = { resolved_payments: rows.map((r) => presentResolvedPayment(r, product, deps.secrets)) };
+      ctx.body = { resolved_payments: await productPayments(ctx.state.db, deps.secrets, product) };
     },
   );
 }

@@ -5,6 +5,7 @@
  * is killed or restarted resumes there. The memo shows its position in the Temporal UI.
  */
 import { continueAsNew, log, proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
+import type { ReorgActivities } from '../reorg/activities.ts';
 import type { UnmatchedActivities } from '../unmatched/activities.ts';
 import type { ChainWatcherActivities } from './activities.ts';
 import type { ChainWatcherInput } from './shared.ts';
@@ -17,7 +18,7 @@ const watch = proxyActivities<ChainWatcherActivities>({
 
 // Transfers no session took become unmatched transfers once no session can take them any more. A failed
 // settling never holds the watcher up: the next tick settles again.
-const settle = proxyActivities<UnmatchedActivities>({
+const settle = proxyActivities<UnmatchedActivities & ReorgActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
@@ -32,8 +33,12 @@ export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
     const done = await watch.watchChainTick({ chainId: input.chainId });
     try {
       await settle.settleTransfers({ chainId: input.chainId });
+      // Payments in blocks a reorganisation took away are reversed or moved, and announced.
+      await settle.recheckPayments({ chainId: input.chainId });
     } catch (error) {
-      log.warn('settling unmatched transfers failed; the next tick tries again', { error: String(error) });
+      log.warn('settling transfers or re-checking payments failed; the next tick tries again', {
+        error: String(error),
+      });
     }
     const memo = `${done.nextBlock}/${done.headBlock}`;
     if (memo !== shown) {

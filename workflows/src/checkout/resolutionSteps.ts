@@ -84,6 +84,8 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
             tx_failure: facts.status === 'reverted',
             swapped: facts.swapped,
             late: input.late,
+            block_number: facts.blockNumber,
+            block_hash: facts.blockHash.toLowerCase(),
           },
         },
         async (trx, id) => {

@@ -18,8 +18,7 @@ import { type Mailer, unmatchedTransferNotice } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { defaultMatchTolerancePercent } from '../checkout/matchingSteps.ts';
 import { performOnce } from '../effects.ts';
-import { createWorkflowCallDispatcher } from '../handOver/dispatcher.ts';
-import { collectWorkflowCalls } from '../handOver/queueWorkflowCall.ts';
+import { withQueuedCalls } from '../handOver/fromActivity.ts';
 import { classifyTransfer, type SessionAround } from './classify.ts';
 import { recordUnmatchedTransfer } from './record.ts';
 
@@ -76,7 +75,7 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
      * its announcements and makes them. How many were recorded.
      */
     async settleTransfers(input: { chainId: number }): Promise<{ recorded: number }> {
-      return collectWorkflowCalls(db, () => settle(input.chainId), makeCalls);
+      return withQueuedCalls(db, () => settle(input.chainId));
     },
 
     /** E-mails the merchant (the nearest product's address) of an unmatched transfer, once. */
@@ -168,20 +167,6 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
       if (id) recorded += 1;
     }
     return { recorded };
-  }
-
-  /** Makes the calls the settling queued (the hand-over's sweep makes any Temporal does not take now). */
-  async function makeCalls(ids: string[]): Promise<void> {
-    const activity = Context.current();
-    await createWorkflowCallDispatcher({
-      db,
-      temporal: { client: activity.client },
-      taskQueue: activity.info.taskQueue,
-      log: {
-        info: (fields, message) => activity.log.info(message, fields as Record<string, unknown>),
-        warn: (fields, message) => activity.log.warn(message, fields as Record<string, unknown>),
-      },
-    }).dispatch(ids);
   }
 }
 

@@ -5088,7 +5088,7 @@ export interface components {
                 expected_token_amount: string;
                 received_token_amount: string;
                 amount_difference: string;
-                exception_status: ("paid_partially" | "paid_over" | "paid_late") | null;
+                exception_status: ("reversed" | "paid_twice" | "paid_partially" | "paid_over" | "paid_late") | null;
                 receiving_address: string;
                 sender_address: string;
                 tx_id: string;

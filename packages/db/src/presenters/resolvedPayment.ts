@@ -3,11 +3,15 @@ import { formatUnits, normalizeDecimal, paymentExceptionStatus, type ResolvedPay
 import type { ProductRow, ResolvedPaymentRow } from '../schema.ts';
 import type { SecretBox } from '../secretBox.ts';
 
-/** One resolved payment, with its product's secret and slug. */
+/**
+ * One resolved payment, with its product's secret and slug; `paidTwice` when a second transfer of its payer
+ * for it waits as an open unmatched transfer.
+ */
 export function presentResolvedPayment(
   row: ResolvedPaymentRow,
   product: Pick<ProductRow, 'slug' | 'secret_ciphertext'>,
   secrets: SecretBox,
+  extras: { paidTwice?: boolean } = {},
 ): ResolvedPayment {
   return {
     is_test: row.is_test,
@@ -30,6 +34,8 @@ export function presentResolvedPayment(
         received: { units: BigInt(row.received_token_amount), decimals: row.received_token.decimal_count },
         late: row.late,
         txFailure: row.tx_failure,
+        reversed: row.reversed_at !== null,
+        paidTwice: extras.paidTwice ?? false,
       }),
       receiving_address: row.receiving_address,
       sender_address: row.sender_address,

@@ -1,5 +1,5 @@
 /** Resolved payments: one row per on-chain transfer into a merchant wallet. */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow } from '../checkoutSchema.ts';
 import type { Database, ResolvedPaymentRow, ResolvedPaymentsTable } from '../schema.ts';
 
@@ -139,4 +139,66 @@ export async function addTopUp(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Resolved payments on the chain in blocks `fromBlock` to `toBlock` (excluded) that still stand, whose block
+ * the chain's watcher no longer vouches for: it holds no record of their transfer in that same block (a
+ * reorganisation made it forget or re-read it). Failed payments (nothing was paid) are left out.
+ */
+export async function listPaymentsToRecheck(
+  db: Kysely<Database>,
+  input: { chainId: number; fromBlock: bigint; toBlock: bigint },
+): Promise<ResolvedPaymentRow[]> {
+  return db
+    .selectFrom('resolved_payments')
+    .leftJoin('chain_transfers', (join) =>
+      join
+        .onRef('chain_transfers.chain_id', '=', 'resolved_payments.chain_id')
+        .onRef('chain_transfers.tx_hash', '=', 'resolved_payments.tx_id')
+        .onRef('chain_transfers.log_index', '=', 'resolved_payments.log_index'),
+    )
+    .selectAll('resolved_payments')
+    .where('resolved_payments.chain_id', '=', input.chainId)
+    .where('resolved_payments.reversed_at', 'is', null)
+    .where('resolved_payments.tx_failure', '=', false)
+    .where(sql<boolean>`resolved_payments.block_number >= ${input.fromBlock.toString()}::numeric`)
+    .where(sql<boolean>`resolved_payments.block_number < ${input.toBlock.toString()}::numeric`)
+    .where((eb) =>
+      eb.or([
+        eb('chain_transfers.block_hash', 'is', null),
+        eb('chain_transfers.block_hash', '!=', eb.ref('resolved_payments.block_hash')),
+      ]),
+    )
+    .limit(100)
+    .execute();
+}
+
+/** Marks a payment reversed: its transaction left the chain. Undefined when it was marked already. */
+export async function markPaymentReversed(
+  db: Kysely<Database>,
+  id: string,
+): Promise<ResolvedPaymentRow | undefined> {
+  return db
+    .updateTable('resolved_payments')
+    .set({ reversed_at: new Date() })
+    .where('id', '=', id)
+    .where('reversed_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Moves a payment to the block that holds its transaction now. Undefined when it is there already. */
+export async function movePaymentBlock(
+  db: Kysely<Database>,
+  id: string,
+  block: { number: bigint; hash: string },
+): Promise<ResolvedPaymentRow | undefined> {
+  return db
+    .updateTable('resolved_payments')
+    .set({ block_number: block.number.toString(), block_hash: block.hash.toLowerCase() })
+    .where('id', '=', id)
+    .where('block_hash', '!=', block.hash.toLowerCase())
+    .returningAll()
+    .executeTakeFirst();
 }

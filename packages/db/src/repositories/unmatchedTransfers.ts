@@ -317,3 +317,17 @@ export async function reopenUnmatchedClaim(
     .where('resolved_payment_id', 'is', null)
     .execute();
 }
+
+/** Those of the resolved payments `ids` that a second payment duplicates, waiting open as an unmatched transfer. */
+export async function listPaidTwice(db: Kysely<Database>, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('unmatched_transfers')
+    .select('resolved_payment_id')
+    .distinct()
+    .where('kind', '=', 'duplicate')
+    .where('status', '=', 'open')
+    .where('resolved_payment_id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.resolved_payment_id as string));
+}

@@ -1,0 +1,223 @@
+/**
+ * A resolved payment whose block a reorganisation takes away: marked reversed when its transaction left the
+ * chain, moved when it was mined again in another block, and each announced once by webhook and e-mail.
+ * The dev chain reorganises with `evm_snapshot` / `evm_revert`. Real server and worker, real Temporal.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { broadcastSignedTransaction, prepareTokenTransfer } from '@checkout/chain';
+import type { ResolvedPayment } from '@checkout/core';
+import { type DevInbox, startDevInbox } from '@checkout/mail';
+import type { Address, Hash } from 'viem';
+import { parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { databaseUnavailable } from '../support/database.ts';
+import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+
+describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', () => {
+  let chain: TestChain;
+  let service: TestService;
+  let inbox: DevInbox;
+  let receiver: WebhookReceiver;
+  let busd: Address;
+
+  beforeAll(async () => {
+    [chain, inbox, receiver] = await Promise.all([
+      startTestChain(),
+      startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'reorg-inbox-')) }),
+      startWebhookReceiver(),
+    ]);
+    busd = chain.deployment.tokens.BUSD.address;
+    service = await startTestService({
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        SMTP_URL: inbox.smtpUrl,
+        CHAIN_POLL_INTERVAL_MS: '100',
+        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '0',
+        CHECKOUT_SCAN_INTERVAL_MS: '200',
+      },
+    });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await Promise.all([chain?.stop(), inbox?.close(), receiver?.close()]);
+  });
+
+  const shopOrder = async (merchant: TestMerchant, dollars: string, payer: string) => {
+    const product = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Tea',
+          email: `m-${merchant.merchantId}@example.com`,
+          active: true,
+          send_webhook: true,
+          webhook_url: receiver.url,
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+        },
+      },
+    });
+    expect(product.status, product.text).toBe(200);
+    const productId = product.body.product.id as string;
+    const expected = await service.request('POST', `/api/v1/products/${productId}/expected_payments`, {
+      headers: merchant.headers,
+      json: { dollar_amount: dollars },
+    });
+    const session = await service.request('POST', `/api/v1/checkout/${product.body.product.slug}/sessions`, {
+      json: {
+        email: 'shopper@example.com',
+        expected_payment_id: expected.body.expected_payment.id,
+        sender_address: payer,
+        token_address: busd,
+      },
+    });
+    expect(session.status, session.text).toBe(200);
+    return { productId, sessionId: session.body.session.id as string };
+  };
+
+  const payments = async (merchant: TestMerchant, productId: string) =>
+    (
+      await service.request('GET', `/api/v1/products/${productId}/resolved_payments`, {
+        headers: merchant.headers,
+      })
+    ).body.resolved_payments as ResolvedPayment[];
+  const waitFor = async <T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> => {
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const recorded = (tx: Hash) =>
+    service.deps.db.kysely
+      .selectFrom('chain_transfers')
+      .selectAll()
+      .where('tx_hash', '=', tx.toLowerCase())
+      .execute();
+  const hooks = (event: string, paymentId: string) =>
+    receiver.received.filter((h) => h.headers['x-webhook-event'] === event && h.body.includes(paymentId));
+  const snapshot = () => chain.publicClient.request({ method: 'evm_snapshot' as 'eth_chainId' });
+  const revert = (id: unknown) =>
+    chain.publicClient.request({
+      method: 'evm_revert' as 'eth_chainId',
+      params: [id] as unknown as undefined,
+    });
+
+  /** Pays the session with a transfer signed ahead (so it can be sent again after the reorganisation). */
+  const payOnce = async (index: number, to: string, amount: bigint, sessionId: string) => {
+    const prepared = await prepareTokenTransfer({
+      client: chain.publicClient,
+      account: chain.deployment.shoppers[index]!.privateKey,
+      token: busd,
+      to: to as Address,
+      amount,
+    });
+    await broadcastSignedTransaction({ client: chain.publicClient, serialized: prepared.serialized });
+    await chain.publicClient.waitForTransactionReceipt({ hash: prepared.hash, timeout: 30_000 });
+    const submitted = await service.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
+      json: { tx_hash: prepared.hash },
+    });
+    expect(submitted.status, submitted.text).toBe(200);
+    return prepared;
+  };
+
+  it('marks a payment whose transaction left the chain reversed, and tells the merchant once', async () => {
+    const merchant = await service.createMerchant();
+    const order = await shopOrder(merchant, '2.00', chain.deployment.shoppers[0]!.address);
+    const before = await snapshot();
+    const paid = await payOnce(0, merchant.address, parseUnits('2', 18), order.sessionId);
+    const [payment] = await waitFor(
+      () => payments(merchant, order.productId),
+      (l) => l.length === 1,
+      'not paid',
+    );
+    await waitFor(
+      () => recorded(paid.hash),
+      (rows) => rows.length === 1,
+      'the watcher never recorded it',
+    );
+
+    await revert(before);
+    await chain.mine(3);
+    const [reversed] = await waitFor(
+      () => payments(merchant, order.productId),
+      (l) => l[0]?.payment.exception_status === 'reversed',
+      'the payment was never marked reversed',
+    );
+    expect(reversed!.id).toBe(payment!.id);
+    await waitFor(
+      async () => hooks('resolved_payment.reversed', payment!.id),
+      (h) => h.length === 1,
+      'no webhook',
+    );
+    const to = `m-${merchant.merchantId}@example.com`;
+    const notice = await inbox.waitFor(
+      (m) => m.to.includes(to) && m.subject.startsWith('[TEST] Payment reversed'),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(notice.text).toContain(paid.hash.toLowerCase());
+    // Ticks later, nothing more: one webhook, one e-mail.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(hooks('resolved_payment.reversed', payment!.id)).toHaveLength(1);
+    expect(
+      (await inbox.list()).filter(
+        (m) => m.subject.startsWith('[TEST] Payment reversed') && m.to.includes(to),
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('moves a payment whose transaction was mined again in another block, and tells the merchant', async () => {
+    const merchant = await service.createMerchant();
+    const order = await shopOrder(merchant, '3.00', chain.deployment.shoppers[1]!.address);
+    const before = await snapshot();
+    const paid = await payOnce(1, merchant.address, parseUnits('3', 18), order.sessionId);
+    await waitFor(
+      () => payments(merchant, order.productId),
+      (l) => l.length === 1,
+      'not paid',
+    );
+    await waitFor(
+      () => recorded(paid.hash),
+      (rows) => rows.length === 1,
+      'the watcher never recorded it',
+    );
+    const first = (await recorded(paid.hash))[0]!;
+
+    // The chain that stays mines the same transaction later, in another block.
+    await revert(before);
+    await chain.mine(2);
+    await broadcastSignedTransaction({ client: chain.publicClient, serialized: paid.serialized });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash: paid.hash, timeout: 30_000 });
+    expect(receipt.blockHash.toLowerCase()).not.toBe(first.block_hash);
+    await chain.mine(1);
+
+    const [payment] = await payments(merchant, order.productId);
+    await waitFor(
+      async () => hooks('resolved_payment.updated', payment!.id),
+      (h) => h.length === 1,
+      'the move was never announced',
+    );
+    const row = await service.deps.db.kysely
+      .selectFrom('resolved_payments')
+      .select(['block_number', 'block_hash', 'reversed_at'])
+      .where('id', '=', payment!.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      block_number: receipt.blockNumber.toString(),
+      block_hash: receipt.blockHash.toLowerCase(),
+      reversed_at: null,
+    });
+    expect((await payments(merchant, order.productId))[0]!.payment.exception_status).toBeNull();
+    const to = `m-${merchant.merchantId}@example.com`;
+    await inbox.waitFor((m) => m.to.includes(to) && m.subject.includes('Payment moved to another block'), {
+      timeoutMs: 30_000,
+    });
+  });
+});

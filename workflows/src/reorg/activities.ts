@@ -1,0 +1,102 @@
+/**
+ * Activities of payments a reorganisation touched: re-checking, after each watcher tick, the resolved
+ * payments in the blocks the watcher no longer vouches for (read back to `REORG_DEPTH_BLOCKS` behind its
+ * position), and the merchant's e-mail of each outcome, claimed before it is sent.
+ */
+import type { ChainClients } from '@checkout/chain';
+import type { TokenRegistry } from '@checkout/core';
+import {
+  type Db,
+  findChainWatch,
+  findProductById,
+  findResolvedPayment,
+  listPaymentsToRecheck,
+  presentResolvedPayment,
+  type SecretBox,
+} from '@checkout/db';
+import { type Mailer, paymentReorgNotice } from '@checkout/mail';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { performOnce } from '../effects.ts';
+import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import { chainVerdict, recordVerdict } from './recheck.ts';
+import type { PaymentReorgInput } from './shared.ts';
+
+/** What the reorganisation activities need. */
+export interface ReorgActivityDeps {
+  db: Db;
+  secrets: SecretBox;
+  tokens: TokenRegistry;
+  chains: ChainClients;
+  mailer?: Mailer | undefined;
+  checkout: { reorgDepthBlocks?: number };
+}
+
+/** How deep behind the watcher's position payments are re-checked by default. */
+const defaultReorgDepthBlocks = 256;
+/** How long an e-mail's claim is held: above the SMTP client's own timeouts. */
+const mailLeaseMs = 3 * 60_000;
+
+/** Builds the reorganisation activities over their dependencies. */
+export function createReorgActivities(deps: ReorgActivityDeps) {
+  const db = deps.db.kysely;
+  const depth = BigInt(deps.checkout.reorgDepthBlocks ?? defaultReorgDepthBlocks);
+
+  return {
+    /** Re-checks the chain's recent payments the watcher no longer vouches for; how many changed. */
+    async recheckPayments(input: { chainId: number }): Promise<{ changed: number }> {
+      const chain = deps.chains.get(input.chainId);
+      const watch = await findChainWatch(db, input.chainId);
+      if (!chain || !watch) return { changed: 0 };
+      const next = BigInt(watch.next_block);
+      const rows = await listPaymentsToRecheck(db, {
+        chainId: input.chainId,
+        fromBlock: next > depth ? next - depth : 0n,
+        toBlock: next,
+      });
+      return withQueuedCalls(db, async () => {
+        let changed = 0;
+        for (const row of rows) {
+          const verdict = await chainVerdict(chain, row);
+          if (verdict && (await recordVerdict(db, deps.secrets, row, verdict))) changed += 1;
+        }
+        return { changed };
+      });
+    },
+
+    /** E-mails the merchant (the product's address) what a reorganisation did to a payment, once. */
+    async sendReorgEmail(input: PaymentReorgInput): Promise<{ sent: number }> {
+      const row = await findResolvedPayment(db, input.resolvedPaymentId);
+      if (!row)
+        throw ApplicationFailure.nonRetryable('resolved payment not found', 'resolved_payment_not_found');
+      const product = await findProductById(db, row.product_id);
+      if (!product) throw ApplicationFailure.nonRetryable('product not found', 'product_not_found');
+      const mailer = deps.mailer;
+      if (!mailer) {
+        Context.current().log.warn('No SMTP server is configured: the reorganisation is not e-mailed', {
+          ...input,
+        });
+        return { sent: 0 };
+      }
+      const notice = paymentReorgNotice({
+        payment: presentResolvedPayment(row, product, deps.secrets),
+        productName: product.name,
+        chainName: deps.tokens.chainById(row.chain_id)?.name ?? `chain ${row.chain_id}`,
+        outcome: input.outcome,
+        blockNumber: input.blockNumber,
+      });
+      const key = `email:reorg:${row.id}:${input.blockHash}`;
+      const { performed } = await performOnce(deps.db, key, mailLeaseMs, async () => {
+        await mailer.send({
+          to: product.email,
+          ...notice,
+          messageId: `<${row.id}.${input.blockHash.slice(2, 18)}.reorg@stable-checkout>`,
+        });
+        return { sentAt: new Date().toISOString() };
+      });
+      return { sent: performed ? 1 : 0 };
+    },
+  };
+}
+
+/** The reorganisation activities' type, for `proxyActivities`. */
+export type ReorgActivities = ReturnType<typeof createReorgActivities>;

@@ -1,0 +1,107 @@
+/**
+ * A resolved payment whose block a reorganisation took away (the chain's watcher stepped back and no longer
+ * vouches for it): asked of the chain, and — only when the chain clearly shows another block at that height
+ * — marked reversed (its transaction is gone) or moved to the block that holds it now. Each outcome is
+ * announced once, in the transaction that records it: the signed webhook (`resolved_payment.reversed`, or
+ * `resolved_payment.updated` for a move) and the `paymentReorg` workflow, which e-mails the merchant.
+ */
+import type { ChainClient } from '@checkout/chain';
+import { webhookEvents } from '@checkout/core';
+import {
+  createWebhookDelivery,
+  type Database,
+  findProductById,
+  inTransaction,
+  markPaymentReversed,
+  movePaymentBlock,
+  presentResolvedPayment,
+  type ResolvedPaymentRow,
+  type SecretBox,
+} from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { type Hash, TransactionReceiptNotFoundError } from 'viem';
+import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { MerchantId, ProductId } from '../shared.ts';
+import { queueDeliveryStart } from '../webhookDelivery/start.ts';
+import { type PaymentReorgInput, paymentReorgWorkflowId } from './shared.ts';
+
+/** What the chain says of a payment's block now. */
+type Verdict = { outcome: 'reversed' } | { outcome: 'moved'; number: bigint; hash: string } | null;
+
+/**
+ * The chain's word on the payment: `reversed` when the provider is at or past its block, shows another block
+ * there, and knows neither the transaction nor its receipt; `moved` when its receipt is in another block that
+ * is canonical; null when it stands (or the provider cannot tell yet: lagging, or down).
+ */
+export async function chainVerdict(chain: ChainClient, row: ResolvedPaymentRow): Promise<Verdict> {
+  const client = chain.client;
+  const blockNumber = BigInt(row.block_number as string);
+  const receipt = await client.getTransactionReceipt({ hash: row.tx_id as Hash }).catch((error: unknown) => {
+    if (error instanceof TransactionReceiptNotFoundError) return null;
+    throw error;
+  });
+  if (receipt) {
+    if (receipt.blockHash.toLowerCase() === row.block_hash) return null;
+    const holding = await client.getBlock({ blockNumber: receipt.blockNumber });
+    return holding.hash === receipt.blockHash
+      ? { outcome: 'moved', number: receipt.blockNumber, hash: receipt.blockHash }
+      : null;
+  }
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  if (head < blockNumber) return null;
+  const there = await client.getBlock({ blockNumber });
+  return there.hash.toLowerCase() === row.block_hash ? null : { outcome: 'reversed' };
+}
+
+/** Records what the chain says of the payment and queues its announcements; whether anything changed. */
+export async function recordVerdict(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  row: ResolvedPaymentRow,
+  verdict: NonNullable<Verdict>,
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const updated =
+      verdict.outcome === 'reversed'
+        ? await markPaymentReversed(trx, row.id)
+        : await movePaymentBlock(trx, row.id, { number: verdict.number, hash: verdict.hash });
+    if (!updated) return false;
+    const product = await findProductById(trx, updated.product_id);
+    if (product?.send_webhook && product.webhook_url) {
+      const delivery = await createWebhookDelivery(trx, {
+        merchantId: product.merchant_id,
+        eventType:
+          verdict.outcome === 'reversed'
+            ? webhookEvents.resolvedPaymentReversed
+            : webhookEvents.resolvedPaymentUpdated,
+        subjectId: `${updated.id}:reorg:${row.block_hash}`,
+        productId: product.id,
+        url: product.webhook_url,
+        payload: JSON.stringify(presentResolvedPayment(updated, product, secrets)),
+      });
+      await queueDeliveryStart(trx, delivery.id, delivery);
+    }
+    const input: PaymentReorgInput = {
+      resolvedPaymentId: updated.id,
+      outcome: verdict.outcome,
+      blockNumber: verdict.outcome === 'moved' ? verdict.number.toString() : (row.block_number as string),
+      blockHash: row.block_hash as string,
+    };
+    await queueWorkflowCall(trx, {
+      kind: 'start',
+      workflowType: 'paymentReorg',
+      workflowId: paymentReorgWorkflowId(input),
+      call: {
+        args: [input],
+        once: true,
+        searchAttributes: {
+          ...(product ? { [MerchantId.name]: product.merchant_id } : {}),
+          [ProductId.name]: updated.product_id,
+        },
+        staticSummary: `Payment ${verdict.outcome} by a reorganisation · ${updated.tx_id.slice(0, 10)}…`,
+        staticDetails: `resolved payment: ${updated.id}\nleft block ${row.block_number} (${row.block_hash})`,
+      },
+    });
+    return true;
+  });
+}
