@@ -23,7 +23,13 @@ import { databaseUnavailable } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
-const effectful = ['checkTransaction', 'recordResolution', 'attemptWebhookDelivery', 'sendPaymentEmails'];
+const effectful = [
+  'checkTransaction',
+  'recordResolution',
+  'attemptWebhookDelivery',
+  'sendPaymentEmails',
+  'sendUnmatchedTransferEmail',
+];
 
 describe.skipIf(databaseUnavailable())('effects under retried workflow tasks', () => {
   let chain: TestChain;
@@ -157,4 +163,55 @@ describe.skipIf(databaseUnavailable())('effects under retried workflow tasks', (
       expect(faults.injected.filter((k) => k.endsWith(`:${type}`)).length).toBeGreaterThanOrEqual(payments);
     }
   }, 240_000);
+
+  it('announces each unmatched transfer once: one e-mail and one webhook', async () => {
+    const other = await service.createMerchant();
+    const email = `strays-${other.merchantId}@example.com`;
+    const created = await service.request('POST', '/api/v1/products', {
+      headers: other.headers,
+      json: {
+        product: {
+          name: 'Strays',
+          email,
+          active: true,
+          send_webhook: true,
+          webhook_url: `${receiver.url}/strays`,
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    // An open checkout makes the wallet watched; two transfers fit no order.
+    const expected = await service.request(
+      'POST',
+      `/api/v1/products/${created.body.product.id}/expected_payments`,
+      { headers: other.headers, json: { dollar_amount: '50.00' } },
+    );
+    const opened = await service.request('POST', `/api/v1/checkout/${created.body.product.slug}/sessions`, {
+      json: {
+        email: 'shopper@example.com',
+        expected_payment_id: expected.body.expected_payment.id,
+        sender_address: chain.deployment.shoppers[0]!.address,
+        token_address: busd,
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    const strays = 2;
+    for (let i = 0; i < strays; i++) {
+      await chain.transfer(3 + i, busd, other.address as Address, parseUnits(`${1 + i}`, 18));
+    }
+    const mine = async () => (await inbox.list()).filter((m) => m.to.includes(email));
+    const deadline = Date.now() + 60_000;
+    while ((await mine()).length < strays && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    const hooks = () => receiver.received.filter((h) => h.path.endsWith('/strays'));
+    while (hooks().length < strays && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await mine()).toHaveLength(strays);
+    expect(new Set((await mine()).map((m) => m.messageId)).size).toBe(strays);
+    expect(hooks()).toHaveLength(strays);
+    expect(
+      faults.injected.filter((k) => k.endsWith(':sendUnmatchedTransferEmail')).length,
+    ).toBeGreaterThanOrEqual(strays);
+  }, 180_000);
 });
