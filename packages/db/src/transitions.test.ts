@@ -4,12 +4,15 @@ import { transitionOfframp } from './repositories/offramps.ts';
 import { setPaymentDetailStatus } from './repositories/paymentDetails.ts';
 import { setQuoteStatus } from './repositories/quotes.ts';
 import {
+  checkoutSessionTransitions,
   checkTransition,
+  expectedPaymentTransitions,
   IllegalTransitionError,
   offrampTransitions,
   onrampTransitions,
   paymentDetailTransitions,
   quoteTransitions,
+  statusesBefore,
 } from './transitions.ts';
 
 describe('status machines', () => {
@@ -95,5 +98,29 @@ describe('status machines', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('checkout status machines', () => {
+  it('let a session move only from the statuses its table allows', () => {
+    expect(statusesBefore(checkoutSessionTransitions, 'closed').sort()).toEqual([
+      'awaiting_payment',
+      'closed',
+      'expired',
+    ]);
+    expect(statusesBefore(checkoutSessionTransitions, 'expired').sort()).toEqual([
+      'awaiting_payment',
+      'confirming',
+      'expired',
+    ]);
+    expect(statusesBefore(expectedPaymentTransitions, 'open').sort()).toEqual(['confirming', 'open']);
+    for (const final of ['resolved', 'failed', 'closed'] as const)
+      expect(checkoutSessionTransitions[final]).toEqual([]);
+  });
+
+  it('refuse a payment recorded for a closed attempt', () => {
+    expect(() =>
+      checkTransition('checkout session', checkoutSessionTransitions, 'closed', 'resolved'),
+    ).toThrow(IllegalTransitionError);
   });
 });

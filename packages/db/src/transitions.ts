@@ -2,10 +2,12 @@
  * The status machines, one table each: every status a row may move to from each status. A row may always
  * stay in its status (a change of message, refunds or refund state only). Each repository write of a status
  * checks its move here with the one check, `checkTransition`, before it writes it (`transitionOnramp`,
- * `transitionOfframp`, `setQuoteStatus`, `markQuoteExecuted`, `setPaymentDetailStatus`), so a step can only
+ * `transitionOfframp`, `setQuoteStatus`, `markQuoteExecuted`, `setPaymentDetailStatus`, `updateSession`,
+ * `recordResolvedPayment`) or writes only from the statuses its table allows (`statusesBefore`), so a step can only
  * make a move its machine has (docs/area-b-decisions.md describes the machines). A new machine is one more
  * table here and the same check in its repository.
  */
+import type { CheckoutSessionRow, ExpectedPaymentRow } from './checkoutSchema.ts';
 import type { OfframpStatusValue, OnrampStatusValue, QuoteStatusValue } from './rampsSchema.ts';
 import type { PaymentDetailRow } from './usersSchema.ts';
 
@@ -57,6 +59,36 @@ export const offrampTransitions: Transitions<OfframpStatusValue> = {
   fiat_sent: [],
   failed: [],
 };
+
+/**
+ * Checkout sessions: a transaction is checked (confirming) and resolves the session, fails it, or is refused
+ * (back to awaiting, or to expired once the time ran out); the timer expires a session, which may still be
+ * paid late; an attempt given up is closed. Resolved, failed and closed are final (a reorganisation reverses
+ * the payment, not the session).
+ */
+export const checkoutSessionTransitions: Transitions<CheckoutSessionRow['status']> = {
+  awaiting_payment: ['confirming', 'expired', 'resolved', 'failed', 'closed'],
+  confirming: ['awaiting_payment', 'expired', 'resolved', 'failed'],
+  expired: ['confirming', 'resolved', 'failed', 'closed'],
+  resolved: [],
+  failed: [],
+  closed: [],
+};
+
+/** Expected payments follow their session: open while it awaits, paid or failed with it, closed with a shopper's attempt. */
+export const expectedPaymentTransitions: Transitions<ExpectedPaymentRow['status']> = {
+  open: ['confirming', 'paid', 'failed', 'expired', 'closed'],
+  confirming: ['open', 'paid', 'failed', 'expired'],
+  expired: ['confirming', 'paid', 'failed', 'closed'],
+  paid: [],
+  failed: [],
+  closed: [],
+};
+
+/** The statuses `table` lets a row move to `to` from, `to` itself included. */
+export function statusesBefore<S extends string>(table: Transitions<S>, to: S): S[] {
+  return (Object.keys(table) as S[]).filter((from) => from === to || table[from].includes(to));
+}
 
 /** A move its status machine does not have: a defect in the step that asked for it, never retried. */
 export class IllegalTransitionError extends Error {

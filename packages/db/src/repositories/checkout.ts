@@ -2,6 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow, ExpectedPaymentRow } from '../checkoutSchema.ts';
 import type { Database } from '../schema.ts';
+import { checkoutSessionTransitions, expectedPaymentTransitions, statusesBefore } from '../transitions.ts';
 import { inTransaction, type ProductWithAddress, productsWithAddress } from './products.ts';
 
 /** Creates an expected payment. */
@@ -230,32 +231,36 @@ export async function markSessionHashPending(
   });
 }
 
-/** Updates the progress fields of a session. */
+/**
+ * Updates the progress fields of a session. A status moves only from a status its machine allows
+ * (`checkoutSessionTransitions`): a write that lost a race to another move (a close, a payment) changes
+ * nothing. The expected payment follows its session the same way (`expectedPaymentTransitions`).
+ */
 export async function updateSession(
   db: Kysely<Database>,
   id: string,
   patch: Partial<Pick<CheckoutSessionRow, 'status' | 'tx_hash' | 'confirmations' | 'late' | 'error'>>,
 ): Promise<void> {
-  await db
+  let query = db
     .updateTable('checkout_sessions')
     .set({ ...patch, updated_at: new Date() })
-    .where('id', '=', id)
+    .where('id', '=', id);
+  if (patch.status)
+    query = query.where('status', 'in', statusesBefore(checkoutSessionTransitions, patch.status));
+  const moved = await query.executeTakeFirst();
+  const follows: Partial<Record<CheckoutSessionRow['status'], ExpectedPaymentRow['status']>> = {
+    awaiting_payment: 'open',
+    confirming: 'confirming',
+    expired: 'expired',
+  };
+  const status = patch.status ? follows[patch.status] : undefined;
+  if (!status || (moved.numUpdatedRows ?? 0n) === 0n) return;
+  await db
+    .updateTable('expected_payments')
+    .set({ status, updated_at: new Date() })
+    .where('id', '=', db.selectFrom('checkout_sessions').select('expected_payment_id').where('id', '=', id))
+    .where('status', 'in', statusesBefore(expectedPaymentTransitions, status))
     .execute();
-  // The expected payment follows: a refused transaction puts a confirming one back to open.
-  const mirrored =
-    patch.status === 'awaiting_payment'
-      ? { status: 'open' as const, from: ['confirming' as const] }
-      : patch.status === 'confirming' || patch.status === 'expired'
-        ? { status: patch.status, from: ['open' as const, 'confirming' as const, 'expired' as const] }
-        : null;
-  if (mirrored) {
-    await db
-      .updateTable('expected_payments')
-      .set({ status: mirrored.status, updated_at: new Date() })
-      .where('id', '=', db.selectFrom('checkout_sessions').select('expected_payment_id').where('id', '=', id))
-      .where('status', 'in', mirrored.from)
-      .execute();
-  }
 }
 
 /**

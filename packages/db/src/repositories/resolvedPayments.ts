@@ -2,6 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow } from '../checkoutSchema.ts';
 import type { Database, ResolvedPaymentRow, ResolvedPaymentsTable } from '../schema.ts';
+import { checkoutSessionTransitions, checkTransition } from '../transitions.ts';
 
 /** Resolved payments of a product, newest first. */
 export async function listResolvedPayments(
@@ -49,6 +50,19 @@ export async function recordResolvedPayment(
   return db.transaction().execute(async (trx) => {
     const now = new Date();
     const { payment } = input;
+    // The session's move is one its machine has: a closed attempt takes no payment.
+    const session = await trx
+      .selectFrom('checkout_sessions')
+      .select('status')
+      .where('id', '=', input.sessionId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    checkTransition(
+      'checkout session',
+      checkoutSessionTransitions,
+      session.status,
+      payment.tx_failure ? 'failed' : 'resolved',
+    );
     const inserted = await trx
       .insertInto('resolved_payments')
       .values({
