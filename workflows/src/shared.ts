@@ -5,8 +5,9 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /**
- * What the Temporal UI shows for a workflow in its list and on its page (the SDK's `staticSummary`, one
- * line, and `staticDetails`), set when the workflow starts.
+ * What the Temporal UI shows on a workflow's page from its start (the SDK's `staticSummary`, one line, and
+ * `staticDetails`): what the workflow is about, which never changes. Where it stands is shown by the
+ * workflow itself ({@link Summary} and the current details, `workflows/src/showStatus.ts`).
  */
 export interface WorkflowSummary {
   staticSummary: string;
@@ -18,6 +19,17 @@ export const taskQueue = 'checkout';
 
 /** Merchant that owns the workflow's entity. */
 export const MerchantId = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
+/**
+ * The merchant's receiving wallet (a product's `address`, the wallet its requests name in `X-ADDRESS`), in
+ * its checksummed and its lowercase spelling, so an address copied from the API, a wallet or an explorer
+ * finds it: set on checkouts, their webhook deliveries and unmatched transfers.
+ */
+export const MerchantWallet = defineSearchAttributeKey('MerchantWallet', SearchAttributeType.KEYWORD_LIST);
+/** The values of {@link MerchantWallet} for a wallet address (as stored: checksummed). */
+export function merchantWallet(address: string): string[] {
+  const lower = address.toLowerCase();
+  return address === lower ? [address] : [address, lower];
+}
 /** Product a checkout sells. */
 export const ProductId = defineSearchAttributeKey('ProductId', SearchAttributeType.KEYWORD);
 /** Lifecycle state of a checkout session. */
@@ -35,9 +47,18 @@ export const QuoteStatus = defineSearchAttributeKey('QuoteStatus', SearchAttribu
 /** Lifecycle state of a stablecoin-to-fiat offramp. */
 export const OfframpStatus = defineSearchAttributeKey('OfframpStatus', SearchAttributeType.KEYWORD);
 
+/**
+ * What the workflow is and where it stands now, one line (`Checkout $19.99 · Phone order · resolved`): the
+ * static summary with the current status, kept up to date by the workflow, for the Temporal UI's list
+ * (a column) and full-text filters.
+ */
+export const Summary = defineSearchAttributeKey('Summary', SearchAttributeType.TEXT);
+
 /** Every search attribute the workflows set; the dev server registers these at startup. */
 export const searchAttributeKeys = [
+  Summary,
   MerchantId,
+  MerchantWallet,
   ProductId,
   CheckoutStatus,
   AccountId,

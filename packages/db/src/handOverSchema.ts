@@ -8,8 +8,8 @@ export interface StoredWorkflowCall {
   args: unknown[];
   /** For `signal` and `signal_with_start`: the signal and its arguments. */
   signal?: { name: string; args: unknown[] };
-  /** Keyword search attributes set at start. */
-  searchAttributes?: Record<string, string>;
+  /** Search attributes set at start, by name: a string, or the strings of a KeywordList. */
+  searchAttributes?: Record<string, string | string[]>;
   memo?: Record<string, unknown>;
   /** The one-line summary and the details the Temporal UI shows. */
   staticSummary?: string;

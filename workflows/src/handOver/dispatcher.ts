@@ -15,8 +15,9 @@ import {
   type WorkflowCallRow,
 } from '@checkout/db';
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair, SearchAttributeType } from '@temporalio/common';
 import type { Kysely } from 'kysely';
+import { searchAttributeKeys } from '../shared.ts';
 import { callWithin, workflowCallTimeoutMs } from './callWithin.ts';
 
 /** Calls handled per sweep. */
@@ -113,18 +114,21 @@ export function startOptionsOf(row: WorkflowCallRow, taskQueue: string) {
     taskQueue,
     args: call.args,
     ...(call.once ? { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const } : {}),
-    ...(call.searchAttributes
-      ? {
-          typedSearchAttributes: Object.entries(call.searchAttributes).map(([name, value]) => ({
-            key: defineSearchAttributeKey(name, SearchAttributeType.KEYWORD),
-            value,
-          })),
-        }
-      : {}),
+    ...(call.searchAttributes ? { typedSearchAttributes: typedAttributes(call.searchAttributes) } : {}),
     ...(call.memo ? { memo: call.memo } : {}),
     ...(call.staticSummary ? { staticSummary: call.staticSummary } : {}),
     ...(call.staticDetails ? { staticDetails: call.staticDetails } : {}),
   };
+}
+
+/** A call's search attributes with their registered types (a name the workflows do not declare is a Keyword). */
+function typedAttributes(attributes: Record<string, string | string[]>): SearchAttributePair[] {
+  return Object.entries(attributes).map(([name, value]) => {
+    const key =
+      searchAttributeKeys.find((known) => known.name === name) ??
+      defineSearchAttributeKey(name, SearchAttributeType.KEYWORD);
+    return { key, value } as SearchAttributePair;
+  });
 }
 
 /** Makes the Temporal call a row describes. */
