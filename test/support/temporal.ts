@@ -4,9 +4,10 @@ import {
   createSmokeActivities,
   createWorker,
   installRuntime,
+  Summary,
   searchAttributeKeys,
 } from '@checkout/workflows';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { NativeConnection, Worker } from '@temporalio/worker';
@@ -103,4 +104,18 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
     ),
   });
   return env;
+}
+
+/**
+ * What the Temporal UI shows of where a workflow stands: its `Summary` search attribute (the list's column)
+ * and its current details, which the UI reads with the SDK's metadata query (a worker must answer it).
+ */
+export async function shownStatus(
+  handle: WorkflowHandle,
+): Promise<{ summary: string | undefined; details: string }> {
+  const [description, metadata] = await Promise.all([
+    handle.describe(),
+    handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata'),
+  ]);
+  return { summary: description.typedSearchAttributes.get(Summary), details: metadata.currentDetails ?? '' };
 }

@@ -1,14 +1,79 @@
 /**
- * The one-line summaries and details the Temporal UI shows for each workflow, written when the API
- * starts it: what the money is and where it stands, never a person's name or e-mail address.
+ * What the Temporal UI shows of each workflow, never a person's name or e-mail address: the summary and
+ * details written when the API starts it (what the money is, which never changes), and, kept current by
+ * the workflow, the one line of the `Summary` search attribute (the same, with where it stands now) and
+ * the current details (Markdown). The workflow rebuilds its title from its memo, which its starter writes.
+ * Safe to import inside the workflow sandbox.
  */
 import type { WorkflowSummary } from './shared.ts';
 
-/** `Checkout $12.50 · Demo coffee · awaiting payment`. */
+/** Where a workflow stands, as the UI shows it: the `Summary` search attribute and the current details. */
+export interface ShownStatus {
+  summary: string;
+  details: string;
+}
+
+type Memo = Record<string, unknown> | undefined;
+
+/** The title followed by the status: `Checkout $12.50 · Demo coffee · awaiting payment`. */
+export function summaryLine(title: string, status: string): string {
+  return `${title} · ${words(status)}`;
+}
+
+/** `awaiting_payment` → `awaiting payment`. */
+function words(status: string): string {
+  return status.replace(/_/g, ' ');
+}
+
+/** `awaiting_payment` → `**Awaiting payment**`. */
+function headline(status: string): string {
+  const text = words(status);
+  return `**${text.charAt(0).toUpperCase()}${text.slice(1)}**`;
+}
+
+/** Markdown list items, one a line. */
+function items(lines: Array<string | false | null | undefined>): string {
+  return lines
+    .filter((l): l is string => typeof l === 'string' && l !== '')
+    .map((l) => `- ${l}`)
+    .join('\n');
+}
+
+/** Workflow time in epoch milliseconds, as the UI shows it (UTC, to the second). */
+function time(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function memoText(memo: Memo, key: string): string | undefined {
+  const value = memo?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** One line of at most 80 characters: product names are merchants' free text. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
+// Checkout.
+
+/** The memo of a checkout workflow: its product's slug, the price and the product's name. */
+export function checkoutMemo(checkout: { productSlug: string; dollarAmount: string; productName: string }) {
+  return { slug: checkout.productSlug, dollar_amount: checkout.dollarAmount, product: checkout.productName };
+}
+
+/** `Checkout $12.50 · Demo coffee`, from the checkout's memo. */
+export function checkoutTitle(memo: Memo): string {
+  const amount = memoText(memo, 'dollar_amount');
+  const product = memoText(memo, 'product');
+  if (amount === undefined || product === undefined) return 'Checkout';
+  return `Checkout $${amount} · ${oneLine(product)}`;
+}
+
+/** The summary and details of a checkout at its start: `Checkout $12.50 · Demo coffee`. */
 export function checkoutWorkflowSummary(checkout: {
   dollarAmount: string;
   productName: string;
-  status: string;
   productSlug: string;
   expectedPaymentId: string;
   sessionId: string;
@@ -16,7 +81,7 @@ export function checkoutWorkflowSummary(checkout: {
   tokenSymbol: string;
 }): WorkflowSummary {
   return {
-    staticSummary: `Checkout $${checkout.dollarAmount} · ${oneLine(checkout.productName)} · ${checkout.status.replace(/_/g, ' ')}`,
+    staticSummary: checkoutTitle(checkoutMemo(checkout)),
     staticDetails: [
       `product: ${checkout.productSlug}`,
       `expected payment: ${checkout.expectedPaymentId}`,
@@ -24,6 +89,56 @@ export function checkoutWorkflowSummary(checkout: {
       `paid in: ${checkout.tokenSymbol} on chain ${checkout.chainId}`,
     ].join('\n'),
   };
+}
+
+/** What a checkout run knows, for showing it. */
+export interface CheckoutShownState {
+  status: string;
+  /** The transaction being checked, or the one that paid. */
+  txHash: string | null;
+  resolvedPaymentId: string | null;
+  /** Epoch milliseconds; null for a product without a timer. */
+  expiresAt: number | null;
+  /** Until when a payment is still taken (after the expiry: a late payment). */
+  scanUntil: number;
+  /** Transactions checked and refused. */
+  refused: number;
+}
+
+/** `Checkout $12.50 · Demo coffee · resolved`, and the run's transaction and payment. */
+export function checkoutStatus(memo: Memo, state: CheckoutShownState): ShownStatus {
+  const tx = state.txHash ? `\`${state.txHash}\`` : null;
+  const payment = state.resolvedPaymentId ? `resolved payment \`${state.resolvedPaymentId}\`` : null;
+  const refused = state.refused > 0 && `${state.refused} transaction(s) checked and refused`;
+  const byStatus: Record<string, Array<string | false | null>> = {
+    awaiting_payment: [
+      `${headline(state.status)}${state.expiresAt === null ? '' : ` until ${time(state.expiresAt)}`}`,
+      refused,
+    ],
+    confirming: [`${headline(state.status)} transaction ${tx}`, refused],
+    resolved: [`${headline(state.status)}: paid by transaction ${tx}`, payment],
+    failed: [`${headline(state.status)}: transaction ${tx} reverted`, payment],
+    expired: [
+      `${headline(state.status)}${state.expiresAt === null ? '' : ` at ${time(state.expiresAt)}`} without a payment`,
+      `a payment made until ${time(state.scanUntil)} is still taken (late)`,
+      refused,
+    ],
+    closed: [`${headline(state.status)}: the attempt was given up; it takes no payment`],
+  };
+  return {
+    summary: summaryLine(checkoutTitle(memo), state.status),
+    details: items(byStatus[state.status] ?? [headline(state.status), tx && `transaction ${tx}`, payment]),
+  };
+}
+
+// Webhook delivery.
+
+/** `Webhook resolved_payment.created → shop.example`, from the delivery's memo (`WebhookMemo`). */
+export function webhookTitle(memo: Memo): string {
+  const eventType = memoText(memo, 'eventType');
+  const urlHost = memoText(memo, 'urlHost');
+  if (eventType === undefined || urlHost === undefined) return 'Webhook delivery';
+  return `Webhook ${eventType} → ${urlHost || 'invalid URL'}`;
 }
 
 /** `Webhook resolved_payment.created → shop.example` (the host only: a URL's path and query may hold secrets). */
@@ -34,14 +149,14 @@ export function webhookWorkflowSummary(delivery: {
   subject_id: string;
   redelivery_of: string | null;
 }): WorkflowSummary {
-  let host: string;
+  let urlHost = '';
   try {
-    host = new URL(delivery.url).host;
+    urlHost = new URL(delivery.url).host;
   } catch {
-    host = 'invalid URL';
+    // Shown as an invalid URL.
   }
   return {
-    staticSummary: `Webhook ${delivery.event_type} → ${host}`,
+    staticSummary: webhookTitle({ eventType: delivery.event_type, urlHost }),
     staticDetails: [
       `delivery: ${delivery.id}`,
       `subject: ${delivery.subject_id}`,
@@ -50,7 +165,68 @@ export function webhookWorkflowSummary(delivery: {
   };
 }
 
-/** `Onramp 100.00 USD → USDC`. */
+/** Where a delivery stands. */
+export interface WebhookShownState {
+  /** `sending`: the first attempt is being made; `failing`: an attempt failed and another will be made. */
+  phase: 'sending' | 'delivered' | 'failing' | 'failed' | 'missing';
+  /** Attempts made so far. */
+  attempts: number;
+  /** Why the last attempt failed (`HTTP 500`, a network error). */
+  lastError?: string | null | undefined;
+  /** Epoch milliseconds of the next attempt (failing). */
+  nextAttemptAt?: number | null | undefined;
+}
+
+/** `Webhook resolved_payment.created → shop.example · failing (3 attempts)`, and when it tries next. */
+export function webhookStatus(memo: Memo, state: WebhookShownState): ShownStatus {
+  const attempts = `${state.attempts} attempt${state.attempts === 1 ? '' : 's'}`;
+  const failure = state.lastError ? `attempt ${state.attempts} failed: ${state.lastError}` : null;
+  const byPhase: Record<WebhookShownState['phase'], Array<string | null>> = {
+    sending: [`${headline('sending')} attempt ${state.attempts + 1}`],
+    delivered: [`${headline('delivered')} on attempt ${state.attempts}`],
+    failing: [
+      `${headline('failing')} after ${attempts}`,
+      failure,
+      state.nextAttemptAt ? `next attempt at ${time(state.nextAttemptAt)}` : null,
+    ],
+    failed: [`${headline('failed')} after ${attempts}; no further attempt`, failure],
+    missing: [`${headline('missing')}: the delivery was never recorded; nothing is sent`],
+  };
+  const status =
+    state.phase === 'sending' || state.phase === 'missing' ? state.phase : `${state.phase} (${attempts})`;
+  return { summary: summaryLine(webhookTitle(memo), status), details: items(byPhase[state.phase]) };
+}
+
+// Onramp.
+
+/** The memo of an onramp workflow: the fiat deposited and the tokens sent for it. */
+export function onrampMemo(onramp: {
+  deposit_amount: string;
+  fiat_currency: string;
+  destination_amount: string;
+  crypto_currency: string;
+}) {
+  return {
+    deposit_amount: onramp.deposit_amount,
+    fiat_currency: onramp.fiat_currency.toUpperCase(),
+    destination_amount: onramp.destination_amount,
+    crypto_currency: onramp.crypto_currency.toUpperCase(),
+  };
+}
+
+/** `Onramp 101.00 USD → 100.00 USDC`: the fiat deposited and the tokens sent, from the onramp's memo. */
+export function onrampTitle(memo: Memo): string {
+  const [deposit, fiat, destination, crypto] = [
+    'deposit_amount',
+    'fiat_currency',
+    'destination_amount',
+    'crypto_currency',
+  ].map((key) => memoText(memo, key));
+  if (!deposit || !fiat || !destination || !crypto) return 'Onramp';
+  return `Onramp ${deposit} ${fiat} → ${destination} ${crypto}`;
+}
+
+/** `Onramp 101.00 USD → 100.00 USDC`. */
 export function onrampWorkflowSummary(onramp: {
   id: string;
   destination_amount: string;
@@ -62,15 +238,45 @@ export function onrampWorkflowSummary(onramp: {
   crypto_rails: string;
   chain_id: number;
 }): WorkflowSummary {
-  const fiat = onramp.fiat_currency.toUpperCase();
+  const memo = onrampMemo(onramp);
   return {
-    staticSummary: `Onramp ${onramp.destination_amount} ${fiat} → ${onramp.crypto_currency.toUpperCase()}`,
+    staticSummary: onrampTitle(memo),
     staticDetails: [
       `onramp: ${onramp.id}`,
-      `deposit: ${onramp.deposit_amount} ${fiat} by ${onramp.fiat_rails} (fee ${onramp.fee} ${fiat})`,
-      `sent on: ${onramp.crypto_rails}, chain ${onramp.chain_id}`,
+      `deposit: ${memo.deposit_amount} ${memo.fiat_currency} by ${onramp.fiat_rails} (fee ${onramp.fee} ${memo.fiat_currency})`,
+      `sent: ${memo.destination_amount} ${memo.crypto_currency} on ${onramp.crypto_rails}, chain ${onramp.chain_id}`,
     ].join('\n'),
   };
+}
+
+/** `Onramp 101.00 USD → 100.00 USDC · funds received`; an unfunded onramp's expiry, a step failed for good. */
+export function onrampStatus(
+  memo: Memo,
+  state: { status: string; expiresAt: number; failure: string | null },
+): ShownStatus {
+  return {
+    summary: summaryLine(onrampTitle(memo), state.status),
+    details: items([
+      headline(state.status),
+      state.status === 'initiated' && `expires at ${time(state.expiresAt)} unless the deposit arrives`,
+      state.failure && `${state.failure}; the onramp goes on with what comes next`,
+    ]),
+  };
+}
+
+// Offramp quote.
+
+/** The memo of a quote workflow: the token and chain it is paid in. */
+export function quoteMemo(quote: { deposit_token: string; deposit_token_chain: string }) {
+  return { deposit_token: quote.deposit_token.toUpperCase(), deposit_token_chain: quote.deposit_token_chain };
+}
+
+/** `Offramp quote · USDC on polygon → fiat payouts`, from the quote's memo. */
+export function quoteTitle(memo: Memo): string {
+  const token = memoText(memo, 'deposit_token');
+  const chain = memoText(memo, 'deposit_token_chain');
+  if (!token || !chain) return 'Offramp quote';
+  return `Offramp quote · ${token} on ${chain} → fiat payouts`;
 }
 
 /** `Offramp quote · USDC on polygon → fiat payouts`. */
@@ -83,7 +289,7 @@ export function quoteWorkflowSummary(quote: {
   expires_at: Date;
 }): WorkflowSummary {
   return {
-    staticSummary: `Offramp quote · ${quote.deposit_token.toUpperCase()} on ${quote.deposit_token_chain} → fiat payouts`,
+    staticSummary: quoteTitle(quoteMemo(quote)),
     staticDetails: [
       `quote: ${quote.id}`,
       `deposit address: ${quote.deposit_address} (chain ${quote.chain_id})`,
@@ -92,16 +298,52 @@ export function quoteWorkflowSummary(quote: {
   };
 }
 
-/** `KYC onboarding · individual user`. */
-export function kycWorkflowSummary(user: { id: string; beneficiary_type?: string }): WorkflowSummary {
+/** `Offramp quote · USDC on polygon → fiat payouts · executed`, and its offramps' statuses once known. */
+export function quoteStatus(
+  memo: Memo,
+  state: { status: string; expiresAt: number; offramps?: Array<{ id: string; status: string }> | undefined },
+): ShownStatus {
   return {
-    staticSummary: `KYC onboarding · ${user.beneficiary_type ? `${user.beneficiary_type} user` : 'user'}`,
-    staticDetails: `user: ${user.id}`,
+    summary: summaryLine(quoteTitle(memo), state.status),
+    details: items([
+      headline(state.status),
+      state.status === 'open' && `expires at ${time(state.expiresAt)} unless executed`,
+      ...(state.offramps ?? []).map((o) => `offramp \`${o.id}\`: ${words(o.status)}`),
+    ]),
   };
 }
 
-/** One line of at most 80 characters: product names are merchants' free text. */
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+// KYC.
+
+/** The memo of a KYC workflow: the kind of beneficiary. */
+export function kycMemo(user: { beneficiary_type?: string }) {
+  return user.beneficiary_type ? { beneficiary_type: user.beneficiary_type } : {};
+}
+
+/** `KYC onboarding · individual user`, from the case's memo. */
+export function kycTitle(memo: Memo): string {
+  const type = memoText(memo, 'beneficiary_type');
+  return `KYC onboarding · ${type ? `${type} user` : 'user'}`;
+}
+
+/** `KYC onboarding · individual user`. */
+export function kycWorkflowSummary(user: { id: string; beneficiary_type?: string }): WorkflowSummary {
+  return { staticSummary: kycTitle(kycMemo(user)), staticDetails: `user: ${user.id}` };
+}
+
+/** A KYC case's clearance per currency and rail. */
+type KycClearance = Record<'eur' | 'usd' | 'ars', { status: string; swift_status: string }>;
+
+/** `KYC onboarding · individual user · approved`, and each currency's clearance. */
+export function kycStatus(memo: Memo, kyc: { general: { status: string } } & KycClearance): ShownStatus {
+  const currencies = ['eur', 'usd', 'ars'] as const;
+  return {
+    summary: summaryLine(kycTitle(memo), kyc.general.status),
+    details: items([
+      headline(kyc.general.status),
+      ...currencies.map(
+        (c) => `${c.toUpperCase()}: ${words(kyc[c].status)}, SWIFT: ${words(kyc[c].swift_status)}`,
+      ),
+    ]),
+  };
 }

@@ -3,8 +3,10 @@
  * shopper's hash (an Update), the merchant's attached transfer (an Update), the watcher's sightings and
  * the close of an attempt given up (signals).
  */
-import { setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
 import { CheckoutStatus } from '../shared.ts';
+import { ownMemo, showDetails, showStatus } from '../showStatus.ts';
+import { checkoutStatus } from '../summaries.ts';
 import { local } from './proxies.ts';
 import {
   attachTransferSignal,
@@ -102,6 +104,23 @@ export async function setStatus(
   extra: { txHash?: string | null; error?: string | null } = {},
 ): Promise<void> {
   run.status = next;
-  upsertSearchAttributes([{ key: CheckoutStatus, value: next }]);
+  showCheckout(input, run);
   await local.setSessionStatus({ sessionId: input.sessionId, status: next, ...extra });
+}
+
+/**
+ * Shows the run's status in the Temporal UI: `CheckoutStatus`, the `Summary` line and the current details;
+ * with `recorded: false` the current details only (a step no search attribute records).
+ */
+export function showCheckout(input: CheckoutSessionInput, run: CheckoutRun, { recorded = true } = {}): void {
+  const shown = checkoutStatus(ownMemo(), {
+    status: run.status,
+    txHash: run.txHash,
+    resolvedPaymentId: run.resolvedPaymentId,
+    expiresAt: input.expiresAt,
+    scanUntil: input.scanUntil,
+    refused: run.rejected.size,
+  });
+  if (recorded) showStatus(shown, [{ key: CheckoutStatus, value: run.status }]);
+  else showDetails(shown);
 }

@@ -38,8 +38,8 @@ import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
-import { CheckoutStatus, MerchantId, ProductId } from '../shared.ts';
-import { checkoutWorkflowSummary } from '../summaries.ts';
+import { CheckoutStatus, MerchantId, MerchantWallet, merchantWallet, ProductId, Summary } from '../shared.ts';
+import { checkoutMemo, checkoutTitle, checkoutWorkflowSummary, summaryLine } from '../summaries.ts';
 import { closeSupersededAttempts } from './close.ts';
 import { type CheckoutSessionInput, checkoutWorkflowId } from './shared.ts';
 
@@ -296,6 +296,7 @@ async function queueCheckoutStart(
       : {}),
   };
   const dollarAmount = normalizeDecimal(expected.dollar_amount, 2);
+  const memo = checkoutMemo({ productSlug: product.slug, dollarAmount, productName: product.name });
   await queueWorkflowCall(trx, {
     kind: 'start',
     workflowType: 'checkoutSession',
@@ -305,16 +306,17 @@ async function queueCheckoutStart(
       // A checkout that ended never runs again: a late hash finds it closed.
       once: true,
       searchAttributes: {
+        [Summary.name]: summaryLine(checkoutTitle(memo), 'awaiting_payment'),
         [MerchantId.name]: product.merchant_id,
+        [MerchantWallet.name]: merchantWallet(product.address),
         [ProductId.name]: product.id,
         [CheckoutStatus.name]: 'awaiting_payment',
       },
-      memo: { slug: product.slug, dollar_amount: dollarAmount, product: product.name },
+      memo,
       ...shown(
         checkoutWorkflowSummary({
           dollarAmount,
           productName: product.name,
-          status: 'awaiting_payment',
           productSlug: product.slug,
           expectedPaymentId: expected.id,
           sessionId: session.id,

@@ -4,14 +4,13 @@
  * confirms it, records exactly one Resolved Payment and hands it to webhook delivery and e-mail. Expiry
  * stops new submissions but never drops a payment; an attempt closed (given up) ends taking nothing.
  */
-import { condition, isCancellation, log, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, isCancellation, log, upsertMemo } from '@temporalio/workflow';
 import { failedStepMemo, finalFailureOf } from '../finalFailure.ts';
-import { CheckoutStatus } from '../shared.ts';
 import type { CheckoutActivities } from './activities.ts';
 import { announceResolution } from './announce.ts';
 import { createLook, type Look } from './look.ts';
 import { glance, local, watching } from './proxies.ts';
-import { type CheckoutRun, setStatus, startRun } from './run.ts';
+import { type CheckoutRun, setStatus, showCheckout, startRun } from './run.ts';
 import type { CheckoutResult, CheckoutSessionInput, RecordedResolution, TransactionFacts } from './shared.ts';
 
 const maxSubmissions = 10;
@@ -30,6 +29,7 @@ function refusalMessage(facts: Refusal): string {
 /** The checkout of one expected payment. */
 export async function checkoutSession(input: CheckoutSessionInput): Promise<CheckoutResult> {
   const run = startRun();
+  showCheckout(input, run, { recorded: false });
   const look = createLook(input, run);
   const ended = (late = false): CheckoutResult => ({
     status: run.status,
@@ -55,7 +55,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     if (run.closed && run.txHash === null) {
       await look.stop();
       run.status = 'closed';
-      upsertSearchAttributes([{ key: CheckoutStatus, value: run.status }]);
+      showCheckout(input, run);
       return ended();
     }
     if (run.txHash === null && typeof look.found === 'string') run.txHash = look.found;
@@ -142,11 +142,12 @@ async function settle(
   hash: string,
 ): Promise<{ recorded: RecordedResolution; late: boolean } | null> {
   run.status = 'confirming';
+  showCheckout(input, run, { recorded: false });
   const target = { sessionId: input.sessionId, chainId: input.chainId, txHash: hash, attached: run.attached };
   const facts = await checkTransaction(input, run, target);
   if (facts.status === 'not_found' || facts.status === 'no_transfer' || facts.status === 'refused') {
     const status = forget(run, hash);
-    upsertSearchAttributes([{ key: CheckoutStatus, value: status }]);
+    showCheckout(input, run);
     await local.refuseTransaction({ ...target, status, error: refusalMessage(facts) });
     return null;
   }
@@ -155,7 +156,7 @@ async function settle(
     const recorded = await local.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
     run.resolvedPaymentId = recorded.resolvedPaymentId;
     run.status = facts.status === 'reverted' ? 'failed' : 'resolved';
-    upsertSearchAttributes([{ key: CheckoutStatus, value: run.status }]);
+    showCheckout(input, run);
     return { recorded, late };
   } catch (error) {
     const final = finalFailureOf(error);
@@ -206,6 +207,6 @@ async function checkTransaction(
       error: null,
     });
   }
-  upsertSearchAttributes([{ key: CheckoutStatus, value: run.status }]);
+  showCheckout(input, run);
   return watching.awaitTransaction(target);
 }

@@ -2,7 +2,7 @@
 import type { Database } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
-import { kycWorkflowSummary } from '../summaries.ts';
+import { kycMemo, kycWorkflowSummary } from '../summaries.ts';
 import { type KycEvent, kycEventSignal, kycWorkflowId, kycWorkflowType } from './shared.ts';
 
 /** The user a KYC call is about. */
@@ -14,7 +14,11 @@ export function queueKycStart(db: Kysely<Database>, user: KycUser): Promise<stri
     kind: 'start',
     workflowType: kycWorkflowType,
     workflowId: kycWorkflowId(user.id),
-    call: { args: [{ userId: user.id, merchantId: user.merchant_id }], ...shown(kycWorkflowSummary(user)) },
+    call: {
+      args: [{ userId: user.id, merchantId: user.merchant_id }],
+      memo: kycMemo(user),
+      ...shown(kycWorkflowSummary(user)),
+    },
   });
 }
 
@@ -30,6 +34,7 @@ export function queueKycEvent(db: Kysely<Database>, user: KycUser, event: KycEve
     call: {
       args: [{ userId: user.id, merchantId: user.merchant_id }],
       signal: { name: kycEventSignal.name, args: [event] },
+      memo: kycMemo(user),
       ...shown(kycWorkflowSummary(user)),
     },
   });

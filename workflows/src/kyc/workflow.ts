@@ -18,6 +18,8 @@ import {
 } from '@temporalio/workflow';
 import { finalFailureOf } from '../finalFailure.ts';
 import { AccountId, KycStatus, UserId } from '../shared.ts';
+import { ownMemo, showStatus } from '../showStatus.ts';
+import { kycStatus } from '../summaries.ts';
 import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
 import { webhookDelivery } from '../webhookDelivery/workflow.ts';
 import {
@@ -27,6 +29,7 @@ import {
   type KycEvent,
   type KycOnboardingInput,
   type KycOnboardingResult,
+  type KycState,
   kycEventSignal,
   kycFailedStepMemo,
   kycStateQuery,
@@ -92,6 +95,11 @@ async function recordStep(event: KycEvent, step: RecordKycInput): Promise<Record
   }
 }
 
+/** Shows the case's status (`KycStatus`, the `Summary` line) and its clearances (the current details). */
+function showKyc(kyc: KycState): void {
+  showStatus(kycStatus(ownMemo(), kyc), [{ key: KycStatus, value: kyc.general.status }]);
+}
+
 /** The KYC case of one user. */
 export async function kycOnboarding(input: KycOnboardingInput): Promise<KycOnboardingResult> {
   const queue: KycEvent[] = [...(input.pending ?? [])];
@@ -111,7 +119,7 @@ export async function kycOnboarding(input: KycOnboardingInput): Promise<KycOnboa
     if (isMissingUser(error)) return { userId: input.userId, kyc: null, version: 0, outcome: 'missing' };
     throw error;
   }
-  upsertSearchAttributes([{ key: KycStatus, value: state.kyc.general.status }]);
+  showKyc(state.kyc);
 
   for (let handled = 0; handled < eventsPerRun; handled++) {
     if (queue.length === 0 && isKycSettled(state.kyc)) break;
@@ -132,7 +140,7 @@ export async function kycOnboarding(input: KycOnboardingInput): Promise<KycOnboa
       }
     }
     state = { kyc: recorded.kyc, version: recorded.version };
-    upsertSearchAttributes([{ key: KycStatus, value: state.kyc.general.status }]);
+    showKyc(state.kyc);
     if (recorded.webhookDeliveryId) {
       await startChild(webhookDelivery, {
         workflowId: webhookWorkflowId(recorded.webhookDeliveryId),

@@ -3,7 +3,7 @@ import type { Database, OnrampRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import { rampLifecycleOwner } from '../shared.ts';
-import { onrampWorkflowSummary } from '../summaries.ts';
+import { onrampMemo, onrampWorkflowSummary } from '../summaries.ts';
 import {
   type OnrampDeposit,
   type OnrampLifecycleInput,
@@ -25,7 +25,11 @@ export function queueOnrampStart(db: Kysely<Database>, onramp: OnrampRow): Promi
     kind: 'start',
     workflowType: onrampWorkflowType,
     workflowId: onrampWorkflowId(onramp.id),
-    call: { args: [onrampLifecycleInput(onramp)], ...shown(onrampWorkflowSummary(onramp)) },
+    call: {
+      args: [onrampLifecycleInput(onramp)],
+      memo: onrampMemo(onramp),
+      ...shown(onrampWorkflowSummary(onramp)),
+    },
   });
 }
 
@@ -42,6 +46,7 @@ export function queueOnrampDeposit(
     call: {
       args: [onrampLifecycleInput(onramp)],
       signal: { name: onrampDepositSignal.name, args: [deposit] },
+      memo: onrampMemo(onramp),
       ...shown(onrampWorkflowSummary(onramp)),
     },
   });

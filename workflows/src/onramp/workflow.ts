@@ -18,6 +18,8 @@ import {
 } from '@temporalio/workflow';
 import { finalFailureOf } from '../finalFailure.ts';
 import { AccountId, OnrampStatus, UserId } from '../shared.ts';
+import { ownMemo, showStatus } from '../showStatus.ts';
+import { onrampStatus } from '../summaries.ts';
 import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import {
   type OnrampActivities,
@@ -51,8 +53,15 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
   ]);
 
   const deliver = startDeliveryChild;
+  // Why the last step failed for good, shown until a step succeeds.
+  let failure: string | null = null;
   const apply = async (step: OnrampStep): Promise<string> => {
-    upsertSearchAttributes([{ key: OnrampStatus, value: step.status }]);
+    const shown = onrampStatus(ownMemo(), {
+      status: step.status,
+      expiresAt: Date.parse(input.expiresAt),
+      failure,
+    });
+    showStatus(shown, [{ key: OnrampStatus, value: step.status }]);
     await deliver(step.webhookDeliveryId);
     return step.status;
   };
@@ -63,11 +72,14 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
    */
   const step = async (name: string, run: () => Promise<OnrampStep>): Promise<string | null> => {
     try {
-      return await apply(await run());
+      const done = await run();
+      failure = null;
+      return await apply(done);
     } catch (error) {
       const final = finalFailureOf(error);
       if (!final) throw error;
       const message = `The onramp's ${name} step failed and was skipped: ${final.message}`;
+      failure = message;
       log.warn('an onramp step failed for good; the onramp goes on', {
         onrampId: input.onrampId,
         step: name,

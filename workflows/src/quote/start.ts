@@ -3,7 +3,7 @@ import type { Database, QuoteRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall, shown, type WorkflowCall } from '../handOver/queueWorkflowCall.ts';
 import { rampLifecycleOwner } from '../shared.ts';
-import { quoteWorkflowSummary } from '../summaries.ts';
+import { quoteMemo, quoteWorkflowSummary } from '../summaries.ts';
 import {
   depositReportedSignal,
   offrampActionSignal,
@@ -30,7 +30,12 @@ function quoteCall(
     kind: signal ? 'signal_with_start' : 'start',
     workflowType: quoteWorkflowType,
     workflowId: quoteWorkflowId(quote.id),
-    call: { args: [input], ...(signal ? { signal } : {}), ...shown(quoteWorkflowSummary(quote)) },
+    call: {
+      args: [input],
+      ...(signal ? { signal } : {}),
+      memo: quoteMemo(quote),
+      ...shown(quoteWorkflowSummary(quote)),
+    },
   };
 }
 

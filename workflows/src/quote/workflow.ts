@@ -14,8 +14,10 @@
  * Every step reads and writes the database through idempotent activities, so a fresh run (after
  * continue-as-new, or one started again by a later call) carries on from the stored state.
  */
-import { condition, continueAsNew, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, continueAsNew } from '@temporalio/workflow';
 import { QuoteStatus } from '../shared.ts';
+import { ownMemo, showStatus } from '../showStatus.ts';
+import { quoteStatus } from '../summaries.ts';
 import { payout } from './payoutSteps.ts';
 import { findAndRefund } from './refundSteps.ts';
 import { activities, notify, type Outcome, type QuoteRun, startQuoteRun } from './run.ts';
@@ -23,6 +25,12 @@ import type { OfframpStep, QuoteLifecycleInput, QuoteLifecycleResult, QuotePayou
 
 const outcomes = (steps: OfframpStep[]): Outcome[] =>
   steps.map((s) => ({ id: s.offrampId, status: s.status }));
+
+/** Shows the quote's status (`QuoteStatus`, the `Summary` line) and its offramps' (the current details). */
+function showQuote(run: QuoteRun, status: string, offramps?: Outcome[]): void {
+  const shown = quoteStatus(ownMemo(), { status, expiresAt: Date.parse(run.input.expiresAt), offramps });
+  showStatus(shown, [{ key: QuoteStatus, value: status }]);
+}
 
 /** Hands the history to a fresh run, which carries on from the stored state. */
 function handOver(run: QuoteRun, payingOut: boolean) {
@@ -40,14 +48,14 @@ function handOver(run: QuoteRun, payingOut: boolean) {
  */
 async function awaitExecution(run: QuoteRun): Promise<QuoteLifecycleResult | undefined> {
   const { input } = run;
-  upsertSearchAttributes([{ key: QuoteStatus, value: 'open' }]);
+  showQuote(run, 'open');
   // The durable expiry timer: a worker restart resumes it from the history.
   const remaining = Date.parse(input.expiresAt) - Date.now();
   if (remaining > 0) await condition(() => run.executed, remaining);
   if (run.executed) return undefined;
   const expiry = await activities.expireQuote({ quoteId: input.quoteId });
   for (const step of expiry.offramps) await notify(step);
-  upsertSearchAttributes([{ key: QuoteStatus, value: expiry.quoteStatus }]);
+  showQuote(run, expiry.quoteStatus, outcomes(expiry.offramps));
   // Executed in the database although no signal came (it was lost, or raced the timer): pay out.
   if (expiry.quoteStatus === 'executed') return undefined;
   // Expired: whatever reached the deposit address goes back to its sender.
@@ -96,7 +104,7 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
   }
 
   const start = await activities.beginQuotePayouts({ quoteId: input.quoteId });
-  upsertSearchAttributes([{ key: QuoteStatus, value: start.quoteStatus }]);
+  showQuote(run, start.quoteStatus, outcomes(start.offramps));
   for (const step of start.offramps) await notify(step);
   if (start.quoteStatus !== 'executed') {
     // A finished quote started again for a refund (a transfer reported after its end).
@@ -109,14 +117,13 @@ export async function quoteLifecycle(input: QuoteLifecycleInput): Promise<QuoteL
   // A transfer reported as the payouts ended.
   if (run.reported && !(await findAndRefund(run))) return handOver(run, true);
 
-  const { quoteStatus } = await activities.completeQuote({ quoteId: input.quoteId });
-  upsertSearchAttributes([{ key: QuoteStatus, value: quoteStatus }]);
+  const { quoteStatus: status } = await activities.completeQuote({ quoteId: input.quoteId });
+  const offramps = start.offramps.map(
+    (o) => finished.get(o.offrampId) ?? { id: o.offrampId, status: o.status },
+  );
+  showQuote(run, status, offramps);
   // A transfer reported while the quote was being completed: looked at before this run ends, since the
   // report found this run still going and started no other.
   if (run.reported && !(await findAndRefund(run))) return handOver(run, true);
-  return {
-    quoteId: input.quoteId,
-    status: quoteStatus,
-    offramps: start.offramps.map((o) => finished.get(o.offrampId) ?? { id: o.offrampId, status: o.status }),
-  };
+  return { quoteId: input.quoteId, status, offramps };
 }

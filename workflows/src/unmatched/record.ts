@@ -18,8 +18,9 @@ import {
   type StoredToken,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
+import { getAddress } from 'viem';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
-import { MerchantId, ProductId } from '../shared.ts';
+import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
 import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 import type { Classification } from './classify.ts';
 import { unmatchedTransferEvent, unmatchedTransferSummary, unmatchedWorkflowId } from './shared.ts';
@@ -79,6 +80,7 @@ export async function recordUnmatchedTransfer(
         once: true,
         searchAttributes: {
           [MerchantId.name]: input.merchantId,
+          [MerchantWallet.name]: merchantWallet(getAddress(transfer.to_address)),
           ...(productId ? { [ProductId.name]: productId } : {}),
         },
         ...shown(unmatchedTransferSummary(row)),

@@ -3,6 +3,7 @@ import { signWebhook, webhookHeaderNames, webhookSignatureHeader } from '@checko
 import {
   type Db,
   ensureWebhookSecret,
+  findProductById,
   findWebhookDelivery,
   markWebhookDelivering,
   recordWebhookAttempt,
@@ -92,9 +93,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       const delivery = await findWebhookDelivery(db, deliveryId);
       if (!delivery) throw notFound(deliveryId);
       const { urlHost } = webhookMemo(delivery.event_type, delivery.url);
+      const product = delivery.product_id ? await findProductById(db, delivery.product_id) : undefined;
       return {
         merchantId: delivery.merchant_id,
         productId: delivery.product_id,
+        merchantWallet: product?.address ?? null,
         eventType: delivery.event_type,
         urlHost,
         status: delivery.status,

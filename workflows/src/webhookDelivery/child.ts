@@ -3,7 +3,9 @@
  * and starting one that is already running is harmless: a retried step may hand on the same delivery twice.
  */
 import { type SearchAttributePair, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
+import { MerchantWallet } from '../shared.ts';
+import { webhookTitle } from '../summaries.ts';
 import { type WebhookDeliveryInput, webhookWorkflowId } from './shared.ts';
 import { webhookDelivery } from './workflow.ts';
 
@@ -18,10 +20,16 @@ export interface DeliveryStartExtras {
  * resolved_payment.created → shop.example` (the host only, as deliveries started by the API show it).
  */
 function summaryOf(memo: Record<string, unknown> | undefined): { staticSummary?: string } {
-  const eventType = memo?.eventType;
-  const urlHost = memo?.urlHost;
-  if (typeof eventType !== 'string' || typeof urlHost !== 'string') return {};
-  return { staticSummary: `Webhook ${eventType} → ${urlHost || 'invalid URL'}` };
+  if (typeof memo?.eventType !== 'string' || typeof memo.urlHost !== 'string') return {};
+  return { staticSummary: webhookTitle(memo) };
+}
+
+/** The search attributes the starter gives, with its merchant's wallet (a checkout's) when it has one. */
+function attributesOf(extras: DeliveryStartExtras): { typedSearchAttributes?: SearchAttributePair[] } {
+  const wallet = workflowInfo().typedSearchAttributes.get(MerchantWallet);
+  const given = extras.typedSearchAttributes ?? [];
+  if (!wallet) return given.length > 0 ? { typedSearchAttributes: given } : {};
+  return { typedSearchAttributes: [...given, { key: MerchantWallet, value: wallet }] };
 }
 
 /** Starts the delivery's workflow unless it is running already; a null id does nothing. */
@@ -38,6 +46,7 @@ export async function startDeliveryChild(
       parentClosePolicy: ParentClosePolicy.ABANDON,
       ...summaryOf(extras.memo),
       ...extras,
+      ...attributesOf(extras),
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -34,6 +34,8 @@ export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<W
 export interface WebhookTarget {
   merchantId: string;
   productId: string | null;
+  /** The product's receiving wallet (checksummed), for a delivery about a product's payment. */
+  merchantWallet: string | null;
   eventType: string;
   /** Host (and port) of the URL: shown in the Temporal UI without the path, which may hold a token. */
   urlHost: string;

@@ -15,6 +15,7 @@ import type {} from '../../../test/setup/temporal.ts';
 import {
   connectTestTemporal,
   createTimeSkippingEnv,
+  shownStatus,
   startTestWorker,
   type TestTemporal,
 } from '../../../test/support/temporal.ts';
@@ -188,9 +189,19 @@ describe('webhookDelivery on the dev server', () => {
     const endpoint = await receiver(() => ({ status: 400, body: '{"error":"unknown order"}' }));
     const deliveryId = await newDelivery(`${endpoint.url}/hook`);
     const worker = await startTestWorker({ connection: temporal.nativeConnection, activities: activities() });
-    const { result } = await worker.run(() => deliver(temporal.client, worker.taskQueue, deliveryId));
+    const { result, shown } = await worker.run(async () => {
+      const { handle, result } = await deliver(temporal.client, worker.taskQueue, deliveryId);
+      return { result, shown: await shownStatus(handle) };
+    });
 
     expect(result).toMatchObject({ status: 'failed', attempts: 1 });
+    // Ops see the outcome in the Temporal UI: in the list's Summary column and in the current details.
+    expect(shown.summary).toBe(
+      `Webhook resolved_payment.created → ${new URL(endpoint.url).host} · failed (1 attempt)`,
+    );
+    expect(shown.details).toBe(
+      '- **Failed** after 1 attempt; no further attempt\n- attempt 1 failed: HTTP 400',
+    );
     expect(endpoint.requests).toHaveLength(1);
     const { delivery, attempts } = await deliveryRow(deliveryId);
     expect(delivery).toMatchObject({
@@ -291,6 +302,18 @@ describe('webhookDelivery on the time-skipping server', () => {
       .filter((s) => s !== undefined && s !== null)
       .map(Number);
     expect(timers).toEqual([30, 120, 120]);
+    // The Summary column followed every attempt.
+    const summaries = (history.events ?? []).flatMap((e) => {
+      const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.Summary;
+      return field?.data ? [JSON.parse(Buffer.from(field.data).toString('utf8')) as string] : [];
+    });
+    expect(summaries.map((line) => line.replace(/^.* · /, ''))).toEqual([
+      'sending',
+      'failing (1 attempt)',
+      'failing (2 attempts)',
+      'failing (3 attempts)',
+      'delivered (4 attempts)',
+    ]);
   });
 
   it('carries on from an attempt its caller made: waits that attempt’s backoff, then attempt 2', async () => {

@@ -10,9 +10,10 @@ import {
   proxyLocalActivities,
   sleep,
   upsertMemo,
-  upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { MerchantId, ProductId } from '../shared.ts';
+import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
+import { ownMemo, showStatus } from '../showStatus.ts';
+import { type WebhookShownState, webhookStatus } from '../summaries.ts';
 import {
   type WebhookActivities,
   type WebhookAttemptResult,
@@ -61,20 +62,29 @@ export async function webhookDelivery({
   madeAttempt,
 }: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const startedAt = Date.now();
-  const done = (status: WebhookDeliveryResult['status'], attempts: number): WebhookDeliveryResult => ({
-    deliveryId,
-    status,
-    attempts,
-    startedAt,
-    finishedAt: Date.now(),
-  });
+  const show = (state: WebhookShownState, attributes: SearchAttributeUpdatePair[] = []) =>
+    showStatus(webhookStatus(ownMemo(), state), attributes);
+  const done = (
+    status: WebhookDeliveryResult['status'],
+    attempts: number,
+    {
+      lastError,
+      attributes,
+    }: { lastError?: string | undefined; attributes?: SearchAttributeUpdatePair[] } = {},
+  ): WebhookDeliveryResult => {
+    show({ phase: status === 'succeeded' ? 'delivered' : status, attempts, lastError }, attributes);
+    return { deliveryId, status, attempts, startedAt, finishedAt: Date.now() };
+  };
+  /** An attempt failed and the next is made `waitMs` from now. */
+  const failing = (attempts: number, waitMs: number, lastError: string | undefined) =>
+    show({ phase: 'failing', attempts, lastError, nextAttemptAt: Date.now() + waitMs });
 
   let attempt: number;
   if (madeAttempt) {
     // The caller made the first attempt and started this workflow with its search attributes and memo.
-    const { outcome } = madeAttempt.result;
+    const { outcome, error } = madeAttempt.result;
     if (outcome === 'delivered') return done('succeeded', madeAttempt.attempt);
-    if (outcome === 'give_up') return done('failed', madeAttempt.attempt);
+    if (outcome === 'give_up') return done('failed', madeAttempt.attempt, { lastError: error });
     attempt = madeAttempt.attempt;
   } else {
     let target: Awaited<ReturnType<WebhookActivities['describeWebhookDelivery']>>;
@@ -86,18 +96,22 @@ export async function webhookDelivery({
     }
     const attributes: SearchAttributeUpdatePair[] = [{ key: MerchantId, value: target.merchantId }];
     if (target.productId) attributes.push({ key: ProductId, value: target.productId });
-    upsertSearchAttributes(attributes);
-    upsertMemo({ eventType: target.eventType, urlHost: target.urlHost });
-    if (target.status === 'succeeded' || target.status === 'failed') {
-      return done(target.status, target.attemptCount);
+    if (target.merchantWallet) {
+      attributes.push({ key: MerchantWallet, value: merchantWallet(target.merchantWallet) });
     }
+    upsertMemo({ eventType: target.eventType, urlHost: target.urlHost });
     attempt = target.attemptCount;
+    if (target.status === 'succeeded' || target.status === 'failed') {
+      return done(target.status, attempt, { attributes });
+    }
+    show({ phase: attempt === 0 ? 'sending' : 'failing', attempts: attempt }, attributes);
   }
 
   const { firstDelaySeconds, horizonSeconds, maxAttempts } = webhookRetrySchedule;
   const horizonEnd = startedAt + horizonSeconds * 1000;
   // The caller's attempt asked for a retry: its backoff runs here before this workflow's first attempt.
   const waitFirst = madeAttempt?.result.outcome === 'retry' ? (madeAttempt.result.retryAfterSeconds ?? 0) : 0;
+  if (madeAttempt) failing(attempt, Math.min(waitFirst, horizonSeconds) * 1000, madeAttempt.result.error);
   if (waitFirst > 0) await sleep(Math.min(waitFirst, horizonSeconds) * 1000);
   for (let run = 1; run <= maxAttempts; run++) {
     attempt += 1;
@@ -116,14 +130,19 @@ export async function webhookDelivery({
       if (isMissingDelivery(error)) return done('missing', attempt - 1);
       // The infrastructure stayed down through the activity's retries: wait like for a failed attempt.
       if (!retry) throw error;
-      result = { outcome: 'retry', retryAfterSeconds: retry.delaySeconds };
+      result = {
+        outcome: 'retry',
+        retryAfterSeconds: retry.delaySeconds,
+        error: 'the attempt could not be made',
+      };
     }
     if (result.outcome === 'delivered') return done('succeeded', attempt);
-    if (result.outcome === 'give_up' || !retry) return done('failed', attempt);
+    if (result.outcome === 'give_up' || !retry) return done('failed', attempt, { lastError: result.error });
     const wait = Math.min(
       Math.max(result.retryAfterSeconds ?? retry.delaySeconds, retry.delaySeconds),
       retry.maxDelaySeconds,
     );
+    failing(attempt, wait * 1000, result.error);
     await sleep(wait * 1000);
   }
   return done('failed', attempt);
