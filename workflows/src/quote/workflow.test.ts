@@ -29,7 +29,7 @@ import { getBlockNumber, getTransactionCount } from 'viem/actions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {} from '../../../test/setup/temporal.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
-import { createTimeSkippingEnv, startTestWorker } from '../../../test/support/temporal.ts';
+import { createTimeSkippingEnv, shownStatus, startTestWorker } from '../../../test/support/temporal.ts';
 import { startWebhookEndpoint, type WebhookEndpoint } from '../../../test/support/webhookEndpoint.ts';
 import { createWebhookActivities } from '../webhookDelivery/activities.ts';
 import { createQuoteActivities } from './activities.ts';
@@ -304,6 +304,12 @@ describe('quoteLifecycle on the time-skipping server', () => {
     expect(result.status).toBe('completed');
     expect(result.offramps).toEqual(offramps.map((o) => ({ id: o.id, status: 'fiat_sent' })));
     expect((await quoteRow(quote.id)).status).toBe('completed');
+    // The Temporal UI shows the completed quote and each offramp's outcome (no memo here: no title).
+    const shown = await shownStatus(env.client.workflow.getHandle(quoteWorkflowId(quote.id)));
+    expect(shown.summary).toBe('Offramp quote · completed');
+    expect(shown.details).toBe(
+      ['- **Completed**', ...offramps.map((o) => `- offramp \`${o.id}\`: fiat sent`)].join('\n'),
+    );
     for (const o of offramps) {
       expect((await offrampUpdates(o.id)).map((u) => u.offramp.status)).toEqual([
         'pending_internal_assessment',
