@@ -1,4 +1,5 @@
 /** Structured JSON logs; credentials are redacted wherever they might appear. */
+import { redactUrlsIn } from '@checkout/core';
 import { pino } from 'pino';
 
 /** The service logger. */
@@ -25,6 +26,9 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       ],
       censor: '[redacted]',
     },
+    // Any URL in a line (an RPC provider's key in an error's URL, message or stack) loses its secrets,
+    // whatever the field it came in.
+    hooks: { streamWrite: redactUrlsIn },
   };
   return destination ? pino(options, destination) : pino(options);
 }

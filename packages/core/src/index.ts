@@ -6,6 +6,7 @@ export * from './jsonDepth.ts';
 export * from './paymentException.ts';
 export * from './paymentRequest.ts';
 export * from './ramps.ts';
+export * from './redactUrls.ts';
 export * from './schemas/checkout.ts';
 export * from './schemas/common.ts';
 export * from './schemas/error.ts';
