@@ -242,3 +242,26 @@ describe('production secrets', () => {
     expect(devDepositMnemonic).not.toBe(devMnemonic);
   });
 });
+
+describe('chains', () => {
+  it('takes one RPC URL or several, preferred first, and a block time per chain', () => {
+    const config = loadConfig({
+      ...base(),
+      RPC_URL_ETHEREUM: 'https://mainnet.infura.io/v3/k1, https://eth-mainnet.g.alchemy.com/v2/k2',
+      RPC_URL_POLYGON: 'https://polygon-rpc.com',
+      BLOCK_TIME_MS_POLYGON: '2100',
+    });
+    expect(config.chains.map((c) => [c.name, c.rpcUrls, c.blockTimeMs])).toEqual([
+      ['Ethereum', ['https://mainnet.infura.io/v3/k1', 'https://eth-mainnet.g.alchemy.com/v2/k2'], 12_000],
+      ['Polygon', ['https://polygon-rpc.com'], 2_100],
+    ]);
+    expect(config.chainWatch.maxLagBlocks).toBe(50);
+  });
+
+  it('refuses an endpoint that is not an http(s) URL, naming the variable', () => {
+    expect(() => loadConfig({ ...base(), RPC_URL_POLYGON: 'https://a.example, wss://b.example' })).toThrow(
+      /RPC_URL_POLYGON\.1: each URL must be http:\/\/ or https:\/\//,
+    );
+    expect(() => loadConfig({ ...base(), RPC_URL_POLYGON: ' , ' })).toThrow(/RPC_URL_POLYGON/);
+  });
+});

@@ -68,8 +68,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** What this process runs: the HTTP API, the Temporal worker, or both. */
   role: Role;
-  /** RPC endpoint and confirmation count per chain id; a chain without an RPC URL takes no payments. */
+  /** RPC endpoints, confirmations and block time per chain id; a chain without an RPC URL takes no payments. */
   chains: ChainConfig[];
+  /** When a chain's watcher counts as behind in /health. */
+  chainWatch: { maxLagBlocks: number };
   checkout: CheckoutConfig;
   mail: MailConfig;
   webhooks: { allowPrivateAddresses: boolean };
@@ -118,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     bodyLimitBytes: c.BODY_LIMIT_BYTES,
     role: role(c.ROLE, c.RUN_WORKER),
-    chains: chainsConfig(c, {
+    ...chainsConfig(c, {
       bscTestnet: c.TESTNET_CHAIN_ID,
       ethereumTestnet: c.CHAIN_ID_ETHEREUM_TESTNET,
       polygonTestnet: c.CHAIN_ID_POLYGON_TESTNET,

@@ -20,6 +20,8 @@ export interface Metrics {
   chainRpcRequests: Counter<'chain' | 'method'>;
   /** E-mail sends whose outcome is unknown (the server took the message, then no final answer came). */
   mailOutcomeUnknown: Counter;
+  /** JSON-RPC calls that failed, by chain, method, kind (rate_limited, log_range, timeout, …) and endpoint. */
+  chainRpcErrors: Counter<'chain' | 'method' | 'kind' | 'endpoint'>;
   /** Each chain watcher's distance behind the chain's head, in blocks (read at scrape time). */
   watcherLag: Gauge<'chain'>;
   /** Seconds since each chain watcher's last tick (read at scrape time). */
@@ -80,6 +82,12 @@ export function createMetrics(): Metrics {
     help: 'E-mail sends whose outcome is unknown: the SMTP server took the message, then gave no final answer (retried once)',
     registers: [registry],
   });
+  const chainRpcErrors = new Counter({
+    name: 'checkout_chain_rpc_errors_total',
+    help: "JSON-RPC calls that failed, by chain id, method, kind (rate_limited, log_range, log_results, timeout, unreachable, server, missing_block, rejected) and endpoint (its position in the chain's list, from 1)",
+    labelNames: ['chain', 'method', 'kind', 'endpoint'] as const,
+    registers: [registry],
+  });
   const watcherLag = new Gauge({
     name: 'checkout_chain_watcher_lag_blocks',
     help: "Blocks between a chain's head and the last block its watcher read",
@@ -96,6 +104,7 @@ export function createMetrics(): Metrics {
     registry,
     chainRpcRequests,
     mailOutcomeUnknown,
+    chainRpcErrors,
     watcherLag,
     watcherAge,
     requests,

@@ -289,9 +289,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     const secrets = createSecretBox(config.secretKey);
     const tokens = createTokenRegistry(config.testnets);
     const metrics = createMetrics();
-    const chains = createChainClients(config.chains, ({ chainId, method }) =>
-      metrics.chainRpcRequests.inc({ chain: String(chainId), method }),
-    );
+    const chains = createChainClients(config.chains, {
+      onRequest: ({ chainId, method }) => metrics.chainRpcRequests.inc({ chain: String(chainId), method }),
+      onError: ({ chainId, method, kind, endpoint }) =>
+        metrics.chainRpcErrors.inc({ chain: String(chainId), method, kind, endpoint: String(endpoint) }),
+    });
     const mailer = config.mail.smtpUrl
       ? createMailer({
           smtpUrl: config.mail.smtpUrl,

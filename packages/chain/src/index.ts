@@ -9,6 +9,7 @@ export * from './devChain.ts';
 export * from './erc20.ts';
 export * from './missingEdrBinding.ts';
 export * from './readTransfers.ts';
+export * from './rpcErrors.ts';
 export * from './sendToken.ts';
 export * from './swap.ts';
 export * from './verifyPayment.ts';

@@ -25,8 +25,8 @@ export const testnetsEnv = {
   SWAP_TOKENS_POLYGON_TESTNET: optional(z.string()),
 };
 type TestnetsEnv = z.infer<z.ZodObject<typeof testnetsEnv>> & {
-  RPC_URL_ETHEREUM_TESTNET?: string | undefined;
-  RPC_URL_POLYGON_TESTNET?: string | undefined;
+  RPC_URL_ETHEREUM_TESTNET?: readonly string[] | undefined;
+  RPC_URL_POLYGON_TESTNET?: readonly string[] | undefined;
 };
 
 /** A test stablecoin a shopper may swap from on the test network. */

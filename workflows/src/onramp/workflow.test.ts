@@ -53,7 +53,7 @@ function activities(bankPartner?: BankPartner): OnrampActivities {
   return createOnrampActivities({
     db,
     chains: createChainClients([
-      { chainId: 97, name: 'dev chain', rpcUrl: chain.chain.rpcUrl, confirmations: 1 },
+      { chainId: 97, name: 'dev chain', rpcUrls: [chain.chain.rpcUrl], confirmations: 1 },
     ]),
     ramps: { treasuryPrivateKey: devDeployer.privateKey },
     ...(bankPartner ? { bankPartner } : {}),

@@ -172,7 +172,7 @@ function quoteActivities(): QuoteActivities {
   return createQuoteActivities({
     db,
     chains: createChainClients([
-      { chainId: 97, name: 'dev chain', rpcUrl: chain.chain.rpcUrl, confirmations: 1 },
+      { chainId: 97, name: 'dev chain', rpcUrls: [chain.chain.rpcUrl], confirmations: 1 },
     ]),
     ramps: { payoutSandboxDelayMs: 60_000, treasuryPrivateKey: devDeployer.privateKey },
   });
