@@ -73,12 +73,14 @@ describe('chain clients with several endpoints', () => {
       limited
         ? {
             status: 429,
-            headers: { 'retry-after': '1' },
+            headers: { 'retry-after': '2' },
             body: { error: { code: 429, message: 'Too Many Requests' } },
           }
         : { body: { result: '0x7' } },
     );
     const chain = client([only.url], { onError: (e) => errors.push(e.kind) });
+    const limitedAt = Date.now();
+    const until = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, limitedAt + ms - Date.now())));
     const failure = await getBlockNumber(chain.client, { cacheTime: 0 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).name).toBe('EndpointRestingError');
@@ -88,7 +90,11 @@ describe('chain clients with several endpoints', () => {
     const early = await getBlockNumber(chain.client, { cacheTime: 0 }).catch((e: unknown) => e);
     expect(early).toBeInstanceOf(EndpointRestingError);
     expect(only.seen).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 1_050));
+    // Still resting after a second (a rest of its own would have ended), asked again after two.
+    await until(1_200);
+    await expect(getBlockNumber(chain.client, { cacheTime: 0 })).rejects.toBeInstanceOf(EndpointRestingError);
+    expect(only.seen).toHaveLength(1);
+    await until(2_100);
     expect(await getBlockNumber(chain.client, { cacheTime: 0 })).toBe(7n);
     expect(errors).toEqual(['rate_limited']);
     for (const e of [failure, early] as Error[]) {

@@ -4,7 +4,7 @@
  *
  * - `eth_getLogs` is asked in parts the endpoint serves (see logRanges.ts), learnt per endpoint;
  * - a rate limit rests the endpoint until its `Retry-After` (or a second), and repeated failures of the
- *   endpoint (unreachable, timing out, 5xx) rest it for a while that doubles, up to 30 s: calls then go to
+ *   endpoint (unreachable, timing out, 5xx) rest it for a while that doubles, up to 10 s: calls then go to
  *   the next endpoint at once instead of waiting on this one. viem's own retry would wait out a long
  *   `Retry-After` inside the call, holding a watcher's tick; resting answers at once and asks nobody early;
  * - every call made is reported (`onRequest`) and every failure with its kind (`onError`);
@@ -27,7 +27,7 @@ export interface EndpointObserver {
 
 /** Failures in a row before the endpoint rests (one failure is retried at once: it may be a blip). */
 const failuresBeforeRest = 2;
-const maxRestMs = 30_000;
+const maxRestMs = 10_000;
 
 /** A transport to `url` for use in `fallback([...])`; `label` names it in errors (never the URL). */
 export function endpointTransport(

@@ -1,16 +1,15 @@
 /**
  * `eth_getLogs` over a block range an endpoint may refuse as too wide or too rich in results: the range is
  * asked in parts, a refused part is split (to the size the endpoint states or suggests, else in half), and
- * what worked is remembered for the endpoint's next calls. A size learnt from a result cap grows back
- * after a run of answered parts (the chain's busy stretch passes); a stated range limit is never exceeded.
+ * what worked is remembered for the endpoint's next calls. After a run of answered parts the size is
+ * doubled again: a result cap passes with the chain's busy stretch, and a provider's limit may be raised
+ * (a stated limit costs one refused call per run of parts at it, and only while a range wider than it is read).
  */
 import { type Hex, hexToBigInt, numberToHex } from 'viem';
 import { classifyRpcError } from './rpcErrors.ts';
 
 /** What an endpoint served so far. */
 export interface LogRangeMemory {
-  /** The widest range the endpoint states it serves. */
-  widest?: bigint;
   /** The range asked at once now; undefined while nothing was refused (the whole range in one call). */
   size?: bigint;
   /** Parts answered in a row at `size`. */
@@ -52,9 +51,6 @@ export async function getLogsInParts(
       const fault = classifyRpcError(error);
       if (fault.kind !== 'log_range' && fault.kind !== 'log_results') throw error;
       if (size === 1n) throw error;
-      if (fault.maxBlocks !== undefined && (memory.widest === undefined || fault.maxBlocks < memory.widest)) {
-        memory.widest = fault.maxBlocks > 0n ? fault.maxBlocks : 1n;
-      }
       let next = fault.suggestedBlocks ?? fault.maxBlocks ?? size / 2n;
       if (next >= size) next = size / 2n;
       memory.size = next < 1n ? 1n : next;
@@ -64,8 +60,7 @@ export async function getLogsInParts(
     logs.push(...part);
     start = end + 1n;
     if (memory.size !== undefined && size === memory.size && ++memory.answered >= growAfter) {
-      const grown = memory.size * 2n;
-      memory.size = memory.widest !== undefined && grown > memory.widest ? memory.widest : grown;
+      memory.size *= 2n;
       memory.answered = 0;
     }
   }

@@ -88,6 +88,18 @@ describe('classifyRpcError', () => {
       kind: 'rate_limited',
       retryAfterMs: 3_000,
     });
+    // A JSON-RPC error body with an HTTP 429 (viem keeps the response's headers on the RPC error).
+    const limited = new RpcRequestError({
+      url,
+      body: {},
+      error: { code: 429, message: 'Too Many Requests' },
+      status: 429,
+      headers: new Headers({ 'Retry-After': '2' }),
+    });
+    expect(classifyRpcError(new UnknownRpcError(limited))).toEqual({
+      kind: 'rate_limited',
+      retryAfterMs: 2_000,
+    });
     expect(classifyRpcError(rpc(429, 'Your app has exceeded its compute units per second capacity'))).toEqual(
       {
         kind: 'rate_limited',

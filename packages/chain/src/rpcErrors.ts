@@ -5,7 +5,7 @@
  * Infura, QuickNode, Ankr, BlockPI, publicnode, Chainstack, Cloudflare, the BNB Smart Chain and Polygon
  * public endpoints, geth/erigon/reth/bor nodes), since most of them answer with generic codes.
  */
-import { BaseError, HttpRequestError, TimeoutError } from 'viem';
+import { BaseError, HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
 
 /** The kind of an RPC failure, as counted in the metrics. */
 export type RpcErrorKind =
@@ -108,8 +108,15 @@ export function classifyRpcError(error: unknown): RpcFault {
     error instanceof BaseError
       ? (error.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null)
       : null;
+  // A JSON-RPC error answered with an HTTP error status keeps the response's headers too.
+  const answered =
+    error instanceof BaseError
+      ? (error.walk(
+          (e) => (e instanceof HttpRequestError || e instanceof RpcRequestError) && e.headers !== undefined,
+        ) as HttpRequestError | RpcRequestError | null)
+      : null;
   if (status === 429 || codes.includes(429) || codes.includes(-32007) || rateLimits.test(text)) {
-    const after = retryAfterMs(http?.headers?.get('retry-after'));
+    const after = retryAfterMs(answered?.headers?.get('retry-after'));
     return { kind: 'rate_limited', ...(after !== undefined ? { retryAfterMs: after } : {}) };
   }
   const suggested = suggestedRange.exec(text);
