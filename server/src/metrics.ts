@@ -26,6 +26,8 @@ export interface Metrics {
   watcherLag: Gauge<'chain'>;
   /** Seconds since each chain watcher's last tick (read at scrape time). */
   watcherAge: Gauge<'chain'>;
+  /** 1 while a chain watcher's ticks fail (read at scrape time). */
+  watcherFailing: Gauge<'chain'>;
 }
 
 /** A fresh registry (one per app, so tests can build many apps). */
@@ -100,8 +102,15 @@ export function createMetrics(): Metrics {
     labelNames: ['chain'] as const,
     registers: [registry],
   });
+  const watcherFailing = new Gauge({
+    name: 'checkout_chain_watcher_failing',
+    help: "1 while a chain's watcher fails to read the chain (its last tick failed), else 0",
+    labelNames: ['chain'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    watcherFailing,
     chainRpcRequests,
     mailOutcomeUnknown,
     chainRpcErrors,

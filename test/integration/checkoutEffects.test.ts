@@ -197,7 +197,7 @@ describe.skipIf(databaseUnavailable())('checkout effects and the operator view',
     const health = await api.request('GET', '/health');
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({
-      status: 'degraded',
+      status: 'unavailable',
       workers: { status: 'absent', workflow_pollers: 0 },
     });
 

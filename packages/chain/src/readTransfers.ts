@@ -36,8 +36,9 @@ const addressesPerCall = 100;
 
 /**
  * Every Transfer of `tokens` into `to` in `[fromBlock, toBlock]`, in chain order. One `eth_getLogs` per
- * window of `maxBlockRange` blocks and chunk of 100 addresses, and one `eth_getTransactionByHash` per
- * transaction found.
+ * window of `maxBlockRange` blocks and chunk of 100 addresses (an endpoint that refuses the window is
+ * asked in smaller parts by its transport), and one `eth_getTransactionByHash` per transaction found
+ * whose sender is not in `knownSenders` (transactions read before, by lowercase hash).
  */
 export async function readTransfers(params: {
   client: Client<Transport, Chain | undefined>;
@@ -46,6 +47,7 @@ export async function readTransfers(params: {
   fromBlock: bigint;
   toBlock: bigint;
   maxBlockRange?: number;
+  knownSenders?: ReadonlyMap<string, Address>;
 }): Promise<TransferLog[]> {
   const { client, tokens, to } = params;
   if (tokens.length === 0 || to.length === 0 || params.fromBlock > params.toBlock) return [];
@@ -66,7 +68,8 @@ export async function readTransfers(params: {
       for (const log of logs) {
         if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
         if (log.logIndex === null || log.blockHash === null) continue;
-        let txFrom = senders.get(log.transactionHash);
+        let txFrom =
+          senders.get(log.transactionHash) ?? params.knownSenders?.get(log.transactionHash.toLowerCase());
         if (txFrom === undefined) {
           txFrom = getAddress((await getTransaction(client, { hash: log.transactionHash })).from);
           senders.set(log.transactionHash, txFrom);

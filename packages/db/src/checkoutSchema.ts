@@ -91,6 +91,22 @@ export interface ChainWatchTable {
   updated_at: Timestamp;
 }
 
+/** How a chain's watcher is doing: the provider's head, the newest block read, its last tick's failure. */
+export interface ChainWatchStatusTable {
+  chain_id: number;
+  /** The provider's head when last asked, numeric(20,0). */
+  head_block: string | null;
+  head_at: Timestamp | null;
+  /** The newest block whose logs were read (the unconfirmed tail is read again until confirmed). */
+  read_to_block: string | null;
+  /** Since when ticks fail; null when the last one succeeded. */
+  failing_since: Timestamp | null;
+  /** The failure's kind (rate_limited, log_range, timeout, unreachable, …) and its message, URLs redacted. */
+  error_kind: string | null;
+  error_message: string | null;
+  error_at: Timestamp | null;
+}
+
 /** A receiving address the watcher covers: every transfer into it from `covered_from` on is recorded. */
 export interface ChainWatchAddressesTable {
   chain_id: number;
@@ -128,6 +144,7 @@ export interface CheckoutTables {
   checkout_transactions: CheckoutTransactionsTable;
   checkout_payment_amounts: CheckoutPaymentAmountsTable;
   chain_watch: ChainWatchTable;
+  chain_watch_status: ChainWatchStatusTable;
   chain_watch_addresses: ChainWatchAddressesTable;
   chain_transfers: ChainTransfersTable;
 }

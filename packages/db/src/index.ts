@@ -15,6 +15,7 @@ export * from './presenters/user.ts';
 export * from './presenters/webhooks.ts';
 export type * from './rampsSchema.ts';
 export * from './repositories/chainWatch.ts';
+export * from './repositories/chainWatchStatus.ts';
 export * from './repositories/checkout.ts';
 export * from './repositories/checkoutTransactions.ts';
 export * from './repositories/effects.ts';

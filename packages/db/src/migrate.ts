@@ -22,6 +22,7 @@ import * as secretsAtRest from './migrations/0018_secrets_at_rest.ts';
 import * as effectUnknownOutcomes from './migrations/0019_effect_unknown_outcomes.ts';
 import * as unmatchedTransfers from './migrations/0020_unmatched_transfers.ts';
 import * as paymentBlocks from './migrations/0021_payment_blocks.ts';
+import * as chainWatchStatus from './migrations/0022_chain_watch_status.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0019_effect_unknown_outcomes': effectUnknownOutcomes,
   '0020_unmatched_transfers': unmatchedTransfers,
   '0021_payment_blocks': paymentBlocks,
+  '0022_chain_watch_status': chainWatchStatus,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -1,6 +1,6 @@
 /** Liveness and readiness, and the Prometheus scrape endpoint. */
 
-import { listChainWatches } from '@checkout/db';
+import { listChainWatchHealth } from '@checkout/db';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Routes } from './declare.ts';
@@ -35,40 +35,65 @@ async function probe(check: () => Promise<void>, timeoutMs = 2_000): Promise<'ok
 interface WatcherHealth {
   chain_id: number;
   name: string;
-  /** `ok`; `stalled` when it has not ticked for a minute and several intervals; `starting` before its first tick. */
-  status: 'ok' | 'stalled' | 'starting';
+  /**
+   * `ok`; `failing` while its ticks fail (`error` says why); `behind` when it is more than
+   * CHAIN_WATCHER_MAX_LAG_BLOCKS behind the provider's head; `stalled` when it has not ticked for a
+   * minute and several intervals; `starting` before its first tick.
+   */
+  status: 'ok' | 'failing' | 'behind' | 'stalled' | 'starting';
+  /** The provider's head when last asked (also by a tick that failed), and when that was. */
   head_block: string | null;
+  head_seen_at: string | null;
+  /** The first block whose logs are not known complete (the newer ones are read again until confirmed). */
   next_block: string | null;
+  /** Blocks between the provider's head and the newest block read. */
   lag_blocks: number | null;
+  /** When it last recorded progress. */
   last_tick_at: string | null;
+  error: { kind: string; message: string; since: string; at: string } | null;
 }
 
-/** Each configured chain's watcher: where it is, how far behind the head, when it last ticked. */
+/** Each configured chain's watcher: where it is, how far behind the head, whether its ticks fail. */
 async function watcherHealth(deps: AppDeps): Promise<WatcherHealth[]> {
-  const rows = new Map((await listChainWatches(deps.db.kysely)).map((r) => [r.chain_id, r]));
+  const rows = new Map((await listChainWatchHealth(deps.db.kysely)).map((r) => [r.chain_id, r]));
   const stallMs = Math.max(60_000, 6 * deps.config.checkout.scanIntervalMs);
   return deps.config.chains.map((chain) => {
     const row = rows.get(chain.chainId);
-    if (!row) {
-      return {
-        chain_id: chain.chainId,
-        name: chain.name,
-        status: 'starting',
-        head_block: null,
-        next_block: null,
-        lag_blocks: null,
-        last_tick_at: null,
-      };
-    }
-    const lag = BigInt(row.head_block) - BigInt(row.next_block) + 1n;
+    const status = row?.status ?? null;
+    const head = status?.head_block ?? null;
+    const readTo = status?.read_to_block ?? (row?.next_block ? String(BigInt(row.next_block) - 1n) : null);
+    const lag = head !== null && readTo !== null ? BigInt(head) - BigInt(readTo) : null;
+    const lagBlocks = lag === null ? null : Number(lag > 0n ? lag : 0n);
+    const failing = status?.failing_since ?? null;
+    const state: WatcherHealth['status'] = !row
+      ? 'starting'
+      : failing !== null
+        ? 'failing'
+        : lagBlocks !== null && lagBlocks > deps.config.chainWatch.maxLagBlocks
+          ? 'behind'
+          : !row.updated_at || Date.now() - row.updated_at.getTime() > stallMs
+            ? row.updated_at
+              ? 'stalled'
+              : 'starting'
+            : 'ok';
     return {
       chain_id: chain.chainId,
       name: chain.name,
-      status: Date.now() - row.updated_at.getTime() > stallMs ? 'stalled' : 'ok',
-      head_block: row.head_block,
-      next_block: row.next_block,
-      lag_blocks: Number(lag > 0n ? lag : 0n),
-      last_tick_at: row.updated_at.toISOString(),
+      status: state,
+      head_block: head,
+      head_seen_at: status?.head_at?.toISOString() ?? null,
+      next_block: row?.next_block ?? null,
+      lag_blocks: lagBlocks,
+      last_tick_at: row?.updated_at?.toISOString() ?? null,
+      error:
+        failing !== null && status
+          ? {
+              kind: status.error_kind ?? 'internal',
+              message: status.error_message ?? '',
+              since: failing.toISOString(),
+              at: (status.error_at ?? failing).toISOString(),
+            }
+          : null,
     };
   });
 }
@@ -82,26 +107,34 @@ function recordGauges(
 ): void {
   if (pollers) deps.metrics.workers.set(pollers.workflow);
   for (const w of watchers ?? []) {
-    if (w.lag_blocks === null || w.last_tick_at === null) continue;
-    deps.metrics.watcherLag.set({ chain: String(w.chain_id) }, w.lag_blocks);
-    deps.metrics.watcherAge.set(
-      { chain: String(w.chain_id) },
-      (Date.now() - Date.parse(w.last_tick_at)) / 1000,
-    );
+    const chain = { chain: String(w.chain_id) };
+    if (w.status !== 'starting') deps.metrics.watcherFailing.set(chain, w.status === 'failing' ? 1 : 0);
+    if (w.lag_blocks !== null) deps.metrics.watcherLag.set(chain, w.lag_blocks);
+    if (w.last_tick_at !== null) {
+      deps.metrics.watcherAge.set(chain, (Date.now() - Date.parse(w.last_tick_at)) / 1000);
+    }
   }
   if (backlog !== undefined) deps.metrics.backlog.set(backlog);
 }
 
-/** GET /health (503 when the database or Temporal is down) and GET /metrics. */
+/**
+ * GET /health and GET /metrics. /health answers 503 (`unavailable`) only when this process cannot serve:
+ * the database or Temporal is down, or no worker polls. A chain fault (a watcher failing, behind or
+ * stalled) answers 200 with `degraded`: it is the same for every process, so a load balancer pulling
+ * them out of rotation would take down every other chain and route with it.
+ */
 export function healthRoutes(router: Routes, deps: AppDeps): void {
   router.get(
     '/health',
     {
       summary: 'Database, Temporal, workers and chain watchers',
       responses: {
-        '200': { description: 'Healthy', content: json(z.looseObject({})) },
+        '200': {
+          description: 'Serving: `ok`, or `degraded` when a chain watcher is failing, behind or stalled',
+          content: json(z.looseObject({})),
+        },
         '503': {
-          description: 'The database or Temporal is down, or no worker polls',
+          description: 'Unavailable: the database or Temporal is down, or no worker polls',
           content: json(z.looseObject({})),
         },
       },
@@ -124,10 +157,11 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
             ? ('ok' as const)
             : ('absent' as const);
       recordGauges(deps, pollers, backlog, watchers);
-      const ok = database === 'ok' && workflow === 'ok' && workers === 'ok';
-      ctx.status = ok ? 200 : 503;
+      const serving = database === 'ok' && workflow === 'ok' && workers === 'ok';
+      const chainsOk = (watchers ?? []).every((w) => w.status === 'ok' || w.status === 'starting');
+      ctx.status = serving ? 200 : 503;
       ctx.body = {
-        status: ok ? 'ok' : 'degraded',
+        status: !serving ? 'unavailable' : chainsOk ? 'ok' : 'degraded',
         database: { status: database, kind: deps.db.kind },
         temporal: { status: workflow, namespace: deps.config.temporal.namespace },
         workers: {

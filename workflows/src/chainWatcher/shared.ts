@@ -7,10 +7,12 @@ export interface ChainWatcherInput {
 
 /** What one tick of the watcher did. */
 export interface WatchTick {
-  /** The next block to read. */
+  /** The first block whose logs are not known complete (the newer ones are read again). */
   nextBlock: string;
   /** The chain's head when the tick looked. */
   headBlock: string;
+  /** The newest block read; absent in ticks recorded before it was reported. */
+  readTo?: string;
   /** Transfers recorded for the first time. */
   recorded: number;
   /** Sessions told of a transfer. */

@@ -1,8 +1,8 @@
 /**
  * `chainWatcher`: one per configured chain. Ticks forever: each tick an activity reads the chain's new
  * blocks once for every open checkout, records the transfers into their receiving addresses and tells the
- * checkouts they may pay (see activities.ts). Where it got to is kept in the database, so a watcher that
- * is killed or restarted resumes there. The memo shows its position in the Temporal UI.
+ * checkouts they may pay (see activities.ts). Where it got to is kept in the database, so a watcher that is killed or
+ * restarted resumes there. The memo shows its position in the Temporal UI.
  */
 import { continueAsNew, log, proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
 import type { ReorgActivities } from '../reorg/activities.ts';
@@ -12,8 +12,9 @@ import type { ChainWatcherInput } from './shared.ts';
 
 const watch = proxyActivities<ChainWatcherActivities>({
   startToCloseTimeout: '2 minutes',
-  // A chain or database outage is waited out; the tick starts again from the recorded position.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  // A chain or database outage is waited out; the tick starts again from the recorded position. A failed
+  // tick costs little (an endpoint resting after failures is not even asked), so it is tried again often.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
 // Transfers no session took become unmatched transfers once no session can take them any more. A failed
@@ -40,13 +41,15 @@ export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
         error: String(error),
       });
     }
-    const memo = `${done.nextBlock}/${done.headBlock}`;
+    const readTo = done.readTo ?? String(BigInt(done.nextBlock) - 1n);
+    const memo = `${done.nextBlock}/${readTo}/${done.headBlock}`;
     if (memo !== shown) {
       shown = memo;
+      const lag = BigInt(done.headBlock) - BigInt(readTo);
       upsertMemo({
         next_block: done.nextBlock,
         head_block: done.headBlock,
-        lag_blocks: String(BigInt(done.headBlock) - BigInt(done.nextBlock) + 1n),
+        lag_blocks: String(lag > 0n ? lag : 0n),
       });
     }
     await sleep(done.sleepMs);

@@ -32,11 +32,6 @@ export async function findChainWatch(
   return db.selectFrom('chain_watch').selectAll().where('chain_id', '=', chainId).executeTakeFirst();
 }
 
-/** Every watcher's position (for health and metrics). */
-export async function listChainWatches(db: Kysely<Database>): Promise<ChainWatchRow[]> {
-  return db.selectFrom('chain_watch').selectAll().orderBy('chain_id').execute();
-}
-
 /**
  * The addresses the chain's watcher reads, each with the earliest block it is needed from: the receiving
  * addresses of sessions still waiting for a payment (awaiting it, or expired within their scan window),
@@ -181,6 +176,8 @@ export async function recordChainProgress(
     covered: ReadonlyMap<string, bigint>;
     dropped: readonly string[];
     position: { nextBlock: bigint; lastBlockHash: string | null; headBlock: bigint };
+    /** The newest block whose logs this tick read (past the position: the unconfirmed tail); by default the block before the position. */
+    readToBlock?: bigint;
   },
 ): Promise<ReadTransfer[]> {
   return db.transaction().execute(async (trx) => {
@@ -232,6 +229,21 @@ export async function recordChainProgress(
       .insertInto('chain_watch')
       .values({ chain_id: input.chainId, ...position })
       .onConflict((oc) => oc.column('chain_id').doUpdateSet(position))
+      .execute();
+    // A tick that recorded is a healthy one: any failure before it is over.
+    const status = {
+      head_block: input.position.headBlock.toString(),
+      head_at: now,
+      read_to_block: (input.readToBlock ?? input.position.nextBlock - 1n).toString(),
+      failing_since: null,
+      error_kind: null,
+      error_message: null,
+      error_at: null,
+    };
+    await trx
+      .insertInto('chain_watch_status')
+      .values({ chain_id: input.chainId, ...status })
+      .onConflict((oc) => oc.column('chain_id').doUpdateSet(status))
       .execute();
     return fresh;
   });
@@ -324,6 +336,37 @@ export async function listTransfersInto(
     .where(sql<boolean>`block_number >= ${input.sinceBlock.toString()}::numeric`)
     .orderBy(sql`block_number`)
     .orderBy('log_index')
+    .execute();
+}
+
+/**
+ * The transfers recorded from `fromBlock` on (the unconfirmed tail the watcher reads again): to skip
+ * asking for their transactions again, and to notice one whose block the chain no longer has.
+ */
+export async function listTransfersRecordedFrom(
+  db: Kysely<Database>,
+  input: { chainId: number; fromBlock: bigint },
+): Promise<
+  Array<Pick<ChainTransferRow, 'tx_hash' | 'log_index' | 'block_number' | 'block_hash' | 'tx_from'>>
+> {
+  return db
+    .selectFrom('chain_transfers')
+    .select(['tx_hash', 'log_index', 'block_number', 'block_hash', 'tx_from'])
+    .where('chain_id', '=', input.chainId)
+    .where(sql<boolean>`block_number >= ${input.fromBlock.toString()}::numeric`)
+    .execute();
+}
+
+/** Forgets the transfers recorded in a block the chain replaced (its number now has another hash). */
+export async function forgetTransfersOfBlock(
+  db: Kysely<Database>,
+  input: { chainId: number; blockNumber: bigint; blockHash: string },
+): Promise<void> {
+  await db
+    .deleteFrom('chain_transfers')
+    .where('chain_id', '=', input.chainId)
+    .where(sql<boolean>`block_number = ${input.blockNumber.toString()}::numeric`)
+    .where('block_hash', '=', input.blockHash.toLowerCase())
     .execute();
 }
 

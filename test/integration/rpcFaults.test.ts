@@ -1,0 +1,350 @@
+/**
+ * The chain watcher against RPC providers that misbehave, through a fault-injecting JSON-RPC proxy in
+ * front of the dev chain (two proxies: the chain's two configured endpoints). For each fault, shoppers
+ * who closed their tab (payer known, no hash submitted) and shoppers paying from a phone (an exact
+ * amount, any sender) pay while it lasts; every one of them resolves, once, with its own transfer, during
+ * the fault or once it is over. /health tells the truth while it lasts, and no log line carries the
+ * providers' keys.
+ *
+ * The outage lasts 25 s here (the chaos script's `--rpc-faults` holds it 2 minutes): longer than fifty
+ * ticks (0.5 s), than the watcher's longest retry interval (10 s) and than an endpoint's longest rest
+ * (10 s), so what resumes the watcher is its own recovery, not a retry that happened to fall after it.
+ */
+import { Writable } from 'node:stream';
+import { createLogger } from '@checkout/server';
+import { type Address, parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { databaseUnavailable } from '../support/database.ts';
+import { type RpcFaults, type RpcProxy, startRpcProxy } from '../support/rpcProxy.ts';
+import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+
+interface Session {
+  id: string;
+  expected_payment_id: string;
+  status: string;
+  expected_token_amount: string;
+  tx_hash: string | null;
+}
+
+describe.skipIf(databaseUnavailable())('the chain watcher against misbehaving RPC providers', () => {
+  let chain: TestChain;
+  let first: RpcProxy;
+  let second: RpcProxy;
+  let service: TestService;
+  let merchant: TestMerchant;
+  let slug: string;
+  const lines: string[] = [];
+  let cents = 100;
+
+  beforeAll(async () => {
+    chain = await startTestChain();
+    [first, second] = await Promise.all([
+      startRpcProxy(chain.chain.rpcUrl),
+      startRpcProxy(chain.chain.rpcUrl),
+    ]);
+    const logs = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    service = await startTestService({
+      logger: createLogger('debug', logs),
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: `${first.url},${second.url}`,
+        CHAIN_POLL_INTERVAL_MS: '200',
+        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '0',
+        CHECKOUT_SCAN_INTERVAL_MS: '500',
+        BLOCK_TIME_MS_BINANCE_SMART_CHAIN_TESTNET: '250',
+        CHAIN_WATCHER_MAX_LAG_BLOCKS: '20',
+      },
+    });
+    merchant = await service.createMerchant();
+    const product = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Beans under faults',
+          email: 'merchant@example.com',
+          active: true,
+          open_amount: true,
+          send_email: false,
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd() },
+        },
+      },
+    });
+    expect(product.status, product.text).toBe(200);
+    slug = product.body.product.slug;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await Promise.all([first?.close(), second?.close()]);
+    await chain?.stop();
+  });
+
+  const busd = () => chain.deployment.tokens.BUSD.address;
+  const health = async () => (await service.request('GET', '/health')).body;
+  const watcher = async () => (await health()).chain_watchers[0];
+  const metrics = async () => (await service.request('GET', '/metrics')).text;
+  const setFaults = (a: RpcFaults, b: RpcFaults = a) => {
+    first.set(a);
+    second.set(b);
+  };
+  const waitFor = async <T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 60_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const open = async (body: Record<string, unknown>) => {
+    const res = await service.request('POST', `/api/v1/checkout/${slug}/sessions`, {
+      json: { email: 'shopper@example.com', custom_fields: {}, token_address: busd(), ...body },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.session as Session;
+  };
+  const sessionOf = async (id: string) =>
+    (await service.request('GET', `/api/v1/checkout/sessions/${id}`)).body.session as Session;
+
+  /**
+   * Two closed tabs (shoppers 1 and 2, each a price of its own) and two phone payments (exact amounts,
+   * sent by shopper 3) open before the fault and pay while it lasts; `during` runs with the fault on.
+   * Returns how each resolved: every one resolved, by its own transfer, and no expected payment twice.
+   */
+  async function trial(
+    fault: () => unknown,
+    during: (paid: string[]) => Promise<void>,
+    afterPayment?: (hash: `0x${string}`) => Promise<void>,
+  ) {
+    const dollars = () => `${Math.floor(++cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+    const tabs = await Promise.all(
+      [1, 2].map(async (i) => ({
+        i,
+        session: await open({
+          dollar_amount: dollars(),
+          sender_address: chain.deployment.shoppers[i]!.address,
+        }),
+      })),
+    );
+    const phones = await Promise.all(
+      [0, 1].map(async () => ({ i: 3, session: await open({ dollar_amount: dollars() }) })),
+    );
+    await fault();
+    const paid: string[] = [];
+    for (const { i, session } of [...tabs, ...phones]) {
+      const hash = await chain.transfer(
+        i,
+        busd(),
+        merchant.address as Address,
+        parseUnits(session.expected_token_amount, 18),
+      );
+      paid.push(hash);
+      await afterPayment?.(hash);
+    }
+    await during(paid);
+    setFaults({});
+    const all = [...tabs, ...phones];
+    const done = await Promise.all(
+      all.map(({ session }) =>
+        waitFor(
+          () => sessionOf(session.id),
+          (s) => s.status === 'resolved',
+          `session ${session.id}`,
+          90_000,
+        ),
+      ),
+    );
+    expect(done.map((s) => s.tx_hash)).toEqual(paid.map((h) => h.toLowerCase()));
+    const payments = await service.deps.db.kysely
+      .selectFrom('resolved_payments')
+      .select('expected_payment_id')
+      .where(
+        'expected_payment_id',
+        'in',
+        all.map(({ session }) => session.expected_payment_id),
+      )
+      .execute();
+    expect(payments).toHaveLength(all.length);
+  }
+
+  /** Waits until the watcher recorded every transfer of `hashes`. */
+  const recorded = (hashes: string[]) =>
+    waitFor(
+      () =>
+        service.deps.db.kysely
+          .selectFrom('chain_transfers')
+          .select('tx_hash')
+          .where(
+            'tx_hash',
+            'in',
+            hashes.map((h) => h.toLowerCase()),
+          )
+          .execute(),
+      (rows) => rows.length === hashes.length,
+      'the transfers were not all recorded under the fault',
+    );
+  /** Sum of a counter's series whose labels match `labels`. */
+  const counted = async (name: string, labels: RegExp) => {
+    let total = 0;
+    for (const line of (await metrics()).split('\n')) {
+      const m = new RegExp(`^${name}\\{([^}]*)\\} (\\d+)`).exec(line);
+      if (m && labels.test(m[1]!)) total += Number(m[2]);
+    }
+    return total;
+  };
+
+  /** Waits until a tick of the watcher has read the block of `hash` (and recorded its progress). */
+  const readPast = async (hash: `0x${string}`) => {
+    const block = (await chain.publicClient.getTransactionReceipt({ hash })).blockNumber;
+    await waitFor(
+      () =>
+        service.deps.db.kysely.selectFrom('chain_watch_status').select('read_to_block').executeTakeFirst(),
+      (row) => BigInt(row?.read_to_block ?? -1) >= block,
+      'the watcher never read the payment’s block',
+    );
+  };
+
+  it('passes no block whose logs a lagging node left out', async () => {
+    await trial(
+      () => setFaults({ lagBlocks: 3 }),
+      async (paid) => {
+        // The chain moves on: the lagging node catches up with the payments' blocks, still under the fault.
+        await chain.mine(4);
+        await recorded(paid);
+      },
+      // Each payment's block is read while the node that answers eth_getLogs has not seen it.
+      readPast,
+    );
+    expect(first.stats().refused.lag ?? 0).toBeGreaterThan(0);
+  });
+
+  it('reads around range and result limits, learning what each endpoint serves', async () => {
+    await trial(
+      async () => {
+        setFaults(
+          { rangeLimit: { blocks: 4, style: 'quicknode' } },
+          { rangeLimit: { blocks: 4, style: 'ankr' } },
+        );
+        // Sessions wait while the chain moves on: the watcher's ranges grow wider than the limit.
+        await chain.mine(30);
+      },
+      async (paid) => {
+        await recorded(paid);
+        const minedAt = Date.now();
+        await chain.mine(30);
+        await waitFor(
+          watcher,
+          (w) => Date.parse(w.head_seen_at) > minedAt && w.status === 'ok' && w.lag_blocks === 0,
+          'the watcher did not catch up',
+        );
+      },
+    );
+    await trial(
+      () => setFaults({ resultLimit: 1 }),
+      async (paid) => {
+        await recorded(paid);
+        expect(first.stats().refused.results ?? 0, 'the result cap was never met').toBeGreaterThan(0);
+        expect(await counted('checkout_chain_rpc_errors_total', /kind="log_results"/)).toBeGreaterThan(0);
+      },
+    );
+    // Learnt by the preferred endpoint itself: the second one was never needed.
+    expect(first.stats().refused.range ?? 0, 'the range limit was never met').toBeGreaterThan(0);
+    expect(
+      await counted('checkout_chain_rpc_errors_total', /method="eth_getLogs",kind="log_range",endpoint="1"/),
+    ).toBeGreaterThan(0);
+  });
+
+  it('waits out a rate limit without asking before its Retry-After', async () => {
+    // A limit the service meets now and then: answered within it, resting after each 429.
+    await trial(
+      () => setFaults({ rateLimit: { perSecond: 10, retryAfterSeconds: 1 } }),
+      async (paid) => {
+        await recorded(paid);
+      },
+    );
+    expect(await counted('checkout_chain_rpc_errors_total', /kind="rate_limited"/)).toBeGreaterThan(0);
+    // A limit nothing passes, with a long Retry-After: health says so, and once each endpoint has
+    // answered 429, nobody asks it again before the time it gave (the watcher's own retries come every
+    // few seconds, the checkouts' too).
+    setFaults({ rateLimit: { perSecond: 0, retryAfterSeconds: 8 } });
+    const failing = await waitFor(
+      watcher,
+      (w) => w.status === 'failing',
+      'health never showed the rate limit',
+    );
+    expect(failing.error.kind).toBe('rate_limited');
+    expect((await health()).status).toBe('degraded');
+    const refusals = async () => [first, second].map((p) => p.stats().refused.rate ?? 0);
+    const limitedAt = await waitFor(refusals, (r) => r.every((n) => n > 0), 'an endpoint was never asked');
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(await refusals(), 'asked again before Retry-After').toEqual(limitedAt);
+    setFaults({});
+    await waitFor(watcher, (w) => w.status === 'ok', 'the watcher never recovered');
+  }, 150_000);
+
+  it('resumes by itself after an outage longer than its retries, and tells the truth meanwhile', async () => {
+    await trial(
+      () => setFaults({ down: true }),
+      async () => {
+        const failing = await waitFor(
+          watcher,
+          (w) => w.status === 'failing',
+          'health never showed the outage',
+        );
+        expect(failing.error).toMatchObject({ kind: expect.stringMatching(/unreachable|timeout/) });
+        const res = await service.request('GET', '/health');
+        // A chain fault degrades, but does not take the API out of a load balancer's rotation.
+        expect(res.status).toBe(200);
+        expect(res.body.status).toBe('degraded');
+        expect(await metrics()).toMatch(/checkout_chain_watcher_failing\{chain="97"\} 1/);
+        await new Promise((r) => setTimeout(r, 25_000));
+      },
+    );
+    await waitFor(watcher, (w) => w.status === 'ok', 'the watcher never recovered');
+  }, 180_000);
+
+  it('reads through the second endpoint while the first is down, and reports the lag while a limit holds it back', async () => {
+    await trial(
+      () => setFaults({ down: true }, {}),
+      async (paid) => {
+        // Served by the second endpoint: resolved during the fault.
+        for (const hash of paid) {
+          await waitFor(
+            () =>
+              service.deps.db.kysely
+                .selectFrom('checkout_transactions')
+                .select('tx_hash')
+                .where('tx_hash', '=', hash.toLowerCase())
+                .execute(),
+            (rows) => rows.length === 1,
+            'not resolved through the second endpoint',
+          );
+        }
+        expect((await watcher()).status).toBe('ok');
+      },
+    );
+    expect(await metrics()).toMatch(
+      /checkout_chain_rpc_errors_total\{[^}]*kind="unreachable",endpoint="1"\} [1-9]/,
+    );
+    // Every eth_getLogs refused while a session waits: the head is still known, so the lag grows and shows.
+    await open({ dollar_amount: '0.99', sender_address: chain.deployment.shoppers[4]!.address });
+    setFaults({ rangeLimit: { blocks: 0, style: 'bsc' } });
+    await chain.mine(25);
+    const behind = await waitFor(watcher, (w) => w.lag_blocks >= 25, 'the lag never showed');
+    expect(behind).toMatchObject({ status: 'failing', error: { kind: 'log_range' } });
+    setFaults({});
+    await waitFor(watcher, (w) => w.status === 'ok' && w.lag_blocks === 0, 'the watcher did not catch up');
+  }, 120_000);
+
+  it('wrote no provider key into any log line', () => {
+    expect(lines.length).toBeGreaterThan(0);
+    const leaks = lines.filter((line) => line.includes(first.key) || line.includes(second.key));
+    expect(leaks).toEqual([]);
+    // The failures were logged, with their endpoints' URLs redacted.
+    expect(lines.some((line) => line.includes('/v3/[redacted]'))).toBe(true);
+  });
+});
