@@ -1,6 +1,7 @@
 /**
  * The chain watcher's hand-over: each recorded transfer is told to the checkouts it may pay (by receiving
- * address and sender, or any sender for a session paid from another device) and to the quote whose deposit
+ * address and sender, or for a session paid from another device, by the exact amount it holds: one phone
+ * session, not every one open on the address) and to the quote whose deposit
  * address it reached. The calls are queued in the transaction that marks the transfer told, then made, so a
  * tick that fails anywhere neither loses nor repeats one.
  */
@@ -39,6 +40,8 @@ export async function handOverTransfers(
         chainId,
         to: transfer.to_address,
         senders: [transfer.from_address, transfer.tx_from],
+        token: transfer.token_address,
+        amount: transfer.amount,
         blockNumber: BigInt(transfer.block_number),
         ...windows,
       });

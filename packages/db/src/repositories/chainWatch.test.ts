@@ -51,10 +51,64 @@ describe('the chain watcher’s lists', () => {
         chainId,
         to: shop,
         senders: [payer],
+        token: '0xt0',
+        amount: '5',
         blockNumber: 1_000n,
         ...windows,
       });
       expect(told.map((id) => Number(id.slice(-12))).sort()).toEqual([1, 2, 4]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('tell a session paid from another device only of a transfer of exactly its amount, and a payer’s of its own', async () => {
+    const db = await openDatabase({ kind: 'pglite-memory' });
+    try {
+      await sql`set session_replication_role = replica`.execute(db.kysely);
+      for (const name of [7, 8, 9]) await session(name, { expiresIn: '10 minutes' }).execute(db.kysely);
+      const id = (name: number) => `00000000-0000-4000-8000-${String(name).padStart(12, '0')}`;
+      // 7 and 8 are phone sessions holding amounts of their own; 9 is a payer's session.
+      await sql`update checkout_sessions set amount_tail = 1 where id in (${id(7)}, ${id(8)})`.execute(
+        db.kysely,
+      );
+      await sql`update checkout_sessions set sender_address = ${payer} where id = ${id(9)}`.execute(
+        db.kysely,
+      );
+      for (const [name, amount] of [
+        [7, '1000001'],
+        [8, '1000002'],
+      ] as const) {
+        await sql`insert into checkout_payment_amounts (chain_id, receiving_address, token_address, amount, session_id, reserved_until)
+          values (${chainId}, ${shop}, '0xt0', ${amount}, ${id(name)}, now() + interval '1 hour')`.execute(
+          db.kysely,
+        );
+      }
+      const told = async (
+        amount: string,
+        token = '0xt0',
+        sender = '0x00000000000000000000000000000000000000cc',
+      ) =>
+        (
+          await listSessionsAwaiting(db.kysely, {
+            chainId,
+            to: shop,
+            senders: [sender],
+            token,
+            amount,
+            blockNumber: 1_000n,
+            ...windows,
+          })
+        )
+          .map((e) => Number(e.slice(-12)))
+          .sort();
+      expect(await told('1000001')).toEqual([7]);
+      expect(await told('1000002')).toEqual([8]);
+      // Another amount, or the amount in another token, wakes no phone session.
+      expect(await told('1000003')).toEqual([]);
+      expect(await told('1000001', '0xt1')).toEqual([]);
+      // The payer's transfer wakes the payer's session (and the phone session whose amount it is).
+      expect(await told('1000002', '0xt0', payer)).toEqual([8, 9]);
     } finally {
       await db.close();
     }

@@ -282,8 +282,9 @@ export async function markTransferHandedOver(
 
 /**
  * The expected payments whose sessions a transfer may pay: sessions of the chain still waiting (see
- * {@link sessionWaiting}) paid into its receiving address by its sender (the log's or the transaction's), or
- * by anyone (a session without a payer, or holding a reserved amount).
+ * {@link sessionWaiting}) paid into its receiving address by its sender (the log's or the transaction's),
+ * or holding exactly its amount of its token (a session paid from another device takes that transfer from
+ * anyone, and no other). Only those are told, so a transfer wakes one phone session, not every one open.
  */
 export async function listSessionsAwaiting(
   db: Kysely<Database>,
@@ -291,6 +292,9 @@ export async function listSessionsAwaiting(
     chainId: number;
     to: string;
     senders: readonly string[];
+    /** The transfer's token and amount (base units). */
+    token: string;
+    amount: string;
     blockNumber: bigint;
     sessionTtlMinutes: number;
     graceMinutes: number;
@@ -305,8 +309,18 @@ export async function listSessionsAwaiting(
     .where(sql<boolean>`start_block::numeric <= ${input.blockNumber.toString()}::numeric`)
     .where((eb) =>
       eb.or([
-        eb('sender_address', 'is', null),
-        eb('amount_tail', 'is not', null),
+        // Sessions from before reserved amounts: no payer, no amount of their own.
+        eb.and([eb('sender_address', 'is', null), eb('amount_tail', 'is', null)]),
+        eb.exists(
+          eb
+            .selectFrom('checkout_payment_amounts as held')
+            .select('held.session_id')
+            .whereRef('held.session_id', '=', 'checkout_sessions.id')
+            .where('held.chain_id', '=', input.chainId)
+            .where('held.receiving_address', '=', input.to.toLowerCase())
+            .where('held.token_address', '=', input.token.toLowerCase())
+            .where(sql<boolean>`held.amount = ${input.amount}::numeric`),
+        ),
         eb(
           eb.fn('lower', ['sender_address']),
           'in',
