@@ -39,6 +39,7 @@ import { fetchTemporal } from '../../fetchTemporal.ts';
 import { connectShoppers, type Shoppers } from '../checkout/shoppers.ts';
 import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '../checkout/target.ts';
 import { defaultAdminUrl, preparePostgres } from '../postgres.ts';
+import { quantile } from '../quantile.ts';
 import { readInt } from '../readInt.ts';
 import { openSessionStream, type SessionStream } from '../streams/sessionStream.ts';
 import { startRpcCounter } from './rpcCounter.ts';
@@ -67,12 +68,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 /** A backend's statistics reach pg_stat_database within PostgreSQL's stats interval (about 10 s). */
 const statsSettleMs = 11_000;
-
-function quantile(values: number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
 
 /** Resident memory of a process in MB, from /proc (Linux). */
 function rssMb(pid: number): number {

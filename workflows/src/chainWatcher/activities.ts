@@ -1,15 +1,18 @@
 /**
- * The chain watcher's activity: a tick reads the new blocks once for every checkout and quote waiting
- * on the chain and tells them what arrived (tick.ts, handOver.ts).
+ * The chain watcher's activities: a tick reads the new blocks once for every checkout and quote waiting
+ * on the chain and tells them what arrived (tick.ts, handOver.ts); while a shopper pays from a phone, the
+ * watcher then waits for the chain's next block, asking for the head about once a block time, so the
+ * payment is seen within a block or two of being mined, at a cost that follows blocks, not sessions.
  *
  * A tick that fails notes why (its kind, the message with URLs redacted) and the provider's head when it
  * got that far, so /health shows a watcher that cannot read and how far behind it falls.
  */
 import { type ChainClients, classifyRpcError } from '@checkout/chain';
 import { redactUrlsIn, type TokenRegistry } from '@checkout/core';
-import { type Db, recordWatchFailure } from '@checkout/db';
+import { type Db, hasPayerlessSessionWaiting, recordWatchFailure } from '@checkout/db';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type Address, BaseError, getAddress } from 'viem';
+import { getBlockNumber } from 'viem/actions';
 import { handOverTransfers } from './handOver.ts';
 import type { WatchTick } from './shared.ts';
 import { readNewBlocks } from './tick.ts';
@@ -27,6 +30,11 @@ export interface ChainWatcherActivityDeps {
     graceMinutes?: number;
   };
 }
+
+/** The block time of a chain whose block time is not configured, while following it. */
+const defaultBlockTimeMs = 1_000;
+/** The shortest time between two asks for the head while following a chain. */
+const minPollMs = 100;
 
 export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
   const db = deps.db.kysely;
@@ -67,6 +75,10 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
           input.chainId,
           windows,
         );
+        const follow =
+          !done.behind &&
+          (chain.blockTimeMs ?? defaultBlockTimeMs) < interval &&
+          (await hasPayerlessSessionWaiting(db, { chainId: input.chainId, ...windows }));
         return {
           nextBlock: done.nextBlock.toString(),
           headBlock: done.head.toString(),
@@ -75,10 +87,49 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
           signalled,
           // Behind the head: the next range at once.
           sleepMs: done.behind ? 1 : interval,
+          follow,
         };
       } catch (error) {
         await noteFailure(input.chainId, error, seen.head);
         throw error;
+      }
+    },
+
+    /**
+     * Waits (up to `maxMs`) for a block after `after`, asking for the head (`eth_blockNumber`) in step with
+     * the chain: from `lastSeenAt` (when the previous block was seen) it waits most of a block time, then
+     * asks every fifth of one until the block is there — about two calls a block once in step, however many
+     * sessions wait. Returns early when asking fails (the next tick notes the failure).
+     */
+    async awaitNewBlock(input: {
+      chainId: number;
+      after: string;
+      maxMs: number;
+      lastSeenAt?: number;
+    }): Promise<{ head: string | null; seenAt: number | null }> {
+      const { chain } = chainOf(input.chainId);
+      const context = Context.current();
+      const blockTime = chain.blockTimeMs ?? defaultBlockTimeMs;
+      const often = Math.max(minPollMs, Math.round(blockTime / 5));
+      const after = BigInt(input.after);
+      const deadline = Date.now() + input.maxMs;
+      let next =
+        input.lastSeenAt === undefined
+          ? Date.now() + often
+          : Math.max(Date.now() + minPollMs, input.lastSeenAt + Math.round(blockTime * 0.75));
+      for (;;) {
+        const wait = Math.min(next, deadline) - Date.now();
+        if (wait > 0) await context.sleep(wait);
+        context.heartbeat();
+        if (Date.now() >= deadline) return { head: null, seenAt: null };
+        let head: bigint;
+        try {
+          head = await getBlockNumber(chain.client, { cacheTime: 0 });
+        } catch {
+          return { head: null, seenAt: null };
+        }
+        if (head > after) return { head: head.toString(), seenAt: Date.now() };
+        next = Date.now() + often;
       }
     },
   };

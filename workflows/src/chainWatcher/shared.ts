@@ -19,6 +19,11 @@ export interface WatchTick {
   signalled: number;
   /** How long to wait before the next tick. */
   sleepMs: number;
+  /**
+   * Whether to follow the chain block by block until the next tick (a shopper pays from a phone); absent
+   * in ticks recorded before the watcher could.
+   */
+  follow?: boolean;
 }
 
 /**

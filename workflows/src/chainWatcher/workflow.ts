@@ -1,7 +1,9 @@
 /**
  * `chainWatcher`: one per configured chain. Ticks forever: each tick an activity reads the chain's new
  * blocks once for every open checkout, records the transfers into their receiving addresses and tells the
- * checkouts they may pay (see activities.ts). Where it got to is kept in the database, so a watcher that is killed or
+ * checkouts they may pay (see activities.ts). Between ticks it sleeps, or, while a shopper pays from a
+ * phone, waits for the chain's next block (an activity asking for the head once a block time) and ticks
+ * as soon as one is mined. Where it got to is kept in the database, so a watcher that is killed or
  * restarted resumes there. The memo shows its position in the Temporal UI.
  */
 import { continueAsNew, log, proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
@@ -24,12 +26,20 @@ const settle = proxyActivities<UnmatchedActivities & ReorgActivities>({
   retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
 
+const follow = proxyActivities<ChainWatcherActivities>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+});
+
 /** Ticks per run before the history starts afresh. */
 const ticksPerRun = 500;
 
 /** The watcher of one chain. */
 export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
   let shown = '';
+  // When the chain's newest block was seen, while following it (keeps the asks in step with its blocks).
+  let lastSeenAt: number | undefined;
   for (let tick = 0; tick < ticksPerRun; tick++) {
     const done = await watch.watchChainTick({ chainId: input.chainId });
     try {
@@ -52,7 +62,18 @@ export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
         lag_blocks: String(lag > 0n ? lag : 0n),
       });
     }
-    await sleep(done.sleepMs);
+    if (done.follow && done.sleepMs > 1) {
+      const seen = await follow.awaitNewBlock({
+        chainId: input.chainId,
+        after: done.headBlock,
+        maxMs: done.sleepMs,
+        ...(lastSeenAt === undefined ? {} : { lastSeenAt }),
+      });
+      lastSeenAt = seen.seenAt ?? undefined;
+    } else {
+      lastSeenAt = undefined;
+      await sleep(done.sleepMs);
+    }
   }
   await continueAsNew<typeof chainWatcher>(input);
 }

@@ -384,6 +384,25 @@ export async function forgetTransfersOfBlock(
     .execute();
 }
 
+/**
+ * Whether a session paid from another device (holding a reserved amount) waits on the chain: the
+ * watcher then follows the chain block by block.
+ */
+export async function hasPayerlessSessionWaiting(
+  db: Kysely<Database>,
+  input: { chainId: number; sessionTtlMinutes: number; graceMinutes: number },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('checkout_sessions')
+    .select('id')
+    .where('chain_id', '=', input.chainId)
+    .where((eb) => sessionWaiting(eb, input))
+    .where('amount_tail', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Forgets the transfers read from `fromBlock` on: a reorganisation may have replaced those blocks. */
 export async function forgetTransfersFrom(
   db: Kysely<Database>,
