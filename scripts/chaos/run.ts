@@ -20,8 +20,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +35,8 @@ import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '
 import { preparePostgres } from '../bench/postgres.ts';
 import { readInt } from '../bench/readInt.ts';
 import { fetchTemporal } from '../fetchTemporal.ts';
+import { type ChaosOnramp, type ChaosPayment, countEffects } from './count.ts';
+import { startRecorder } from './recorder.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const chainId = 97;
@@ -55,46 +55,6 @@ const cleanups: Array<() => Promise<unknown>> = [];
 const progress = (message: string) => process.stderr.write(`chaos: ${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const between = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
-
-/** Every request the merchant's endpoints received. */
-interface Received {
-  webhookId: string;
-  event: string;
-  // biome-ignore lint/suspicious/noExplicitAny: payloads are read field by field
-  body: any;
-}
-
-async function startRecorder(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-      try {
-        received.push({
-          webhookId: String(req.headers['x-webhook-id'] ?? ''),
-          event: String(req.headers['x-webhook-event'] ?? ''),
-          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-        });
-      } catch {
-        // not JSON: not one of ours
-      }
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 async function main(): Promise<number> {
   const startedAt = new Date();
@@ -226,12 +186,7 @@ async function main(): Promise<number> {
   })();
 
   // Payments, spread over the run, one shopper account at a time; every n-th never submits its hash.
-  interface Payment {
-    expectedPaymentId: string;
-    txHash: string;
-    closedTab: boolean;
-  }
-  const payments: Payment[] = [];
+  const payments: ChaosPayment[] = [];
   const paymentErrors: string[] = [];
   const spacingMs = Math.floor((settings.durationSeconds * 1000) / Math.max(settings.payments, 1));
   const lanes = Array.from({ length: shoppers.count }, (_, lane) =>
@@ -288,12 +243,7 @@ async function main(): Promise<number> {
   );
 
   // Onramps: one approved user, each onramp funded through the sandbox bank partner.
-  interface Onramp {
-    id: string;
-    destination: Address;
-    amount: string;
-  }
-  const onramps: Onramp[] = [];
+  const onramps: ChaosOnramp[] = [];
   const onrampLane = (async () => {
     if (settings.onramps === 0) return;
     const user = (
@@ -410,87 +360,25 @@ async function main(): Promise<number> {
   // A quiet spell, so a late duplicate would still be counted.
   await sleep(10_000);
 
-  // Count.
-  const resolved = await resolvedOf();
-  const byExpected = new Map<string, { id: string; tx_id: string }[]>();
-  for (const r of resolved)
-    byExpected.set(r.expected_payment_id, [...(byExpected.get(r.expected_payment_id) ?? []), r]);
-  const mails = await inbox.list();
-  const mailCount = new Map<string, number>();
-  for (const m of mails) mailCount.set(m.messageId, (mailCount.get(m.messageId) ?? 0) + 1);
-  const paymentHooks = recorder.received.filter((r) => r.event === 'resolved_payment.created');
-  const counts = {
-    payments: payments.length,
-    closedTabs: payments.filter((p) => p.closedTab).length,
-    onramps: onramps.length,
+  const { counts, faults } = await countEffects({
+    resolved: await resolvedOf(),
+    mails: await inbox.list(),
+    received: recorder.received,
+    payments,
+    onramps,
     kills,
-    lostPayments: 0,
-    duplicatedPayments: 0,
-    wrongTransfer: 0,
-    missingEmails: 0,
-    duplicatedEmails: 0,
-    lostWebhooks: 0,
-    duplicatedWebhookDeliveries: 0,
-    exactWebhookRetries: 0,
-    lostOnramps: 0,
-    doubledOnramps: 0,
-    lostOnrampUpdates: 0,
     requestErrors: paymentErrors.length,
-  };
-  for (const p of payments) {
-    const rows = byExpected.get(p.expectedPaymentId) ?? [];
-    if (rows.length === 0) counts.lostPayments += 1;
-    if (rows.length > 1) counts.duplicatedPayments += rows.length - 1;
-    const row = rows[0];
-    if (row && row.tx_id !== p.txHash) counts.wrongTransfer += 1;
-    if (row) {
-      for (const kind of ['customer', 'merchant']) {
-        const n = mailCount.get(`<${row.id}.${kind}@stable-checkout>`) ?? 0;
-        if (n === 0) counts.missingEmails += 1;
-        if (n > 1) counts.duplicatedEmails += n - 1;
-      }
-    }
-    const hooks = paymentHooks.filter((h) => h.body.expected_payment_id === p.expectedPaymentId);
-    const deliveries = new Set(hooks.map((h) => h.webhookId));
-    if (hooks.length === 0) counts.lostWebhooks += 1;
-    counts.duplicatedWebhookDeliveries += Math.max(0, deliveries.size - 1);
-    counts.exactWebhookRetries += hooks.length - deliveries.size;
-  }
-  for (const o of onramps) {
-    const status = userId
-      ? (await must('GET', `/users/${userId}/onramps/${o.id}`, undefined, 'key')).onramp
-      : undefined;
-    const balance = await publicClient.readContract({
-      address: usdc.address,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [o.destination],
-    });
-    const due = parseUnits(o.amount, usdc.decimals);
-    if (status?.status !== 'crypto_sent' || balance < due) counts.lostOnramps += 1;
-    if (balance > due) counts.doubledOnramps += 1;
-    const versions = new Set(
-      recorder.received
-        .filter((r) => r.event === 'onramp_update' && r.body.payload?.onramp?.id === o.id)
-        .map((r) => r.body.payload.onramp.status),
-    );
-    for (const s of ['funds_received', 'sending_crypto', 'crypto_sent']) {
-      if (!versions.has(s)) counts.lostOnrampUpdates += 1;
-    }
-  }
-  const faults = [
-    counts.lostPayments,
-    counts.duplicatedPayments,
-    counts.wrongTransfer,
-    counts.missingEmails,
-    counts.duplicatedEmails,
-    counts.lostWebhooks,
-    counts.duplicatedWebhookDeliveries,
-    counts.lostOnramps,
-    counts.doubledOnramps,
-    counts.lostOnrampUpdates,
-    counts.requestErrors,
-  ].reduce((a, b) => a + b, 0);
+    onrampStatus: async (o) =>
+      userId ? (await must('GET', `/users/${userId}/onramps/${o.id}`, undefined, 'key')).onramp : undefined,
+    balanceOf: (o) =>
+      publicClient.readContract({
+        address: usdc.address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [o.destination],
+      }),
+    decimals: usdc.decimals,
+  });
 
   const report = {
     startedAt: startedAt.toISOString(),
