@@ -16,7 +16,7 @@ import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
-import { type RpcFaults, type RpcProxy, startRpcProxy } from '../support/rpcProxy.ts';
+import { type RpcFaults, type RpcProxy, startRpcProxy } from '../support/rpc/rpcProxy.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 
 interface Session {
