@@ -302,6 +302,9 @@ describe.skipIf(databaseUnavailable())('the chain watcher against misbehaving RP
         expect(res.body.status).toBe('degraded');
         expect(await metrics()).toMatch(/checkout_chain_watcher_failing\{chain="97"\} 1/);
         await new Promise((r) => setTimeout(r, 25_000));
+        // No provider tells the head: the lag grows at the chain's block time, marked as an estimate.
+        expect(await watcher()).toMatchObject({ status: 'failing', lag_estimated: true });
+        expect((await watcher()).lag_blocks).toBeGreaterThan(20);
       },
     );
     await waitFor(watcher, (w) => w.status === 'ok', 'the watcher never recovered');

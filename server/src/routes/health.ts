@@ -46,8 +46,13 @@ interface WatcherHealth {
   head_seen_at: string | null;
   /** The first block whose logs are not known complete (the newer ones are read again until confirmed). */
   next_block: string | null;
-  /** Blocks between the provider's head and the newest block read. */
+  /**
+   * Blocks between the provider's head and the newest block read. While ticks fail without learning the
+   * head (every provider unreachable), the blocks the chain made since the head was last seen are added
+   * at its block time, and `lag_estimated` is true.
+   */
   lag_blocks: number | null;
+  lag_estimated: boolean;
   /** When it last recorded progress. */
   last_tick_at: string | null;
   error: { kind: string; message: string; since: string; at: string } | null;
@@ -63,8 +68,13 @@ async function watcherHealth(deps: AppDeps): Promise<WatcherHealth[]> {
     const head = status?.head_block ?? null;
     const readTo = status?.read_to_block ?? (row?.next_block ? String(BigInt(row.next_block) - 1n) : null);
     const lag = head !== null && readTo !== null ? BigInt(head) - BigInt(readTo) : null;
-    const lagBlocks = lag === null ? null : Number(lag > 0n ? lag : 0n);
     const failing = status?.failing_since ?? null;
+    const unseenMs = status?.head_at ? Date.now() - status.head_at.getTime() : 0;
+    const estimated = failing !== null && lag !== null && unseenMs > 2 * deps.config.checkout.scanIntervalMs;
+    const lagBlocks =
+      lag === null
+        ? null
+        : Number(lag > 0n ? lag : 0n) + (estimated ? Math.floor(unseenMs / chain.blockTimeMs) : 0);
     const state: WatcherHealth['status'] = !row
       ? 'starting'
       : failing !== null
@@ -84,6 +94,7 @@ async function watcherHealth(deps: AppDeps): Promise<WatcherHealth[]> {
       head_seen_at: status?.head_at?.toISOString() ?? null,
       next_block: row?.next_block ?? null,
       lag_blocks: lagBlocks,
+      lag_estimated: estimated,
       last_tick_at: row?.updated_at?.toISOString() ?? null,
       error:
         failing !== null && status
