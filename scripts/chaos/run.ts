@@ -14,6 +14,8 @@
  *
  * Exits 1 when any fault count is not 0. Writes the figures to `.bench/chaos-<timestamp>.json`.
  *
+ * `npm run chaos -- --rpc-faults` runs payments through RPC providers that misbehave instead (rpcFaults.ts).
+ *
  * Environment: CHAOS_PAYMENTS (50), CHAOS_CLOSED_TAB_EVERY (4: every 4th payment never submits its
  * hash), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
  * spread over), CHAOS_SETTLE_SECONDS (240), CHAOS_POSTGRES_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
@@ -37,6 +39,7 @@ import { readInt } from '../bench/readInt.ts';
 import { fetchTemporal } from '../fetchTemporal.ts';
 import { type ChaosOnramp, type ChaosPayment, countEffects } from './count.ts';
 import { startRecorder } from './recorder.ts';
+import { runRpcFaults } from './rpcFaults.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const chainId = 97;
@@ -396,7 +399,7 @@ async function main(): Promise<number> {
 
 let code = 1;
 try {
-  code = await main();
+  code = process.argv.includes('--rpc-faults') ? await runRpcFaults(cleanups) : await main();
 } catch (error) {
   process.stderr.write(`chaos: ${(error as Error).stack ?? String(error)}\n`);
 } finally {
