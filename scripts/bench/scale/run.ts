@@ -24,9 +24,7 @@
  * per latency step), BENCH_SCALE_STREAMS (1000), BENCH_SCALE_BURST (30), BENCH_POSTGRES_ADMIN_URL.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +40,10 @@ import { defaultAdminUrl, preparePostgres } from '../postgres.ts';
 import { quantile } from '../quantile.ts';
 import { readInt } from '../readInt.ts';
 import { openSessionStream, type SessionStream } from '../streams/sessionStream.ts';
+import { runBurst } from './burst.ts';
+import { type ScaleLatency, type ScaleStreams, scaleReport } from './report.ts';
 import { startRpcCounter } from './rpcCounter.ts';
+import { pool, rssMb, startReceiver } from './support.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const chainId = 97;
@@ -68,78 +69,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 /** A backend's statistics reach pg_stat_database within PostgreSQL's stats interval (about 10 s). */
 const statsSettleMs = 11_000;
-
-/** Resident memory of a process in MB, from /proc (Linux). */
-function rssMb(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-    return round(kb / 1024, 1);
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** The merchant's webhook endpoint: when each payment's first request arrived, and every request. */
-async function startReceiver() {
-  const firstArrival = new Map<string, number>();
-  const deliveries = new Map<string, Set<string>>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const at = performance.now();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-      if (req.headers['x-webhook-event'] !== 'resolved_payment.created') return;
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { expected_payment_id?: string };
-        const id = body.expected_payment_id;
-        if (!id) return;
-        if (!firstArrival.has(id)) firstArrival.set(id, at);
-        const ids = deliveries.get(id) ?? new Set<string>();
-        ids.add(String(req.headers['x-webhook-id'] ?? ''));
-        deliveries.set(id, ids);
-      } catch {
-        // not one of ours
-      }
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    firstArrival,
-    deliveries,
-    async waitFor(id: string, timeoutMs: number): Promise<number> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const at = firstArrival.get(id);
-        if (at !== undefined) return at;
-        if (Date.now() > deadline) throw new Error(`no webhook for ${id} within ${timeoutMs / 1000} s`);
-        await sleep(20);
-      }
-    },
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/** Runs `work` over `items` with at most `width` at once. */
-async function pool<T>(items: T[], width: number, work: (item: T, index: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        await work(items[index]!, index);
-      }
-    }),
-  );
-}
 
 async function main(): Promise<number> {
   const startedAt = new Date();
@@ -384,22 +313,12 @@ async function main(): Promise<number> {
   };
   const catchingUp: Record<string, number> = {};
   const windows: Awaited<ReturnType<typeof measure>>[] = [];
-  const latency: Record<string, Awaited<ReturnType<typeof timePayments>>> = {};
+  const latency: Record<string, ScaleLatency> = {};
   const opening: Record<string, number> = {};
 
   progress('idle');
   windows.push(await measure('idle'));
-  let streamsResult:
-    | {
-        streams: number;
-        withoutPerSecond: number;
-        withPerSecond: number;
-        addedPerSecond: number;
-        pushedP50Ms: number;
-        pushedP95Ms: number;
-        missed: number;
-      }
-    | undefined;
+  let streamsResult: ScaleStreams | undefined;
   for (const [index, target] of steps.entries()) {
     progress(`opening sessions up to ${target}`);
     opening[String(target)] = await openIdle(target - idleSessions.length);
@@ -475,126 +394,31 @@ async function main(): Promise<number> {
   }
 
   // The burst: payments from every shopper while worker-1 is SIGKILLed and restarted.
-  let burst = { payments: 0, resolved: 0, lost: 0, doubled: 0, duplicatedDeliveries: 0, kills: 0 };
-  if (settings.burst > 0) {
-    progress(`payment burst of ${settings.burst} with a worker killed`);
-    const sent: string[] = [];
-    let killed = false;
-    await pool(
-      Array.from({ length: settings.burst }, (_, i) => i),
-      shoppers.count,
-      async (i) => {
-        const paid = await pay(i % shoppers.count);
-        sent.push(paid.expectedPaymentId);
-        if (!killed && sent.length >= Math.ceil(settings.burst / 4)) {
-          killed = true;
-          progress('SIGKILL worker-1');
-          await workers[0]!.kill();
-          await sleep(2_000);
-          workers[0] = await start('worker-1', { ROLE: 'worker' });
-          progress('worker-1 restarted');
-        }
-      },
-    );
-    await Promise.all(sent.map((id) => receiver.waitFor(id, 240_000).catch(() => undefined)));
-    // A quiet spell, so a late duplicate would still be counted.
-    await sleep(10_000);
-    const { rows } = await stats.query<{ expected_payment_id: string; n: string }>(
-      'select expected_payment_id, count(*)::text as n from resolved_payments where expected_payment_id = any($1::uuid[]) group by expected_payment_id',
-      [sent],
-    );
-    const resolvedCount = new Map(rows.map((r) => [r.expected_payment_id, Number(r.n)]));
-    burst = {
-      payments: sent.length,
-      resolved: sent.filter((id) => (resolvedCount.get(id) ?? 0) >= 1).length,
-      lost: sent.filter((id) => !resolvedCount.get(id) || !receiver.firstArrival.has(id)).length,
-      doubled: sent.filter((id) => (resolvedCount.get(id) ?? 0) > 1).length,
-      duplicatedDeliveries: sent.filter((id) => (receiver.deliveries.get(id)?.size ?? 0) > 1).length,
-      kills: killed ? 1 : 0,
-    };
-  }
-
-  const idle = windows[0]!;
-  const many = windows.find((w) => w.label === `${steps.at(-1)} open sessions`)!;
-  const few = latency[String(steps[0])];
-  const manyLatency = latency[String(steps.at(-1))];
-  const aims = [
-    {
-      aim: `RPC calls/s with ${steps.at(-1)} open sessions ≤ 2 × idle + 2`,
-      value: many.rpcPerSecond,
-      limit: round(2 * idle.rpcPerSecond + 2),
-      met: many.rpcPerSecond <= 2 * idle.rpcPerSecond + 2,
+  const burst = await runBurst({
+    size: settings.burst,
+    lanes: shoppers.count,
+    pay,
+    receiver,
+    stats,
+    progress,
+    killAndRestart: async () => {
+      await workers[0]!.kill();
+      await sleep(2_000);
+      workers[0] = await start('worker-1', { ROLE: 'worker' });
     },
-    ...(streamsResult
-      ? [
-          {
-            aim: `database transactions/s added by ${streamsResult.streams} open streams ≤ 5`,
-            value: streamsResult.addedPerSecond,
-            limit: 5,
-            met: streamsResult.addedPerSecond <= 5 && streamsResult.missed === 0,
-          },
-        ]
-      : []),
-    ...(few && manyLatency
-      ? [
-          {
-            aim: `payment-to-webhook p95 with ${steps.at(-1)} open ≤ 2 × with ${steps[0]}`,
-            value: manyLatency.p95Ms,
-            limit: 2 * few.p95Ms,
-            met: manyLatency.p95Ms <= 2 * few.p95Ms,
-          },
-        ]
-      : []),
-    ...(settings.burst > 0
-      ? [
-          {
-            aim: 'no lost or doubled payment across the worker kill',
-            value: burst.lost + burst.doubled + burst.duplicatedDeliveries,
-            limit: 0,
-            met: burst.lost + burst.doubled + burst.duplicatedDeliveries === 0,
-          },
-        ]
-      : []),
-  ];
+  });
 
-  const report = {
-    startedAt: startedAt.toISOString(),
-    settings: { ...settings, adminUrl: undefined },
+  return scaleReport({
+    root,
+    startedAt,
+    settings,
     windows,
-    openingSeconds: opening,
-    catchingUpSeconds: catchingUp,
+    opening,
+    catchingUp,
     latency,
     streams: streamsResult,
     burst,
-    aims,
-  };
-  mkdirSync(join(root, '.bench'), { recursive: true });
-  const file = join(root, '.bench', `scale-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  out('| step | RPC calls/s | ratio to idle | db tx/s | RSS MB (api-1, api-2, worker-1, worker-2) |');
-  out('|---|---|---|---|---|');
-  for (const [step, seconds] of Object.entries(opening))
-    out(
-      `opening up to ${step} sessions: ${seconds} s; ${(catchingUp[step] ?? 0) >= 300 ? 'the workers had not caught up 300 s later' : `the workers caught up ${catchingUp[step]} s later`}`,
-    );
-  for (const w of windows) {
-    const ratio = idle.rpcPerSecond > 0 ? String(round(w.rpcPerSecond / idle.rpcPerSecond)) : '–';
-    out(
-      `| ${w.label} | ${w.rpcPerSecond} | ${ratio} | ${w.dbTransactionsPerSecond} | ${Object.values(w.memoryMb).join(', ')} |`,
-    );
-  }
-  for (const [step, l] of Object.entries(latency))
-    out(`payment → webhook with ${step} open: p50 ${l.p50Ms} ms, p95 ${l.p95Ms} ms (${l.count} payments)`);
-  if (streamsResult)
-    out(
-      `${streamsResult.streams} streams: +${streamsResult.addedPerSecond} db tx/s; payment → pushed event p50 ${streamsResult.pushedP50Ms} ms, p95 ${streamsResult.pushedP95Ms} ms, missed ${streamsResult.missed}`,
-    );
-  if (settings.burst > 0) out(`burst: ${JSON.stringify(burst)}`);
-  for (const a of aims) out(`${a.met ? 'MET ' : 'MISS'} ${a.aim}: ${a.value} (limit ${a.limit})`);
-  out(`written to ${file}`);
-  return aims.every((a) => a.met) ? 0 : 1;
+  });
 }
 
 let code = 1;
