@@ -9,6 +9,7 @@ import {
   type Db,
   findChainWatch,
   findProductById,
+  findReadToBlock,
   findResolvedPayment,
   listPaymentsToRecheck,
   presentResolvedPayment,
@@ -48,10 +49,12 @@ export function createReorgActivities(deps: ReorgActivityDeps) {
       const watch = await findChainWatch(db, input.chainId);
       if (!chain || !watch) return { changed: 0 };
       const next = BigInt(watch.next_block);
+      // Every block the watcher read, also the newest ones it reads again until they are confirmed.
+      const readTo = await findReadToBlock(db, input.chainId);
       const rows = await listPaymentsToRecheck(db, {
         chainId: input.chainId,
         fromBlock: next > depth ? next - depth : 0n,
-        toBlock: next,
+        toBlock: readTo !== undefined && readTo >= next ? readTo + 1n : next,
       });
       return withQueuedCalls(db, async () => {
         let changed = 0;

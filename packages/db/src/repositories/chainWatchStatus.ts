@@ -62,3 +62,13 @@ export async function listChainWatchHealth(db: Kysely<Database>): Promise<ChainW
   }
   return [...rows.values()].sort((a, b) => a.chain_id - b.chain_id);
 }
+
+/** The newest block the chain's watcher read (its newest blocks are read again until confirmed), if it read any. */
+export async function findReadToBlock(db: Kysely<Database>, chainId: number): Promise<bigint | undefined> {
+  const row = await db
+    .selectFrom('chain_watch_status')
+    .select('read_to_block')
+    .where('chain_id', '=', chainId)
+    .executeTakeFirst();
+  return row?.read_to_block == null ? undefined : BigInt(row.read_to_block);
+}
