@@ -137,8 +137,6 @@ async function runWorker(
   const nativeConnection = await NativeConnection.connect(temporalConnectionOptions(config, address));
   cleanups.push(() => nativeConnection.close());
   const { db, secrets, tokens, chains, mailer, metrics } = resources;
-  const { pollIntervalMs, scanClaimDelayMs, scanIntervalMs, sessionTtlMinutes, graceMinutes } =
-    config.checkout;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: config.temporal.namespace,
@@ -150,7 +148,7 @@ async function runWorker(
         tokens,
         chains,
         mailer,
-        checkout: { pollIntervalMs, scanClaimDelayMs, scanIntervalMs, sessionTtlMinutes, graceMinutes },
+        checkout: config.checkout,
         webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
         ramps: config.ramps,
       }),

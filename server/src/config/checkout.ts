@@ -9,6 +9,8 @@ export const checkoutEnv = {
   CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   // Below the scan's heartbeat timeout (20 s).
   CHECKOUT_SCAN_INTERVAL_MS: z.coerce.number().int().min(50).max(15_000).default(10_000),
+  CHECKOUT_MATCH_TOLERANCE_PERCENT: z.coerce.number().min(0).max(50).default(5),
+  REORG_DEPTH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(256),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   TRUST_PROXY: optional(
@@ -25,6 +27,10 @@ export interface CheckoutConfig {
   scanClaimDelayMs: number;
   /** Between two looks of a session's chain scan (a fallback for closed tabs, so slower than the hash watch). */
   scanIntervalMs: number;
+  /** How far (percent of the price) a payer's transfer may be from its one order and still pay it. */
+  matchTolerancePercent: number;
+  /** How deep behind the watcher's position resolved payments are re-checked after a reorganisation. */
+  reorgDepthBlocks: number;
 }
 
 export function checkoutConfig(c: CheckoutEnv): {
@@ -40,6 +46,8 @@ export function checkoutConfig(c: CheckoutEnv): {
       pollIntervalMs: c.CHAIN_POLL_INTERVAL_MS,
       scanClaimDelayMs: c.CHECKOUT_SCAN_CLAIM_DELAY_SECONDS * 1000,
       scanIntervalMs: c.CHECKOUT_SCAN_INTERVAL_MS,
+      matchTolerancePercent: c.CHECKOUT_MATCH_TOLERANCE_PERCENT,
+      reorgDepthBlocks: c.REORG_DEPTH_BLOCKS,
     },
     webhooks: {
       allowPrivateAddresses:
