@@ -23,6 +23,9 @@ export async function countEffects(input: {
   mails: ReadonlyArray<{ messageId: string }>;
   received: readonly Received[];
   payments: readonly ChaosPayment[];
+  /** Hashes of the second payments (each must become one unmatched transfer). */
+  strays: readonly string[];
+  unmatched: ReadonlyArray<{ id: string; tx_hash: string; kind: string }>;
   onramps: readonly ChaosOnramp[];
   kills: number;
   requestErrors: number;
@@ -40,8 +43,13 @@ export async function countEffects(input: {
   const counts = {
     payments: input.payments.length,
     closedTabs: input.payments.filter((p) => p.closedTab).length,
+    secondPayments: input.strays.length,
     onramps: input.onramps.length,
     kills: input.kills,
+    lostUnmatched: 0,
+    doubledUnmatched: 0,
+    unexpectedUnmatched: 0,
+    unmatchedNotDuplicate: 0,
     lostPayments: 0,
     duplicatedPayments: 0,
     wrongTransfer: 0,
@@ -74,6 +82,7 @@ export async function countEffects(input: {
     counts.duplicatedWebhookDeliveries += Math.max(0, deliveries.size - 1);
     counts.exactWebhookRetries += hooks.length - deliveries.size;
   }
+  countUnmatched(input, counts, mailCount);
   for (const o of input.onramps) {
     const status = await input.onrampStatus(o);
     const balance = await input.balanceOf(o);
@@ -100,7 +109,52 @@ export async function countEffects(input: {
     counts.lostOnramps,
     counts.doubledOnramps,
     counts.lostOnrampUpdates,
+    counts.lostUnmatched,
+    counts.doubledUnmatched,
+    counts.unexpectedUnmatched,
     counts.requestErrors,
   ].reduce((a, b) => a + b, 0);
   return { counts, faults };
+}
+
+/**
+ * Each second payment is one unmatched transfer (a `duplicate` of its order) with one merchant e-mail and one
+ * webhook delivery; no other transfer is unmatched.
+ */
+function countUnmatched(
+  input: {
+    strays: readonly string[];
+    unmatched: ReadonlyArray<{ id: string; tx_hash: string; kind: string }>;
+    received: readonly Received[];
+  },
+  counts: {
+    lostUnmatched: number;
+    doubledUnmatched: number;
+    unexpectedUnmatched: number;
+    unmatchedNotDuplicate: number;
+    missingEmails: number;
+    duplicatedEmails: number;
+    lostWebhooks: number;
+    duplicatedWebhookDeliveries: number;
+  },
+  mailCount: ReadonlyMap<string, number>,
+): void {
+  const strays = new Set(input.strays);
+  for (const row of input.unmatched) if (!strays.has(row.tx_hash)) counts.unexpectedUnmatched += 1;
+  for (const tx of input.strays) {
+    const rows = input.unmatched.filter((r) => r.tx_hash === tx);
+    if (rows.length === 0) counts.lostUnmatched += 1;
+    if (rows.length > 1) counts.doubledUnmatched += rows.length - 1;
+    const row = rows[0];
+    if (!row) continue;
+    if (row.kind !== 'duplicate') counts.unmatchedNotDuplicate += 1;
+    const n = mailCount.get(`<${row.id}.unmatched@stable-checkout>`) ?? 0;
+    if (n === 0) counts.missingEmails += 1;
+    if (n > 1) counts.duplicatedEmails += n - 1;
+    const hooks = input.received.filter(
+      (h) => h.event === 'unmatched_transfer.created' && h.body.payload?.unmatched_transfer?.id === row.id,
+    );
+    if (hooks.length === 0) counts.lostWebhooks += 1;
+    counts.duplicatedWebhookDeliveries += Math.max(0, new Set(hooks.map((h) => h.webhookId)).size - 1);
+  }
 }

@@ -10,14 +10,17 @@
  * - e-mails: one customer receipt and one merchant notice per payment (missing, duplicated);
  * - payment webhooks: at least one request per payment, one delivery per payment (lost, duplicated
  *   deliveries; exact retries of one delivery are reported, not counted as faults);
- * - onramps: delivered once on chain (lost, doubled) and every `onramp_update` version received.
+ * - onramps: delivered once on chain (lost, doubled) and every `onramp_update` version received;
+ * - second payments (every n-th paid order is paid again from the same wallet, as from a second tab): each
+ *   recorded as one unmatched transfer, with one merchant e-mail and one webhook delivery (lost, doubled),
+ *   and no other transfer recorded as unmatched.
  *
  * Exits 1 when any fault count is not 0. Writes the figures to `.bench/chaos-<timestamp>.json`.
  *
  * `npm run chaos -- --rpc-faults` runs payments through RPC providers that misbehave instead (rpcFaults.ts).
  *
  * Environment: CHAOS_PAYMENTS (50), CHAOS_CLOSED_TAB_EVERY (4: every 4th payment never submits its
- * hash), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
+ * hash), CHAOS_STRAY_EVERY (5: every 5th payment that submits its hash is paid twice), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
  * spread over), CHAOS_SETTLE_SECONDS (240), CHAOS_POSTGRES_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { randomBytes } from 'node:crypto';
@@ -47,6 +50,7 @@ const chainId = 97;
 const settings = {
   payments: readInt('CHAOS_PAYMENTS', 50, 1, 10_000),
   closedTabEvery: readInt('CHAOS_CLOSED_TAB_EVERY', 4, 0, 1_000),
+  strayEvery: readInt('CHAOS_STRAY_EVERY', 5, 0, 1_000),
   onramps: readInt('CHAOS_ONRAMPS', 10, 0, 1_000),
   minKills: readInt('CHAOS_MIN_KILLS', 20, 0, 10_000),
   durationSeconds: readInt('CHAOS_DURATION_SECONDS', 90, 1, 3_600),
@@ -190,6 +194,7 @@ async function main(): Promise<number> {
 
   // Payments, spread over the run, one shopper account at a time; every n-th never submits its hash.
   const payments: ChaosPayment[] = [];
+  const strays: string[] = [];
   const paymentErrors: string[] = [];
   const spacingMs = Math.floor((settings.durationSeconds * 1000) / Math.max(settings.payments, 1));
   const lanes = Array.from({ length: shoppers.count }, (_, lane) =>
@@ -235,8 +240,18 @@ async function main(): Promise<number> {
               { tx_hash: mined.hash },
               'none',
             );
-            // 202 (no worker took it in time) and 503 keep the hash for the reconciler.
+            // 202 (no worker took it in time) and 503 keep the hash for the hand-over's sweep.
             if (![200, 202, 503].includes(res.status)) paymentErrors.push(`submit ${res.status} ${res.text}`);
+            // A second tab pays the same order again: an unmatched transfer, never a second payment.
+            if (settings.strayEvery > 0 && i % settings.strayEvery === 0) {
+              const again = await shoppers.transfer(
+                lane,
+                busd.address,
+                merchant.address as Address,
+                parseUnits(dollars, busd.decimals),
+              );
+              strays.push(again.hash.toLowerCase());
+            }
           }
         } catch (error) {
           paymentErrors.push((error as Error).message);
@@ -331,9 +346,16 @@ async function main(): Promise<number> {
         'select expected_payment_id, id, tx_id from resolved_payments',
       )
     ).rows;
+  const unmatchedOf = async () =>
+    (
+      await db.query<{ id: string; tx_hash: string; kind: string }>(
+        'select id, tx_hash, kind from unmatched_transfers',
+      )
+    ).rows;
   const settleDeadline = Date.now() + settings.settleSeconds * 1000;
   for (;;) {
     const resolved = await resolvedOf();
+    const unmatched = await unmatchedOf();
     const mails = (await inbox.list()).length;
     const hooks = new Set(
       recorder.received
@@ -354,7 +376,8 @@ async function main(): Promise<number> {
       : 0;
     const done =
       resolved.length >= payments.length &&
-      mails >= payments.length * 2 &&
+      unmatched.length >= strays.length &&
+      mails >= payments.length * 2 + strays.length &&
       hooks.size >= payments.length &&
       sent >= onramps.length;
     if (done || Date.now() > settleDeadline) break;
@@ -368,6 +391,8 @@ async function main(): Promise<number> {
     mails: await inbox.list(),
     received: recorder.received,
     payments,
+    strays,
+    unmatched: await unmatchedOf(),
     onramps,
     kills,
     requestErrors: paymentErrors.length,

@@ -153,6 +153,8 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
         toleranceBps,
       );
       const seen = transfer.seen_at.getTime();
+      // A session that takes it by the rules takes it, however long its look takes (a worker may be away).
+      if (classification.wait === 'session') continue;
       if (classification.wait === 'claim_delay' && now < seen + deps.checkout.scanClaimDelayMs + margin)
         continue;
       if (classification.wait === 'reserved' && now < seen + margin) continue;

@@ -26,8 +26,15 @@ const transfer = (amount: string, from = payer) => ({
 const tolerance = 500n;
 
 describe('classifyTransfer', () => {
-  it('waits while its sender has an open session that may still take it', () => {
-    expect(classifyTransfer(transfer('7.00'), [session({})], tolerance).wait).toBe('claim_delay');
+  it('leaves to its sender’s open session what that session takes by the rules, however long it takes', () => {
+    expect(classifyTransfer(transfer('7.00'), [session({})], tolerance).wait).toBe('session');
+    expect(classifyTransfer(transfer('6.90'), [session({})], tolerance).wait).toBe('session');
+  });
+
+  it('waits out the claim delay for a hash when its sender’s open sessions do not take it by the rules', () => {
+    expect(classifyTransfer(transfer('3.00'), [session({})], tolerance).wait).toBe('claim_delay');
+    const twins = [session({ id: 'a' }), session({ id: 'b', amount: units('7.10') })];
+    expect(classifyTransfer(transfer('7.05'), twins, tolerance).wait).toBe('claim_delay');
   });
 
   it('calls a second payment of a paid order a duplicate of that order', () => {

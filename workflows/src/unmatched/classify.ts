@@ -27,11 +27,12 @@ export interface TransferFacts extends TokenAmount {
 /** What the classification decided. */
 export interface Classification {
   /**
-   * `claim_delay`: its sender has a session that may still take it (once the claim delay is over);
-   * `reserved`: it is exactly an amount an open session holds (that session takes it at once); null: no
-   * session can take it any more.
+   * `session`: an open session of its sender takes it by the matching rules (exactly its amount, or within the
+   * tolerance of its one order): it is that session's, however long its look takes; `claim_delay`: its sender
+   * has an open session whose element may still submit its hash (within the claim delay); `reserved`: it is
+   * exactly an amount an open session holds (that session takes it at once); null: no session can take it.
    */
-  wait: 'claim_delay' | 'reserved' | null;
+  wait: 'session' | 'claim_delay' | 'reserved' | null;
   kind: 'duplicate' | 'closed_attempt' | 'wrong_amount' | 'unexpected';
   /** The sessions it arrived near, nearest first. */
   near: SessionAround[];
@@ -58,11 +59,16 @@ export function classifyTransfer(
       same(s.tokenAddress, transfer.tokenAddress) &&
       s.amount === transfer.amount,
   );
-  const wait = own.some((s) => openStatuses.has(s.status))
-    ? 'claim_delay'
-    : reservedFor.length > 0
-      ? 'reserved'
-      : null;
+  const open = own.filter((s) => openStatuses.has(s.status));
+  const takes = (s: SessionAround) =>
+    sameValue(s, transfer) || (close(s) && open.filter((o) => o !== s && close(o)).length === 0);
+  const wait = open.some(takes)
+    ? 'session'
+    : open.length > 0
+      ? 'claim_delay'
+      : reservedFor.length > 0
+        ? 'reserved'
+        : null;
   const paid = own.filter((s) => (s.status === 'resolved' || s.status === 'failed') && close(s));
   if (paid.length > 0) {
     return { wait, kind: 'duplicate', near: paid, resolvedPaymentId: paid[0]?.resolvedPaymentId ?? null };
