@@ -1,6 +1,7 @@
 /**
- * Builds the publishable package into `dist/`: JavaScript (ES2022 modules) with `.d.ts` from `src/`, and
- * a package.json for it. `npm pack ./dist` then makes the tarball merchants install; inside this repository
+ * Builds the publishable package into `dist/`: JavaScript (ES2022 modules) with `.d.ts` from `src/` and from
+ * the service's webhook signer in packages/core, and a package.json whose `#webhookSignature` import names
+ * the built signer instead of the workspace package. `npm pack ./dist` then makes the tarball merchants install; inside this repository
  * the workspace keeps importing the TypeScript sources.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,9 +29,12 @@ const manifest = {
   license: source.license ?? 'MIT',
   type: 'module',
   engines: { node: '>=20' },
-  exports: { '.': { types: './index.d.ts', import: './index.js' } },
-  main: './index.js',
-  types: './index.d.ts',
+  exports: { '.': { types: './client/src/index.d.ts', import: './client/src/index.js' } },
+  imports: {
+    '#webhookSignature': { types: './core/src/webhookSignature.d.ts', import: './core/src/webhookSignature.js' },
+  },
+  main: './client/src/index.js',
+  types: './client/src/index.d.ts',
   sideEffects: false,
   dependencies: { 'openapi-fetch': source.dependencies['openapi-fetch'] },
 };

@@ -12,4 +12,5 @@ export {
   retryingFetch,
 } from './client.ts';
 export type { components, operations, paths } from './generated/schema.ts';
-export * from './webhookSignature.ts';
+// The service's own signer (packages/core), re-exported: the SDK verifies what the service signs.
+export * from '#webhookSignature';

@@ -1,5 +1,5 @@
 /** Activities of `webhookDelivery`: read the delivery, and make one signed, recorded HTTP attempt. */
-import { signWebhook, webhookHeaderNames, webhookSignatureHeader } from '@checkout/client';
+import { signWebhook, webhookHeaderNames, webhookSignatureHeader } from '@checkout/core/webhookSignature';
 import {
   type Db,
   ensureWebhookSecret,
