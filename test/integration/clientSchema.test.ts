@@ -1,17 +1,28 @@
-/** The SDK's generated types are those of the live document: regenerate them after an API change. */
+/**
+ * The SDK is generated from the committed OpenAPI document: the document must be the one the service serves,
+ * and the generated types those of the document, so neither can drift from the API silently.
+ */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generatedSchema } from '../../packages/client/scripts/schemaSource.ts';
+import {
+  committedOpenApiPath,
+  generatedSchemaPath,
+  schemaTypes,
+} from '../../packages/client/scripts/schemaTypes.ts';
+import { servedOpenApiDocument } from '../../scripts/openapi/servedDocument.ts';
 
-const committed = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../packages/client/src/generated/schema.ts',
-);
+describe('merchant SDK sources', () => {
+  it('the committed OpenAPI document is the one the service serves', () => {
+    expect(
+      readFileSync(committedOpenApiPath, 'utf8'),
+      'packages/client/openapi.json differs from the served document: run `npm run openapi`',
+    ).toBe(servedOpenApiDocument());
+  });
 
-describe('merchant SDK types', () => {
-  it('match the OpenAPI document the service serves (npm run generate -w packages/client)', async () => {
-    expect(readFileSync(committed, 'utf8')).toBe(await generatedSchema());
+  it('the generated types are those of the committed document', async () => {
+    expect(
+      readFileSync(generatedSchemaPath, 'utf8'),
+      'packages/client/src/generated/schema.ts is stale: run `npm run generate -w packages/client`',
+    ).toBe(await schemaTypes());
   });
 });

@@ -1,13 +1,11 @@
 /**
- * Writes `src/generated/schema.ts`: the types of the service's OpenAPI document (every route, its
- * parameters, bodies and answers), made by openapi-typescript. Run after changing a route or schema:
- * `npm run generate -w packages/client`. A unit test fails while the file is stale.
+ * Writes `src/generated/schema.ts`: the types of the committed OpenAPI document `openapi.json` (every
+ * route, its parameters, bodies and answers), made by openapi-typescript. `npm run openapi` at the root
+ * writes the document from the service and runs this; test/integration/clientSchema.test.ts fails while
+ * either file is stale.
  */
 import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { generatedSchema } from './schemaSource.ts';
+import { generatedSchemaPath, schemaTypes } from './schemaTypes.ts';
 
-const target = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated', 'schema.ts');
-writeFileSync(target, await generatedSchema());
-console.log(`wrote ${target}`);
+writeFileSync(generatedSchemaPath, await schemaTypes());
+console.log(`wrote ${generatedSchemaPath}`);

@@ -1,0 +1,13 @@
+/**
+ * `npm run openapi`: writes the service's OpenAPI document to `packages/client/openapi.json`, the file the
+ * merchant SDK's types are generated from, and regenerates those types (`npm run generate -w
+ * packages/client`). Run after changing a route or schema.
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { servedOpenApiDocument } from './servedDocument.ts';
+
+const target = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'client', 'openapi.json');
+writeFileSync(target, servedOpenApiDocument());
+console.log(`wrote ${target}`);
