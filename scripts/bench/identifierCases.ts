@@ -13,7 +13,7 @@
  */
 import { canonicalPaymentDetail, type PaymentDetailInput, validatePaymentDetail } from '@checkout/banking';
 
-export interface PublishedCase {
+interface PublishedCase {
   identifier: string;
   /** The detail around the value: currency, rail, bank or document type. */
   detail: PaymentDetailInput;
@@ -68,7 +68,7 @@ function documents(
   }));
 }
 
-export const publishedCases: PublishedCase[] = [
+const publishedCases: PublishedCase[] = [
   ...ibans('IBAN over SEPA (eur local)', sepa, `${registry}; EPC SEPA list`, [
     ['RS35260005601001611379', true],
     ['AL47212110090000000235698741', true],

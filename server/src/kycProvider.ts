@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** A verification session the user opens in a browser. */
-export interface KycProviderSession {
+interface KycProviderSession {
   /** The provider's reference of the session (the sandbox page's URL token). */
   token: string;
   url: string;

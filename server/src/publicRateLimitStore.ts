@@ -11,7 +11,10 @@ export interface PublicRateLimitStore {
   hit(client: string): Promise<{ count: number; resetInMs: number }>;
 }
 
-/** Counters in this process's memory (windows aligned to the minute, like the database's). */
+/**
+ * Counters in this process's memory (windows aligned to the minute, like the database's).
+ * @internal exported for its unit test
+ */
 export function memoryRateLimitStore(now: () => number = Date.now): PublicRateLimitStore {
   let windowStart = 0;
   let counts = new Map<string, number>();
@@ -31,7 +34,7 @@ export function memoryRateLimitStore(now: () => number = Date.now): PublicRateLi
 }
 
 /** Counters in the database; minutes that are over are deleted at most once a minute per process. */
-export function databaseRateLimitStore(db: Db, logger: Logger): PublicRateLimitStore {
+function databaseRateLimitStore(db: Db, logger: Logger): PublicRateLimitStore {
   let lastPurge = 0;
   return {
     async hit(client) {

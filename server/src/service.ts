@@ -63,7 +63,10 @@ export async function openConfiguredDatabase(config: Config, adminSocket?: strin
     : openDatabase({ kind: 'pglite', dataDir: config.dataDir, ...(adminSocket ? { adminSocket } : {}) });
 }
 
-/** Address, TLS and API key of the Temporal connection, shared by the client and the worker. */
+/**
+ * Address, TLS and API key of the Temporal connection, shared by the client and the worker.
+ * @internal exported for its unit test
+ */
 export function temporalConnectionOptions(
   config: Config,
   address: string,

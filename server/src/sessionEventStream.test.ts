@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import { openSessionEventStream } from './sessionEventStream.ts';
-import type { SessionEvents, SessionWatcher } from './sessionEvents.ts';
+import type { SessionEvents } from './sessionEvents.ts';
+
+type SessionWatcher = Parameters<SessionEvents['watch']>[1];
 
 const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 

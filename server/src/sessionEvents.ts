@@ -7,7 +7,7 @@ import { checkoutSessionChannel, type Db, findSessionVersions } from '@checkout/
 import type { Logger } from './logger.ts';
 
 /** One stream's interest in one session. */
-export interface SessionWatcher {
+interface SessionWatcher {
   /** The session may have changed: read it again. */
   wake(): void;
   /** `updated_at` (epoch ms) of the session as last sent, if any. */

@@ -18,15 +18,15 @@ const gzipAsync = promisify(gzip);
 const fileName = /^(chunks\/)?[A-Za-z0-9_-][A-Za-z0-9_.-]*\.js$/;
 
 /** Cache-Control of content-hashed files (their name changes with their bytes). */
-export const immutableCaching = 'public, max-age=31536000, immutable';
+const immutableCaching = 'public, max-age=31536000, immutable';
 /** Cache-Control of the stable loader names: a new build reaches merchants' pages within five minutes. */
-export const loaderCaching = 'public, max-age=300';
+const loaderCaching = 'public, max-age=300';
 
 /** The public name of the classic script: a loader for the hashed one. */
 const classicLoaderName = 'crypto-checkout.iife.js';
 
 /** What to answer for one widget file. */
-export interface WidgetReply {
+interface WidgetReply {
   status: 200 | 304;
   headers: Record<string, string>;
   /** The bytes to send (absent for 304). */

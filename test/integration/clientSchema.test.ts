@@ -3,13 +3,12 @@
  * and the generated types those of the document, so neither can drift from the API silently.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  committedOpenApiPath,
-  generatedSchemaPath,
-  schemaTypes,
-} from '../../packages/client/scripts/schemaTypes.ts';
+import { generatedSchemaPath, schemaTypes } from '../../packages/client/scripts/schemaTypes.ts';
 import { servedOpenApiDocument } from '../../scripts/openapi/servedDocument.ts';
+
+const committedOpenApiPath = join(import.meta.dirname, '../../packages/client/openapi.json');
 
 describe('merchant SDK sources', () => {
   it('the committed OpenAPI document is the one the service serves', () => {

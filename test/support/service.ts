@@ -25,7 +25,7 @@ export interface TestMerchant {
   headers: Record<string, string>;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   headers?: Record<string, string>;
   /** A value to send as JSON (sets Content-Type), or a raw string/Buffer sent as is. */
   json?: unknown;

@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the endpoint saw it. */
-export interface EndpointRequest {
+interface EndpointRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;

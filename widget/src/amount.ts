@@ -7,7 +7,7 @@ export const maxDollarAmount = '1000000000';
 export type DollarAmountProblem = 'required' | 'format' | 'positive' | 'max';
 
 /** The decimal and group separators of `locale` (`,` and `.` for `es`). */
-export function separatorsOf(locale: string): { decimal: string; group: string } {
+function separatorsOf(locale: string): { decimal: string; group: string } {
   const parts = new Intl.NumberFormat(locale).formatToParts(12345.5);
   return {
     decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
@@ -25,6 +25,7 @@ const group3 = /^\d{3}$/;
  * when it is not one. The locale's decimal separator marks the decimals; its group separator may only
  * group thousands (1 to 3 digits, then groups of exactly 3); a `.` that cannot be a group of thousands is
  * a decimal point in every locale (`"12.50"`). Digits are kept as typed: nothing goes through a float.
+ * @internal exported for its unit test
  */
 export function normalizeAmount(input: string, locale: string): string | null {
   const { decimal, group } = separatorsOf(locale);

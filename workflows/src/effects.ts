@@ -9,9 +9,9 @@ import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
 /** Error type of an effect held by another live attempt: retried after the holder's lease. */
-export const effectInProgress = 'effect_in_progress';
+const effectInProgress = 'effect_in_progress';
 /** Error type of an effect whose outcome is unknown: retried once, after the pause the act asked for. */
-export const effectOutcomeUnknown = 'effect_outcome_unknown';
+const effectOutcomeUnknown = 'effect_outcome_unknown';
 
 /** What {@link performOnce} did. */
 export type PerformedEffect<T> =

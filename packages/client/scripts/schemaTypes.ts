@@ -6,7 +6,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The service's OpenAPI document as committed (written by `npm run openapi`). */
-export const committedOpenApiPath = join(packageRoot, 'openapi.json');
+const committedOpenApiPath = join(packageRoot, 'openapi.json');
 /** The generated types (written by `npm run generate -w packages/client`). */
 export const generatedSchemaPath = join(packageRoot, 'src', 'generated', 'schema.ts');
 

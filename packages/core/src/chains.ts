@@ -6,9 +6,9 @@ export const blockchains = ['ethereum', 'binance-smart-chain', 'polygon'] as con
 export type Blockchain = (typeof blockchains)[number];
 
 export const networks = ['mainnet', 'testnet'] as const;
-export type Network = (typeof networks)[number];
+type Network = (typeof networks)[number];
 
-export const tokenSymbols = ['USDC', 'DAI', 'USDT', 'BUSD'] as const;
+const tokenSymbols = ['USDC', 'DAI', 'USDT', 'BUSD'] as const;
 export type TokenSymbol = (typeof tokenSymbols)[number];
 
 /** A token contract on one chain. `address` is the checksummed contract address. */
@@ -61,14 +61,14 @@ function token(
 }
 
 /** Uniswap-V2-style routers: Uniswap V2 Router02, PancakeSwap V2, QuickSwap. */
-export const mainnetRouters: Readonly<Record<number, `0x${string}`>> = {
+const mainnetRouters: Readonly<Record<number, `0x${string}`>> = {
   1: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
   56: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
   137: '0xa5E0829CaCEd8fFDD4De3c43696c57F7D7A678ff',
 };
 
 /** Mainnet stablecoin contracts (addresses exactly as published, EIP-55 checksummed). */
-export const mainnetChains: readonly ChainInfo[] = (
+const mainnetChains: readonly ChainInfo[] = (
   [
     {
       chainId: 1,

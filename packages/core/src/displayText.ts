@@ -18,7 +18,10 @@ const isLineSeparator = (code: number) => code === 0x2028 || code === 0x2029;
 
 const codePoint = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 
-/** Why `text` cannot be shown as it is, or undefined when it can. */
+/**
+ * Why `text` cannot be shown as it is, or undefined when it can.
+ * @internal exported for its unit test
+ */
 export function displayTextReason(text: string, options: { multiline?: boolean } = {}): string | undefined {
   let control: number | undefined;
   for (let i = 0; i < text.length; i++) {

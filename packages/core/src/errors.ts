@@ -1,5 +1,5 @@
 /** Stable snake_case error codes and the one table that maps each to its HTTP status. */
-export const errorStatus = {
+const errorStatus = {
   bad_request: 400,
   parameter_missing: 400,
   invalid_json: 400,

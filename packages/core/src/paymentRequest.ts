@@ -4,7 +4,7 @@
  */
 
 /** The largest tail, in tail steps: a session's amount is its price plus 1 to this many steps. */
-export const maxAmountTail = 999n;
+const maxAmountTail = 999n;
 
 /**
  * One tail step of a token with `decimals` decimals, in base units: a millionth of a token (10^(decimals-6)),
@@ -12,7 +12,7 @@ export const maxAmountTail = 999n;
  * — a tenth of a cent for a dollar stablecoin — and, being below the cent, never makes two prices'
  * amounts meet.
  */
-export function amountTailStep(decimals: number): bigint {
+function amountTailStep(decimals: number): bigint {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77) throw new RangeError('bad decimals');
   return decimals > 6 ? 10n ** BigInt(decimals - 6) : 1n;
 }

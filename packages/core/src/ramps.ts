@@ -91,7 +91,10 @@ export function tokenUnitsForFiat(fiatCents: bigint, rate: string, tokenDecimals
   return (numerator + denominator - 1n) / denominator;
 }
 
-/** Fiat cents that `tokenUnits` buy at `rate` (fiat per token), rounded down so the quote never overpromises. */
+/**
+ * Fiat cents that `tokenUnits` buy at `rate` (fiat per token), rounded down so the quote never overpromises.
+ * @internal exported for its unit test
+ */
 export function fiatCentsForTokens(tokenUnits: bigint, rate: string, tokenDecimals: number): bigint {
   const scale = rate.includes('.') ? rate.length - rate.indexOf('.') - 1 : 0;
   const rateUnits = parseUnits(rate, scale);

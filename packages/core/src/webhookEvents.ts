@@ -26,6 +26,3 @@ export const webhookEvents = {
   /** A transfer into a receiving address fits no order (an extension, to the nearest product's `webhook_url`). */
   unmatchedTransferCreated: 'unmatched_transfer.created',
 } as const;
-
-/** The name of a webhook event. */
-export type WebhookEvent = (typeof webhookEvents)[keyof typeof webhookEvents];

@@ -15,10 +15,16 @@ export const webhookHeaderNames = {
   event: 'X-Webhook-Event',
 } as const;
 
-/** Seconds a signature stays acceptable by default: five minutes either side of the receiver's clock. */
+/**
+ * Seconds a signature stays acceptable by default: five minutes either side of the receiver's clock.
+ * @public of the merchant SDK
+ */
 export const defaultWebhookToleranceSeconds = 300;
 
-/** A raw request body: the exact bytes received, or the same bytes as a string. */
+/**
+ * A raw request body: the exact bytes received, or the same bytes as a string.
+ * @public of the merchant SDK
+ */
 export type WebhookBody = string | Uint8Array;
 
 /** Input of {@link signWebhook}. */
@@ -30,7 +36,10 @@ export interface SignWebhookParameters {
   body: WebhookBody;
 }
 
-/** Why a signature was refused. */
+/**
+ * Why a signature was refused.
+ * @public of the merchant SDK
+ */
 export type WebhookVerificationFailure = 'malformed_header' | 'stale_timestamp' | 'signature_mismatch';
 
 /** Result of {@link verifyWebhookSignature}. */

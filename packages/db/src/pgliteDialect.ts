@@ -3,7 +3,7 @@
  * time: a transaction keeps it until released, and other queries queue behind it.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { type DatabaseConnection, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 
 type Release = () => void;
 
@@ -48,5 +48,3 @@ export function pgliteDialect(pglite: PGlite): PostgresDialect {
   };
   return new PostgresDialect({ pool });
 }
-
-export type { DatabaseConnection };

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** When a webhook arrived. */
-export interface Arrival {
+interface Arrival {
   /** Epoch ms. */
   at: number;
   /** performance.now() at arrival. */

@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 
 /** A transfer that is in a block. */
-export interface MinedTransfer {
+interface MinedTransfer {
   hash: Hash;
   /** Wall time (epoch ms) when `waitForTransactionReceipt` returned. */
   minedAt: number;

@@ -2,7 +2,7 @@
 import { type ClientRequest, request } from 'node:http';
 
 /** One `session` event, parsed, with when it arrived (performance.now()). */
-export interface SessionEvent {
+interface SessionEvent {
   // biome-ignore lint/suspicious/noExplicitAny: the session is inspected field by field
   session: any;
   at: number;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
 /** Path of the system Chromium (`CHROMIUM_PATH` overrides). */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A headless browser on a throw-away profile. */
 export interface BenchBrowser {

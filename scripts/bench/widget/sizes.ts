@@ -41,7 +41,7 @@ export function sumSizes(sizes: Size[]): Size {
 const staticImport = /(?:^|[;\s}])(?:import|export)\s*(?:[\w$*{][^"'`;()]*?from\s*)?["']([^"']+)["']/g;
 
 /** Relative specifiers a module's code imports or re-exports statically. */
-export function staticSpecifiers(code: string): string[] {
+function staticSpecifiers(code: string): string[] {
   return [...code.matchAll(staticImport)].map((m) => m[1] as string).filter((s) => s.startsWith('.'));
 }
 

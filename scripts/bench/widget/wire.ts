@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 
 /** One response as it crossed the wire (the body not decompressed). */
-export interface WireSize {
+interface WireSize {
   /** Status line and headers, with their line ends. */
   head: number;
   body: number;
@@ -11,7 +11,7 @@ export interface WireSize {
 }
 
 /** GETs `url` with `accept-encoding` (none when undefined) and counts what came back. */
-export function wireSize(url: string, acceptEncoding: string | undefined): Promise<WireSize> {
+function wireSize(url: string, acceptEncoding: string | undefined): Promise<WireSize> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> =
       acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };

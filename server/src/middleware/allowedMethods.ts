@@ -28,7 +28,7 @@ function outranks(literal: string[], other: string[]): boolean {
 }
 
 /** The methods of the routes that serve the path, OPTIONS included; empty when no route has the path. */
-export function allowedMethodsOf(matched: readonly MatchedLayer[]): string[] {
+function allowedMethodsOf(matched: readonly MatchedLayer[]): string[] {
   const routes = matched
     .filter((layer) => layer.methods.length > 0 && typeof layer.path === 'string')
     .map((layer) => ({ segments: (layer.path as string).split('/'), methods: layer.methods }));

@@ -6,7 +6,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
 
 /** Turns any thrown value into an ApiError (the one mapping from failures to HTTP statuses). */
-export function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const e = error as {
     status?: number;

@@ -11,7 +11,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
 const credentialPaths: ReadonlyArray<[RegExp, string]> = [[/^\/sandbox\/kyc\/[^/]*/, '/sandbox/kyc/:token']];
 
 /** The request path as it may be logged: credentials in it replaced by their parameter's name. */
-export function loggablePath(path: string): string {
+function loggablePath(path: string): string {
   for (const [pattern, route] of credentialPaths) if (pattern.test(path)) return path.replace(pattern, route);
   return path;
 }

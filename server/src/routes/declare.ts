@@ -12,7 +12,7 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { AppState } from '../context.ts';
 import { type BodyRules, parseBody } from '../parseBody.ts';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type RouteHandler = RouterMiddleware<AppState>;
 
 /** What the document says of one route. */

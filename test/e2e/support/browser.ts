@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Path of the system Chromium the suite drives (`apt-get install chromium`). */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * True when no Chromium is installed outside CI: the browser suite is then skipped with a warning

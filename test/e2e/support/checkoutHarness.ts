@@ -22,7 +22,7 @@ import { installTestWallet, type TestWallet, type TestWalletOptions } from './te
 export const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 /** One `checkout-success` or `checkout-failure` as a listener on `document` saw it. */
-export interface Outcome {
+interface Outcome {
   type: 'checkout-success' | 'checkout-failure';
   detail: Record<string, string | null>;
   bubbles: boolean;
@@ -33,7 +33,7 @@ export interface Outcome {
 }
 
 /** How a page is opened. */
-export interface OpenOptions {
+interface OpenOptions {
   /** Wallet settings beyond the shopper's key and the dev chain (network, discovery). */
   wallet?: Partial<Omit<TestWalletOptions, 'privateKey' | 'rpcUrl'>>;
   /** Cancel the outcome events (default true): the page stays on the final state instead of redirecting. */
@@ -45,7 +45,7 @@ export interface OpenOptions {
 }
 
 /** An opened page: its wallet and the outcome events seen so far. */
-export interface CheckoutPage {
+interface CheckoutPage {
   page: Page;
   wallet: TestWallet;
   outcomes: Outcome[];

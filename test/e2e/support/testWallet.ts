@@ -9,13 +9,13 @@ import { createPublicClient, createWalletClient, type Hash, type Hex, http, kecc
 import { privateKeyToAccount } from 'viem/accounts';
 
 /** An EIP-1193 error as the wallet answers it. */
-export interface WalletError {
+interface WalletError {
   code: number;
   message: string;
 }
 
 /** One request the page made, with its parameters. */
-export interface WalletRequest {
+interface WalletRequest {
   method: string;
   params: unknown[];
 }

@@ -22,11 +22,7 @@ export interface Transaction {
 }
 
 /** The transaction hash, a button copying it whole, and its page on the chain's explorer. */
-export function renderHash(
-  view: CheckoutView,
-  tx: Transaction,
-  t: Messages,
-): TemplateResult | typeof nothing {
+function renderHash(view: CheckoutView, tx: Transaction, t: Messages): TemplateResult | typeof nothing {
   const { hash, copied } = tx;
   if (!hash) return nothing;
   const explorer = explorerOf(view, hash);

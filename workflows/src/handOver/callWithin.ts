@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 export const workflowCallTimeoutMs = 5_000;
 
 /** A Temporal call that did not answer within its bound. */
-export class TemporalCallTimeout extends Error {
+class TemporalCallTimeout extends Error {
   constructor(ms: number) {
     super(`Temporal did not answer within ${ms} ms`);
     this.name = 'TemporalCallTimeout';

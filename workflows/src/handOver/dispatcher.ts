@@ -38,7 +38,7 @@ export interface DispatcherLog {
 }
 
 /** What one sweep handed over. */
-export interface SweepResult {
+interface SweepResult {
   /** Calls Temporal took. */
   taken: number;
   /** Whether the sweep stopped at a call Temporal did not take. */

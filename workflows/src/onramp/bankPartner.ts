@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 
 /** One return of fiat to the account a deposit came from. */
-export interface BankReturn {
+interface BankReturn {
   /** The idempotency key: the partner returns the money once per key, however often it is asked. */
   key: string;
   onrampId: string;
@@ -20,7 +20,7 @@ export interface BankReturn {
 }
 
 /** The partner's answer to a return. */
-export type BankReturnOutcome = { status: 'sent'; reference: string } | { status: 'failed'; message: string };
+type BankReturnOutcome = { status: 'sent'; reference: string } | { status: 'failed'; message: string };
 
 /** A bank partner that returns deposits. */
 export interface BankPartner {

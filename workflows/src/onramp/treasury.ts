@@ -18,7 +18,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { getTransactionCount, getTransactionReceipt } from 'viem/actions';
 
 /** The transfer a payment has recorded so far (all null before the first signature). */
-export interface RecordedTransfer {
+interface RecordedTransfer {
   hash: string | null;
   serialized: string | null;
   nonce: number | null;
@@ -43,7 +43,7 @@ export interface TreasuryPayment {
 }
 
 /** Where a recorded transfer stands on chain. */
-export type TreasuryTransferState =
+type TreasuryTransferState =
   | { state: 'none' }
   | { state: 'pending'; hash: string }
   | { state: 'reverted'; hash: string }

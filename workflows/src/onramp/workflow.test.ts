@@ -24,7 +24,7 @@ import type {} from '../../../test/setup/temporal.ts';
 import { startTestChain, type TestChain } from '../../../test/support/chain.ts';
 import { connectTestTemporal, type TestTemporal } from '../../../test/support/temporal.ts';
 import { createOnrampActivities } from './activities.ts';
-import { type BankPartner, type BankReturn, createSandboxBankPartner } from './bankPartner.ts';
+import { type BankPartner, createSandboxBankPartner } from './bankPartner.ts';
 import { type OnrampActivities, onrampDepositSignal, onrampWorkflowId } from './shared.ts';
 import { onrampLifecycle } from './workflow.ts';
 
@@ -211,7 +211,7 @@ describe('onrampLifecycle returning unused fiat', () => {
     const onramp = await newOnramp(destination, '12.34', '1.00');
     const taskQueue = `onramp-refund-${randomUUID()}`;
     // The partner sees every request; a real one returns the money once per key.
-    const asked: BankReturn[] = [];
+    const asked: Parameters<BankPartner['returnFunds']>[0][] = [];
     const sandbox = createSandboxBankPartner();
     const partner: BankPartner = {
       async returnFunds(request) {

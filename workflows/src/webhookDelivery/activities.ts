@@ -41,7 +41,10 @@ export interface WebhookActivityDeps {
   };
 }
 
-/** Seconds to wait according to a Retry-After value (delta seconds or HTTP-date), capped at the longest backoff. */
+/**
+ * Seconds to wait according to a Retry-After value (delta seconds or HTTP-date), capped at the longest backoff.
+ * @internal exported for its unit test
+ */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   const text = value?.trim();
   if (!text) return undefined;

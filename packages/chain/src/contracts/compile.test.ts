@@ -7,12 +7,12 @@ import { devAccounts } from '../bootstrap.ts';
 import { devMnemonic } from '../devChain.ts';
 import { devTokenMintAbi, erc20NoReturnAbi } from '../erc20.ts';
 import { uniswapV2InitCodeHash } from '../swap.ts';
-import { type CompiledContract, compileContracts, contractNames } from './compile.ts';
+import { type CompiledContract, compileContracts } from './compile.ts';
 
 describe('contract artifacts', () => {
   it('match a fresh compilation of the sources (run scripts/compileContracts.ts after editing a .sol)', async () => {
     const compiled = await compileContracts();
-    expect(compiled.map((c) => c.contractName)).toEqual([...contractNames]);
+    expect(compiled.map((c) => c.contractName)).toEqual(['TestToken', 'NoReturnToken']);
     for (const fresh of compiled) {
       const committed = JSON.parse(
         await readFile(new URL(`../artifacts/${fresh.contractName}.json`, import.meta.url), 'utf8'),

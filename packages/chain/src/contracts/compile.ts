@@ -7,19 +7,19 @@ import solc from 'solc';
 import type { Abi, Hex } from 'viem';
 
 /** The contracts compiled from `src/contracts/*.sol`; each file holds the contract of the same name. */
-export const contractNames = ['TestToken', 'NoReturnToken'] as const;
+const contractNames = ['TestToken', 'NoReturnToken'] as const;
 
 /** Name of a contract compiled from this package's sources. */
-export type ContractName = (typeof contractNames)[number];
+type ContractName = (typeof contractNames)[number];
 
 /** Compiler release the committed artifacts are built with; another release would change the bytecode. */
-export const solcVersion = '0.8.37';
+const solcVersion = '0.8.37';
 
 /**
  * Compiler settings. `cancun` runs on every current node; dropping the metadata hash keeps the
  * bytecode independent of comments and file paths, so only code changes alter it.
  */
-export const compilerSettings = {
+const compilerSettings = {
   optimizer: { enabled: true, runs: 200 },
   evmVersion: 'cancun',
   metadata: { bytecodeHash: 'none' },

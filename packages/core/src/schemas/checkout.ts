@@ -7,12 +7,12 @@ import { customFieldNames, PaymentToken } from './product.ts';
 import { SessionUnmatchedTransfer } from './unmatchedTransfer.ts';
 
 /** Largest USD amount of one checkout. */
-export const maxDollarAmount = '1000000000';
+const maxDollarAmount = '1000000000';
 
 const valid = (v: string) => isDecimalString(v) && fractionDigits(v) <= 2;
 
 /** A USD amount: a decimal string greater than 0 with at most 2 decimals. */
-export const DollarAmount = z
+const DollarAmount = z
   .string()
   .refine(valid, {
     message: 'must be a decimal string with at most 2 decimals, such as "25.00"',
@@ -24,7 +24,7 @@ export const DollarAmount = z
   .meta({ example: '25.00' });
 
 /** Free-form merchant metadata: a JSON object of at most 50 keys and 8 KiB, nested at most 32 levels. */
-export const Metadata = jsonRecord(z.string().max(64))
+const Metadata = jsonRecord(z.string().max(64))
   .refine((v) => Object.keys(v).length <= 50, {
     message: 'must have at most 50 keys',
   })
@@ -42,7 +42,7 @@ export const ExpectedPaymentCreateBody = z
 
 /** Lifecycle of an expected payment. */
 /** `closed`: a shopper's attempt given up (its amount changed, another wallet, started again); it takes nothing. */
-export const expectedPaymentStatuses = ['open', 'confirming', 'paid', 'failed', 'expired', 'closed'] as const;
+const expectedPaymentStatuses = ['open', 'confirming', 'paid', 'failed', 'expired', 'closed'] as const;
 
 /** An expected payment: the amount a checkout will charge, set by the merchant's server. */
 export const ExpectedPayment = z
@@ -67,7 +67,7 @@ export const ExpectedPaymentResponse = z
   .meta({ id: 'ExpectedPaymentResponse' });
 
 /** A token in the public checkout view. */
-export const CheckoutToken = PaymentToken.extend({ chain_id: z.number().int() }).meta({
+const CheckoutToken = PaymentToken.extend({ chain_id: z.number().int() }).meta({
   id: 'CheckoutToken',
 });
 
@@ -150,7 +150,7 @@ export const CheckoutTransactionBody = z
   .meta({ id: 'CheckoutTransactionBody' });
 
 /** Where a checkout session is. */
-export const checkoutSessionStatuses = [
+const checkoutSessionStatuses = [
   'awaiting_payment',
   'confirming',
   'resolved',
@@ -158,7 +158,6 @@ export const checkoutSessionStatuses = [
   'expired',
   'closed',
 ] as const;
-export type CheckoutSessionStatus = (typeof checkoutSessionStatuses)[number];
 
 /** A checkout session as the shopper's widget sees it. */
 export const CheckoutSession = z

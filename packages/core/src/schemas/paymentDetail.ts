@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { Uuid } from './common.ts';
 
 /** Lifecycle of a payment detail (research §5); only `approved` details can be paid. */
-export const paymentDetailStatuses = ['initiated', 'pending', 'approved', 'failed', 'deactivated'] as const;
-export type PaymentDetailStatus = (typeof paymentDetailStatuses)[number];
+const paymentDetailStatuses = ['initiated', 'pending', 'approved', 'failed', 'deactivated'] as const;
 
 /** Every input field of a payment detail (4.9 plus those partners ask for per currency). */
 export const paymentDetailInputFields = [

@@ -6,10 +6,9 @@ import { decimalInput, HttpUrl, Timestamp, Uuid } from './common.ts';
 
 /** Custom fields a product may ask the shopper for. */
 export const customFieldNames = ['full_name', 'reference', 'referrer', 'company', 'job_title'] as const;
-export type CustomFieldName = (typeof customFieldNames)[number];
 
 /** Token of a product (2.2). */
-export const Token = z
+const Token = z
   .object({
     id: Uuid,
     symbol: z.string(),
@@ -21,7 +20,6 @@ export const Token = z
   })
   .strict()
   .meta({ id: 'Token' });
-export type Token = z.infer<typeof Token>;
 
 /** Token inside a Resolved Payment: the Token without its id. */
 export const PaymentToken = Token.omit({ id: true }).meta({ id: 'PaymentToken' });
@@ -36,7 +34,7 @@ const TokenInput = z
   .strict();
 
 /** Upper bound of `expires_in_minutes` (one year); the spec sets only the minimum of 5. */
-export const maxExpiresInMinutes = 525_600;
+const maxExpiresInMinutes = 525_600;
 
 /** `product` of POST /api/v1/products. Cross-field rules are checked in `superRefine`. */
 export const ProductCreateInput = z

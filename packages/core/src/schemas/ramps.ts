@@ -75,7 +75,7 @@ export const QuoteExecuteBody = z
   .meta({ id: 'QuoteExecuteBody' });
 
 /** One offramp of `POST /users/:id/quotes/:qid/offramps`. */
-export const OfframpInput = z
+const OfframpInput = z
   .object({
     payment_detail_id: Uuid,
     destination_amount: decimalInput(2),
@@ -112,14 +112,11 @@ export const OfframpRefundBody = z
   .strict()
   .meta({ id: 'OfframpRefundBody' });
 
-/** One parsed offramp of a create request. */
-export type OfframpInputValue = z.output<typeof OfframpInput>;
-
 // Responses. The presenters in @checkout/db build these shapes; the integration tests parse every ramp
 // response with them, so the OpenAPI document generated from them cannot drift from the wire.
 
 /** Onramp statuses (docs/area-b-decisions.md). */
-export const onrampStatuses = [
+const onrampStatuses = [
   'initiated',
   'held',
   'funds_received',
@@ -130,7 +127,7 @@ export const onrampStatuses = [
 ] as const;
 
 /** Offramp statuses (research §7). */
-export const offrampStatuses = [
+const offrampStatuses = [
   'initiated',
   'pending_internal_assessment',
   'sending_fiat',
@@ -140,7 +137,7 @@ export const offrampStatuses = [
 ] as const;
 
 /** Bank instructions of a new onramp. */
-export const DepositInstructions = z
+const DepositInstructions = z
   .object({
     bank_account_number: z.string(),
     bank_name: z.string(),
@@ -153,7 +150,7 @@ export const DepositInstructions = z
   .meta({ id: 'DepositInstructions' });
 
 /** Fiat an onramp returns to the sending account through the bank partner (extension). */
-export const OnrampRefund = z
+const OnrampRefund = z
   .object({
     reason: z.enum(['excess', 'late_deposit', 'onramp_failed']).meta({
       description:
@@ -168,7 +165,7 @@ export const OnrampRefund = z
   .meta({ id: 'OnrampRefund' });
 
 /** An onramp (spec 2.7 plus `status_message`, `received_amount`, `tx_id` and `refunds`). */
-export const Onramp = z
+const Onramp = z
   .object({
     id: Uuid,
     user_id: Uuid,
@@ -203,7 +200,7 @@ export const SandboxDepositResponse = z
   .meta({ id: 'SandboxDepositResponse' });
 
 /** The refund of a failed payout's tokens (extension). */
-export const OfframpRefund = z
+const OfframpRefund = z
   .object({
     status: z.enum(['pending', 'sent', 'failed']),
     address: z.string().nullable(),
@@ -214,7 +211,7 @@ export const OfframpRefund = z
   .meta({ id: 'OfframpRefund' });
 
 /** An offramp (research §7 plus `refund`). */
-export const Offramp = z
+const Offramp = z
   .object({
     id: Uuid,
     user_id: Uuid,
@@ -245,7 +242,7 @@ export const OfframpListResponse = z
   .meta({ id: 'OfframpListResponse' });
 
 /** Tokens a quote returns to their sender from the treasury because no payout uses them (extension). */
-export const QuoteRefund = z
+const QuoteRefund = z
   .object({
     reason: z.enum(['quote_expired', 'excess', 'extra_transfer']).meta({
       description:

@@ -4,12 +4,12 @@ import { Timestamp, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /** Why a transfer fits no order. */
-export const unmatchedTransferKinds = ['duplicate', 'closed_attempt', 'wrong_amount', 'unexpected'] as const;
+const unmatchedTransferKinds = ['duplicate', 'closed_attempt', 'wrong_amount', 'unexpected'] as const;
 /** What the merchant did with it. */
-export const unmatchedTransferStatuses = ['open', 'attached', 'refunded', 'dismissed'] as const;
+const unmatchedTransferStatuses = ['open', 'attached', 'refunded', 'dismissed'] as const;
 
 /** A session a transfer arrived near: its sender's, or one whose amount it nearly was. */
-export const NearSession = z
+const NearSession = z
   .object({
     session_id: Uuid,
     expected_payment_id: Uuid,
@@ -100,12 +100,6 @@ export const UnmatchedTransferDismissBody = z
   .object({ note: z.string().trim().min(1).max(500) })
   .strict()
   .meta({ id: 'UnmatchedTransferDismissBody' });
-
-/** The `unmatched_transfer.created` webhook's body. */
-export const UnmatchedTransferEvent = z
-  .object({ event: z.literal('unmatched_transfer.created'), payload: UnmatchedTransferResponse })
-  .strict()
-  .meta({ id: 'UnmatchedTransferEvent' });
 
 /** How the QR page shows a transfer of another amount that arrived in its session's window. */
 export const SessionUnmatchedTransfer = z

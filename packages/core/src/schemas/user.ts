@@ -3,11 +3,10 @@ import { z } from 'zod';
 import { HttpUrl, Timestamp, Uuid } from './common.ts';
 
 /** Who a user is: a person or a company. */
-export const beneficiaryTypes = ['individual', 'business'] as const;
-export type BeneficiaryType = (typeof beneficiaryTypes)[number];
+const beneficiaryTypes = ['individual', 'business'] as const;
 
 /** Every KYC status a provider can report, in lifecycle order (research §4). */
-export const kycStatuses = [
+const kycStatuses = [
   'not_started',
   'initiated',
   'pending_assessment',
@@ -19,20 +18,17 @@ export const kycStatuses = [
   'approved',
   'failed',
 ] as const;
-export type KycStatus = (typeof kycStatuses)[number];
 
 /** Currencies whose clearance is tracked separately from the general KYC. */
-export const kycCurrencies = ['eur', 'usd', 'ars'] as const;
-export type KycCurrency = (typeof kycCurrencies)[number];
+const kycCurrencies = ['eur', 'usd', 'ars'] as const;
 
 /** Statuses the sandbox accepts: every lifecycle value plus `full_clearance` (approves every currency and swift). */
-export const sandboxKycStatuses = [...kycStatuses, 'full_clearance'] as const;
-export type SandboxKycStatus = (typeof sandboxKycStatuses)[number];
+const sandboxKycStatuses = [...kycStatuses, 'full_clearance'] as const;
 
 const KycStatusSchema = z.enum(kycStatuses);
 
 /** Clearance of one currency: its local rails and SWIFT. */
-export const KycCurrencyState = z
+const KycCurrencyState = z
   .object({ status: KycStatusSchema, swift_status: KycStatusSchema })
   .strict()
   .meta({ id: 'KycCurrencyState' });
@@ -54,10 +50,10 @@ export const Kyc = z
 export type Kyc = z.infer<typeof Kyc>;
 
 /** Day/month/year with slashes, the form the API reads and writes (e.g. `12/12/1985` is 12 December). */
-export const slashDatePattern = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+const slashDatePattern = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
 /** The ISO date (YYYY-MM-DD) of a DD/MM/YYYY text, or undefined when it names no calendar day. */
-export function parseSlashDate(value: string): string | undefined {
+function parseSlashDate(value: string): string | undefined {
   const match = slashDatePattern.exec(value);
   if (!match) return undefined;
   const [, dd, mm, yyyy] = match as unknown as [string, string, string, string];
@@ -76,7 +72,7 @@ export function parseSlashDate(value: string): string | undefined {
 const earliestDate = '1800-01-01';
 
 /** A past calendar day as DD/MM/YYYY; parsed to its ISO date. */
-export const SlashDate = z
+const SlashDate = z
   .string()
   .transform((value, ctx) => {
     const iso = parseSlashDate(value.trim());

@@ -19,11 +19,10 @@ export const WebhookSecretResponse = z
   .meta({ id: 'WebhookSecretResponse' });
 
 /** Lifecycle of a delivery: waiting for an attempt, attempt in flight, or final. */
-export const webhookDeliveryStatuses = ['pending', 'delivering', 'succeeded', 'failed'] as const;
-export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+const webhookDeliveryStatuses = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 
 /** One HTTP request of a delivery. */
-export const WebhookAttempt = z
+const WebhookAttempt = z
   .object({
     attempt: z.number().int().min(1),
     started_at: Timestamp,
@@ -33,7 +32,6 @@ export const WebhookAttempt = z
   })
   .strict()
   .meta({ id: 'WebhookAttempt' });
-export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
 
 /** One event sent to one URL, with every attempt (the payload itself is not listed: it holds secrets). */
 export const WebhookDelivery = z
