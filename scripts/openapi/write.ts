@@ -4,10 +4,9 @@
  * packages/client`). Run after changing a route or schema.
  */
 import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { servedOpenApiDocument } from './servedDocument.ts';
 
-const target = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'packages', 'client', 'openapi.json');
+const target = join(import.meta.dirname, '..', '..', 'packages', 'client', 'openapi.json');
 writeFileSync(target, servedOpenApiDocument());
 console.log(`wrote ${target}`);

@@ -31,7 +31,10 @@ const manifest = {
   engines: { node: '>=20' },
   exports: { '.': { types: './client/src/index.d.ts', import: './client/src/index.js' } },
   imports: {
-    '#webhookSignature': { types: './core/src/webhookSignature.d.ts', import: './core/src/webhookSignature.js' },
+    '#webhookSignature': {
+      types: './core/src/webhookSignature.d.ts',
+      import: './core/src/webhookSignature.js',
+    },
   },
   main: './client/src/index.js',
   types: './client/src/index.d.ts',
