@@ -1,48 +1,9 @@
 import type { LatamBank } from '../types.ts';
+import banks from './colombia.json' with { type: 'json' };
 
+// The list is colombia.json, one bank a line.
 // Sources (shared/data/latam-bank-names.md): teemopay/ttpaydoc colombia/payout/bank.md (4-digit ACH codes),
 // fmazzoli-dlocal/documentation payouts/colombia.md and dotaZealot/pagsmile bank-in-colombia.md (3-digit codes).
 // Colombian account numbers do not carry the ACH code, so it is not checked against them.
 /** Colombian banks and wallets for COP payouts over koywe, with their ACH Colombia codes. */
-export const colombiaBanks: readonly LatamBank[] = [
-  { name: 'Banco de Bogotá', code: '1001' },
-  { name: 'Banco Popular', code: '1002' },
-  { name: 'Banco Itaú (ex Corpbanca)', code: '1006' },
-  { name: 'Bancolombia', code: '1007' },
-  { name: 'Citibank Colombia', code: '1009' },
-  { name: 'Banco GNB Sudameris', code: '1012' },
-  { name: 'BBVA Colombia', code: '1013' },
-  { name: 'Itaú', code: '1014' },
-  { name: 'Scotiabank Colpatria', code: '1019' },
-  { name: 'Banco de Occidente', code: '1023' },
-  { name: 'Banco Caja Social', code: '1032' },
-  { name: 'Banco Agrario de Colombia', code: '1040' },
-  { name: 'Banco Mundo Mujer', code: '1047' },
-  { name: 'Banco Davivienda', code: '1051' },
-  { name: 'Banco AV Villas', code: '1052' },
-  { name: 'Banco W', code: '1053' },
-  { name: 'Bancamía', code: '1059' },
-  { name: 'Banco Pichincha', code: '1060' },
-  { name: 'Bancoomeva', code: '1061' },
-  { name: 'Banco Falabella', code: '1062' },
-  { name: 'Banco Finandina', code: '1063' },
-  { name: 'Banco Santander de Negocios Colombia', code: '1065' },
-  { name: 'Banco Cooperativo Coopcentral', code: '1066' },
-  { name: 'Mibanco', code: '1067' },
-  { name: 'Banco Serfinanza', code: '1069' },
-  { name: 'Lulo Bank', code: '1070' },
-  { name: 'Banco J.P. Morgan Colombia', code: '1071' },
-  { name: 'Dale!', code: '1097' },
-  { name: 'RappiPay', code: '1151' },
-  { name: 'Cooperativa Financiera de Antioquia', code: '1283' },
-  { name: 'Cotrafa Cooperativa Financiera', code: '1289' },
-  { name: 'Confiar Cooperativa Financiera', code: '1292' },
-  { name: 'Banco Unión', code: '1303' },
-  { name: 'Coltefinanciera', code: '1370' },
-  { name: 'Nequi', code: '1507' },
-  { name: 'Daviplata', code: '1551' },
-  { name: 'Ban100', code: '1558' },
-  { name: 'Movii', code: '1801' },
-  { name: 'Banco BTG Pactual Colombia', code: '1805' },
-  { name: 'Nu Colombia' },
-];
+export const colombiaBanks: readonly LatamBank[] = banks;
