@@ -1,20 +1,13 @@
-/** ERC-20 ABIs for reading balances, sending payments and minting on the dev chain. */
-import { erc20Abi } from 'viem';
+/**
+ * ERC-20 ABIs for reading balances, sending payments and minting on the dev chain. Those the element shares
+ * are packages/core's object literals (its bundle carries no ABI parser); the service's own are Solidity
+ * signatures that viem's `parseAbi` types and parses.
+ */
+import { erc20Abi, parseAbi } from 'viem';
 
 export { erc20NoReturnAbi } from '@checkout/core/erc20';
 /** Standard ERC-20 (reads, bool-returning writes, Transfer/Approval events). */
 export { erc20Abi };
 
 /** The dev chain's tokens (`TestToken`, `NoReturnToken`) add an owner-only `mint` to ERC-20. */
-export const devTokenMintAbi = [
-  {
-    type: 'function',
-    name: 'mint',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-] as const;
+export const devTokenMintAbi = parseAbi(['function mint(address to, uint256 value) returns (bool)']);

@@ -13,6 +13,7 @@ import {
   type Hash,
   type Hex,
   keccak256,
+  parseAbi,
   type Transport,
 } from 'viem';
 import { writeContract } from 'viem/actions';
@@ -26,45 +27,15 @@ export {
 } from '@checkout/core/uniswapV2Router';
 
 /** The parts of the Uniswap V2 Factory ABI the checkout uses. */
-export const uniswapV2FactoryAbi = [
-  {
-    type: 'function',
-    name: 'getPair',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'tokenA', type: 'address' },
-      { name: 'tokenB', type: 'address' },
-    ],
-    outputs: [{ name: 'pair', type: 'address' }],
-  },
-] as const;
+export const uniswapV2FactoryAbi = parseAbi([
+  'function getPair(address tokenA, address tokenB) view returns (address pair)',
+]);
 
 /** The parts of the Uniswap V2 Pair ABI the checkout uses: reserves and the Swap event. */
-export const uniswapV2PairAbi = [
-  {
-    type: 'function',
-    name: 'getReserves',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [
-      { name: 'reserve0', type: 'uint112' },
-      { name: 'reserve1', type: 'uint112' },
-      { name: 'blockTimestampLast', type: 'uint32' },
-    ],
-  },
-  {
-    type: 'event',
-    name: 'Swap',
-    inputs: [
-      { name: 'sender', type: 'address', indexed: true },
-      { name: 'amount0In', type: 'uint256', indexed: false },
-      { name: 'amount1In', type: 'uint256', indexed: false },
-      { name: 'amount0Out', type: 'uint256', indexed: false },
-      { name: 'amount1Out', type: 'uint256', indexed: false },
-      { name: 'to', type: 'address', indexed: true },
-    ],
-  },
-] as const;
+export const uniswapV2PairAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+  'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
+]);
 
 /**
  * keccak-256 of the published Uniswap V2 pair creation code; Uniswap's Router02 derives pool
