@@ -151,3 +151,5 @@ export interface CheckoutTables {
 
 export type ExpectedPaymentRow = Selectable<ExpectedPaymentsTable>;
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+export type ChainWatchRow = Selectable<ChainWatchTable>;
+export type ChainTransferRow = Selectable<ChainTransfersTable>;

@@ -3,13 +3,10 @@
  * and quotes' deposit addresses), and the transfers read into them. Addresses and hashes are stored
  * lowercase.
  */
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
-import type { ChainTransfersTable, ChainWatchTable } from '../checkoutSchema.ts';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { ChainTransferRow, ChainWatchRow } from '../checkoutSchema.ts';
 import type { QuoteRow } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
-
-export type ChainWatchRow = Selectable<ChainWatchTable>;
-export type ChainTransferRow = Selectable<ChainTransfersTable>;
 
 /** A transfer as the watcher read it from the chain. */
 export interface ReadTransfer {
