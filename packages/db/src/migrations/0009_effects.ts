@@ -6,6 +6,20 @@
  */
 import { type Kysely, sql } from 'kysely';
 
+/**
+ * When each scanned transfer was first seen, by (chain, hash). Migration 0020 drops the table, and its
+ * `down` makes it again with this.
+ */
+export async function createTransferSightings(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('checkout_transfer_sightings')
+    .addColumn('chain_id', 'integer', (c) => c.notNull())
+    .addColumn('tx_hash', 'text', (c) => c.notNull())
+    .addColumn('first_seen_at', 'timestamptz', (c) => c.notNull())
+    .addPrimaryKeyConstraint('checkout_transfer_sightings_pkey', ['chain_id', 'tx_hash'])
+    .execute();
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('effect_claims')
@@ -20,13 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('effect_claims_status_check', sql`status in ('claimed', 'done')`)
     .execute();
 
-  await db.schema
-    .createTable('checkout_transfer_sightings')
-    .addColumn('chain_id', 'integer', (c) => c.notNull())
-    .addColumn('tx_hash', 'text', (c) => c.notNull())
-    .addColumn('first_seen_at', 'timestamptz', (c) => c.notNull())
-    .addPrimaryKeyConstraint('checkout_transfer_sightings_pkey', ['chain_id', 'tx_hash'])
-    .execute();
+  await createTransferSightings(db);
 
   // Claims made before this column existed were handed over by the request that made them.
   await db.schema

@@ -7,6 +7,7 @@
  * from when the watcher recorded it, so the first sightings a checkout kept are dropped.
  */
 import { type Kysely, sql } from 'kysely';
+import { createTransferSightings } from './0009_effects.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // A transfer's claim delay now counts from when the watcher recorded it (chain_transfers.seen_at).
@@ -71,11 +72,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     .alterTable('checkout_transactions')
     .alterColumn('session_id', (c) => c.setNotNull())
     .execute();
-  await db.schema
-    .createTable('checkout_transfer_sightings')
-    .addColumn('chain_id', 'integer', (c) => c.notNull())
-    .addColumn('tx_hash', 'text', (c) => c.notNull())
-    .addColumn('first_seen_at', 'timestamptz', (c) => c.notNull())
-    .addPrimaryKeyConstraint('checkout_transfer_sightings_pkey', ['chain_id', 'tx_hash'])
-    .execute();
+  await createTransferSightings(db);
 }
