@@ -30,6 +30,7 @@ export * from './repositories/publicRateLimits.ts';
 export * from './repositories/quoteRefunds.ts';
 export * from './repositories/quotes.ts';
 export * from './repositories/resolvedPayments.ts';
+export * from './repositories/signedTransfers.ts';
 export * from './repositories/unmatchedTransfers.ts';
 export * from './repositories/userRecords.ts';
 export * from './repositories/users.ts';

@@ -4,7 +4,7 @@
  * is checked until it is confirmed (`crypto_sent`) or reverted (`failed`, the deposit returned).
  */
 import { normalizeDecimal, parseUnits } from '@checkout/core';
-import { type Database, type OnrampRow, recordOnrampTransfer } from '@checkout/db';
+import { type Database, type OnrampRow, recordSignedTransfer } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
 import { cents, changeStatus, loadOnrampRow, money, newRefund, unchanged } from './changes.ts';
@@ -27,7 +27,7 @@ export function createDeliveryActivities(
       const current = await loadOnrampRow(db, row.id);
       return { hash: current.tx_hash, serialized: current.tx_serialized, nonce: current.tx_nonce };
     },
-    record: (previousHash, tx) => recordOnrampTransfer(db, row.id, previousHash, tx),
+    record: (previousHash, tx) => recordSignedTransfer(db, 'onramps', row.id, previousHash, tx),
   });
 
   return {

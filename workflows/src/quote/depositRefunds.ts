@@ -20,7 +20,7 @@ import {
   type QuoteRefundRow,
   type QuoteRow,
   quoteTotals,
-  recordQuoteRefundTransfer,
+  recordSignedTransfer,
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
@@ -124,7 +124,7 @@ export function createDepositRefundActivities(
         const current = await loadRefund(row.id);
         return { hash: current.tx_hash, serialized: current.tx_serialized, nonce: current.tx_nonce };
       },
-      record: (previousHash, tx) => recordQuoteRefundTransfer(db, row.id, previousHash, tx),
+      record: (previousHash, tx) => recordSignedTransfer(db, 'quote_refunds', row.id, previousHash, tx),
     });
 
   return {

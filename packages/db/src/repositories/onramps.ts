@@ -125,25 +125,6 @@ export async function updateOnrampRefunds(
     .executeTakeFirst();
 }
 
-/**
- * Records the signed treasury transfer before it is broadcast. Only replaces `previousHash` (null for the
- * first), so two attempts can never both record a transfer; false when another attempt got there first.
- */
-export async function recordOnrampTransfer(
-  db: Kysely<Database>,
-  id: string,
-  previousHash: string | null,
-  tx: { hash: string; serialized: string; nonce: number },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('onramps')
-    .set({ tx_hash: tx.hash, tx_serialized: tx.serialized, tx_nonce: tx.nonce, updated_at: new Date() })
-    .where('id', '=', id)
-    .where((eb) => (previousHash === null ? eb('tx_hash', 'is', null) : eb('tx_hash', '=', previousHash)))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
 /** Onramp statuses after which its workflow has nothing left to do. */
 export const finalOnrampStatuses: readonly OnrampStatusValue[] = ['crypto_sent', 'failed', 'expired'];
 

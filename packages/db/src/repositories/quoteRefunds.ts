@@ -92,23 +92,3 @@ export async function finishQuoteRefund(
     .returningAll()
     .executeTakeFirst();
 }
-
-/**
- * Records the signed treasury refund before it is broadcast, replacing only `previousHash` (null for the
- * first), so two attempts never both record one; false when another attempt got there first.
- */
-export async function recordQuoteRefundTransfer(
-  db: Kysely<Database>,
-  id: string,
-  previousHash: string | null,
-  tx: { hash: string; serialized: string; nonce: number },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('quote_refunds')
-    .set({ tx_hash: tx.hash, tx_serialized: tx.serialized, tx_nonce: tx.nonce, updated_at: new Date() })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where((eb) => (previousHash === null ? eb('tx_hash', 'is', null) : eb('tx_hash', '=', previousHash)))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
