@@ -1,7 +1,7 @@
 /** Names and types of the `paymentReorg` workflow (safe in the workflow sandbox). */
 
 /** What a reorganisation did to a resolved payment. */
-export type ReorgOutcome = 'reversed' | 'moved';
+type ReorgOutcome = 'reversed' | 'moved';
 
 /** Input of `paymentReorg`: the payment and what happened to it. */
 export interface PaymentReorgInput {
