@@ -9,13 +9,13 @@ import { fromUnits, parseDollarAmount, toUnits } from '../amount.ts';
 import { CheckoutApi, CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
 import { CountdownController } from '../controllers/countdown.ts';
 import { LanguageController } from '../controllers/language.ts';
-import { OutcomeController } from '../controllers/outcome.ts';
 import { SessionStreamController } from '../controllers/session-stream.ts';
 import { WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
 import { loadPaymentRequestModule, type PaymentRequestModule } from '../lazy-modules.ts';
 import { PaymentAttempt } from './attempt.ts';
 import { describeApiError } from './describe-error.ts';
 import { CheckoutForm, typesAmount } from './form.ts';
+import { OutcomeController } from './outcome.ts';
 import type { Failure } from './render-outcome.ts';
 import {
   attemptKey,

@@ -2,8 +2,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutSession, CheckoutView } from '../api.ts';
 import { explorerOf } from '../chains.ts';
-import type { PendingRedirect } from '../controllers/outcome.ts';
 import type { Localized, Messages } from '../i18n.ts';
+import type { PendingRedirect } from './outcome.ts';
 import { type CheckoutPhase, shortAddress, webUrl } from './state.ts';
 
 /** An error on screen; its text is written in the language of the moment. */

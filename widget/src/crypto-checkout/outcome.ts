@@ -1,7 +1,7 @@
 /** The element's outcome: `checkout-success` or `checkout-failure`, once, and the merchant's page after it. */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CheckoutFailureDetail, CheckoutSuccessDetail } from '../crypto-checkout/state.ts';
-import { webUrl } from '../crypto-checkout/state.ts';
+import type { CheckoutFailureDetail, CheckoutSuccessDetail } from './state.ts';
+import { webUrl } from './state.ts';
 
 /** A redirect on its way: where to, and the site's name as the shopper reads it. */
 export interface PendingRedirect {
