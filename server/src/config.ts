@@ -85,7 +85,7 @@ export interface Config {
 }
 
 /** What one process runs: `api` (HTTP API), `worker` (Temporal worker and a health port) or `all`. */
-export type Role = 'all' | 'api' | 'worker';
+type Role = 'all' | 'api' | 'worker';
 
 /** Reads and validates the configuration from an environment (process.env by default). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

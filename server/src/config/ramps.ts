@@ -12,7 +12,7 @@ const defaultOfframpFees =
   'gbp:local:40:0:1,gbp:swift:50:25:25,ars:local:100:0:1,mxn:local:100:0:10';
 
 /** Where users wire onramp deposits (sandbox values unless ONRAMP_BANK_ACCOUNT is set). */
-export interface DepositBankAccount {
+interface DepositBankAccount {
   bank_account_number: string;
   bank_name: string;
   bank_address: string;

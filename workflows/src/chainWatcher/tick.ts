@@ -39,7 +39,7 @@ import { getBlock, getBlockNumber } from 'viem/actions';
 /** Most blocks one tick reads; a watcher far behind catches up tick after tick without waiting. */
 const maxBlocksPerTick = 2_000n;
 /** The fewest newest blocks read again until they are deep enough to be served by every node of a provider. */
-export const minTailBlocks = 12;
+const minTailBlocks = 12;
 /** How far before a quote's creation its deposit address is read from when that block is not known. */
 const quoteStartMarginMs = 15 * 60_000;
 
