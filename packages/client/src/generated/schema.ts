@@ -17,7 +17,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Healthy */
+                /** @description Serving: `ok`, or `degraded` when a chain watcher is failing, behind or stalled */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -37,7 +37,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database or Temporal is down, or no worker polls */
+                /** @description Unavailable: the database or Temporal is down, or no worker polls */
                 503: {
                     headers: {
                         [name: string]: unknown;
