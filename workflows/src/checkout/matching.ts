@@ -7,13 +7,17 @@
  * of that token into that address pays it, whoever sends it; any other amount pays no such session.
  */
 
-/** A transfer into a receiving address, as a scan found it (amount in the token's base units). */
+/** A transfer into a receiving address, as a scan found it (amount in the token's base units).
+ * @internal unit-tested on its own
+ */
 export interface TransferSeen {
   token: string;
   amount: bigint;
 }
 
-/** What a session paid from another device expects: its token and exact amount, and whether it holds it. */
+/** What a session paid from another device expects: its token and exact amount, and whether it holds it.
+ * @internal unit-tested on its own
+ */
 export interface PayerlessTerms {
   /** The product's token the transfer must be in. */
   tokenAddress: string;
@@ -36,6 +40,7 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * True when `transfer` pays the session whatever its sender: the session holds a reserved amount, and
  * the transfer is exactly that amount of its token. Nothing is scaled or rounded: another token, or
  * one base unit more or less, does not match.
+ * @internal unit-tested on its own
  */
 export function matchesPayerlessSession(session: PayerlessTerms, transfer: TransferSeen): boolean {
   return session.reserved && same(session.tokenAddress, transfer.token) && transfer.amount === session.amount;
@@ -44,6 +49,7 @@ export function matchesPayerlessSession(session: PayerlessTerms, transfer: Trans
 /**
  * The one session a transfer belongs to by its amount, or null: amounts are reserved one session each
  * per (chain, receiving address, token), so at most one held amount is exactly the transfer's.
+ * @internal unit-tested on its own
  */
 export function sessionHoldingAmount(transfer: TransferSeen, held: readonly AmountHeld[]): string | null {
   return (
@@ -54,6 +60,7 @@ export function sessionHoldingAmount(transfer: TransferSeen, held: readonly Amou
 /**
  * Whether a session may take `transfer` as a fallback (an under- or overpayment of its payer): never when
  * the transfer is exactly the amount another session holds, since that transfer pays that session.
+ * @internal unit-tested on its own
  */
 export function mayTakeAsFallback(
   sessionId: string,
@@ -112,6 +119,7 @@ export function refuseHash(session: HashTerms, tx: HashedTransaction): HashRefus
  * Whether a block is older than the session: before its first block, or stamped before the second the
  * session opened in. The first block comes from the head the chain's watcher last saw, up to a tick old, so
  * the block's time settles what that tick leaves open (block times are whole seconds).
+ * @internal unit-tested on its own
  */
 export function minedBeforeOpening(
   session: Pick<HashTerms, 'startBlock' | 'openedAt'>,
