@@ -13,6 +13,7 @@ export * from './schemas/error.ts';
 export * from './schemas/paymentDetail.ts';
 export * from './schemas/product.ts';
 export * from './schemas/ramps.ts';
+export * from './schemas/refund.ts';
 export * from './schemas/resolvedPayment.ts';
 export * from './schemas/unmatchedTransfer.ts';
 export * from './schemas/user.ts';

@@ -25,4 +25,6 @@ export const webhookEvents = {
   quoteUpdate: 'quote_update',
   /** A transfer into a receiving address fits no order (an extension, to the nearest product's `webhook_url`). */
   unmatchedTransferCreated: 'unmatched_transfer.created',
+  /** A refund changed status (an extension, to its product's `webhook_url`; body `{ refund }`). */
+  refundUpdated: 'refund.updated',
 } as const;

@@ -23,6 +23,7 @@ import * as effectUnknownOutcomes from './migrations/0019_effect_unknown_outcome
 import * as unmatchedTransfers from './migrations/0020_unmatched_transfers.ts';
 import * as paymentBlocks from './migrations/0021_payment_blocks.ts';
 import * as chainWatchStatus from './migrations/0022_chain_watch_status.ts';
+import * as refunds from './migrations/0023_refunds.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0020_unmatched_transfers': unmatchedTransfers,
   '0021_payment_blocks': paymentBlocks,
   '0022_chain_watch_status': chainWatchStatus,
+  '0023_refunds': refunds,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -4,6 +4,7 @@ import type { CheckoutTables } from './checkoutSchema.ts';
 import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
 import type { HandOverTables } from './handOverSchema.ts';
 import type { RampsTables } from './rampsSchema.ts';
+import type { RefundTables } from './refundSchema.ts';
 import type { UnmatchedTables } from './unmatchedSchema.ts';
 import type { UsersTables } from './usersSchema.ts';
 
@@ -105,6 +106,8 @@ export interface ResolvedPaymentsTable {
   block_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** When a reorganisation took the transaction off the chain: the payment no longer stands. */
   reversed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Base units of the received token that confirmed refunds gave back (numeric(78,0)). */
+  refunded_amount: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
 }
 
@@ -145,7 +148,13 @@ export interface PublicRateLimitsTable {
 }
 
 /** The whole database. */
-export interface Database extends CheckoutTables, UsersTables, RampsTables, HandOverTables, UnmatchedTables {
+export interface Database
+  extends CheckoutTables,
+    UsersTables,
+    RampsTables,
+    HandOverTables,
+    UnmatchedTables,
+    RefundTables {
   merchants: MerchantsTable;
   merchant_addresses: MerchantAddressesTable;
   api_keys: ApiKeysTable;

@@ -21,6 +21,8 @@ const exceptionFlags: Readonly<
   reversed: () =>
     'a reorganisation of the chain took the transaction off it: the money did not arrive. Do not fulfil the ' +
     'order (or recover it if you did).',
+  refunded: () => 'all that the payment received was refunded to the customer.',
+  partially_refunded: () => 'part of what the payment received was refunded to the customer.',
   paid_partially: (percent, beyondTolerance) =>
     `received ${percent} % less than expected. ${
       beyondTolerance

@@ -36,6 +36,7 @@ export function presentResolvedPayment(
         txFailure: row.tx_failure,
         reversed: row.reversed_at !== null,
         paidTwice: extras.paidTwice ?? false,
+        refundedUnits: BigInt(row.refunded_amount),
       }),
       receiving_address: row.receiving_address,
       sender_address: row.sender_address,

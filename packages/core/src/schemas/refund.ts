@@ -1,0 +1,197 @@
+/**
+ * Refunds as the merchant API, the hosted pages and webhooks show them (wire shapes). The merchant's wallet
+ * pays a refund; the service asks the customer for an address, hands the merchant an exact payment request
+ * and recognises the transfer on the chain.
+ */
+import { z } from 'zod';
+import { EvmAddress, Timestamp, Uuid } from './common.ts';
+import { PaymentToken } from './product.ts';
+
+/**
+ * Where a refund stands: waiting for the customer's address, waiting for the merchant's transfer, sent (its
+ * transaction seen), confirmed; or canceled by the merchant, or expired unclaimed.
+ */
+export const refundStatuses = [
+  'awaiting_address',
+  'ready_to_pay',
+  'sent',
+  'confirmed',
+  'canceled',
+  'expired',
+] as const;
+export type RefundStatus = (typeof refundStatuses)[number];
+
+/** Statuses a refund never leaves. */
+export const finalRefundStatuses = [
+  'confirmed',
+  'canceled',
+  'expired',
+] as const satisfies readonly RefundStatus[];
+
+/** Statuses whose amount counts against what the payment received (a refund still on its way, or paid). */
+export const standingRefundStatuses = [
+  'awaiting_address',
+  'ready_to_pay',
+  'sent',
+  'confirmed',
+] as const satisfies readonly RefundStatus[];
+
+/** Who gave the refund's address. */
+const refundAddressSources = ['merchant', 'customer'] as const;
+
+/** A token amount in token units: a positive decimal string. */
+const TokenAmount = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number, e.g. 12.5');
+
+/** The transaction that pays a refund: an ERC-20 `transfer` from the receiving wallet. */
+const RefundTransaction = z
+  .object({
+    chain_id: z.number().int(),
+    /** The receiving wallet that pays it. */
+    from: z.string(),
+    /** The token contract. */
+    to: z.string(),
+    /** `transfer(refund_address, amount_base_units)`, ABI-encoded. */
+    data: z.string(),
+    value: z.literal('0'),
+  })
+  .strict()
+  .meta({ id: 'RefundTransaction' });
+
+/** The exact payment a refund asks the merchant's wallet for. */
+export const RefundPaymentRequest = z
+  .object({
+    /** EIP-681: `ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<base units>`. */
+    uri: z.string(),
+    transaction: RefundTransaction,
+  })
+  .strict()
+  .meta({ id: 'RefundPaymentRequest' });
+export type RefundPaymentRequest = z.infer<typeof RefundPaymentRequest>;
+
+/** A refund of a resolved payment or of an unmatched transfer. */
+export const Refund = z
+  .object({
+    id: Uuid,
+    status: z.enum(refundStatuses),
+    /** The resolved payment it refunds, or null for an unmatched transfer's refund. */
+    resolved_payment_id: Uuid.nullable(),
+    /** The unmatched transfer it refunds, or null. */
+    unmatched_transfer_id: Uuid.nullable(),
+    product_id: Uuid.nullable(),
+    chain_id: z.number().int(),
+    token: PaymentToken,
+    /** In token units (a decimal string). */
+    amount: z.string(),
+    /** The same amount in the token's base units (an integer string). */
+    amount_base_units: z.string(),
+    reason: z.string(),
+    /** Where it goes (checksummed); null until the customer claims it. */
+    refund_address: z.string().nullable(),
+    address_source: z.enum(refundAddressSources).nullable(),
+    /** The receiving wallet that pays it (checksummed). */
+    from_address: z.string(),
+    /** The hosted page where the customer gives an address, while the refund waits for one. */
+    claim_url: z.string().nullable(),
+    /** Until when the customer may claim it. */
+    claim_expires_at: Timestamp,
+    /** The hosted page where the merchant pays it, once its address is known. */
+    pay_url: z.string().nullable(),
+    /** The exact transfer to make, once its address is known. */
+    payment_request: RefundPaymentRequest.nullable(),
+    /** The transaction that paid it, once seen on the chain. */
+    tx_hash: z.string().nullable(),
+    sent_at: Timestamp.nullable(),
+    confirmed_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .strict()
+  .meta({ id: 'Refund' });
+export type Refund = z.infer<typeof Refund>;
+
+export const RefundResponse = z.object({ refund: Refund }).strict().meta({ id: 'RefundResponse' });
+export const RefundListResponse = z
+  .object({ refunds: z.array(Refund) })
+  .strict()
+  .meta({ id: 'RefundListResponse' });
+
+/**
+ * Body of POST /api/v1/resolved_payments/:id/refunds and /api/v1/unmatched_transfers/:id/refunds. Without
+ * `amount` the whole received amount is refunded; `overpaid` refunds what a resolved payment received above
+ * its price. Without `refund_address` the customer is e-mailed a claim link (to `email`, else the payment's
+ * customer).
+ */
+export const RefundRequestBody = z
+  .object({
+    amount: z.union([TokenAmount, z.literal('overpaid')]).optional(),
+    reason: z.string().trim().min(1).max(500),
+    refund_address: EvmAddress.optional(),
+    email: z.email().max(254).optional(),
+  })
+  .strict()
+  .meta({ id: 'RefundRequestBody' });
+export type RefundRequestBody = z.infer<typeof RefundRequestBody>;
+
+/** Query of GET /api/v1/refunds. */
+export const RefundQuery = z
+  .object({
+    status: z.enum(refundStatuses).optional(),
+    /** ISO 8601: requested at or after. */
+    since: z.iso.datetime({ offset: true }).optional(),
+    /** ISO 8601: requested before. */
+    until: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict()
+  .meta({ id: 'RefundQuery' });
+
+/** What the customer's claim page shows (GET /api/v1/refund_claims/:token). */
+export const RefundClaim = z
+  .object({
+    status: z.enum(refundStatuses),
+    merchant_name: z.string().nullable(),
+    product_name: z.string().nullable(),
+    chain_id: z.number().int(),
+    token: PaymentToken,
+    amount: z.string(),
+    reason: z.string(),
+    /** The receipt language of the customer: `en`, `es` or `pt`. */
+    locale: z.string(),
+    refund_address: z.string().nullable(),
+    claim_expires_at: Timestamp,
+    tx_hash: z.string().nullable(),
+  })
+  .strict()
+  .meta({ id: 'RefundClaim' });
+export type RefundClaim = z.infer<typeof RefundClaim>;
+export const RefundClaimResponse = z
+  .object({ refund_claim: RefundClaim })
+  .strict()
+  .meta({ id: 'RefundClaimResponse' });
+
+/** Body of POST /api/v1/refund_claims/:token: the address the customer gives. */
+export const RefundClaimBody = z
+  .object({ refund_address: EvmAddress })
+  .strict()
+  .meta({ id: 'RefundClaimBody' });
+
+/** What the merchant's pay page shows (GET /api/v1/refund_payments/:token). */
+export const RefundPayment = z
+  .object({
+    status: z.enum(refundStatuses),
+    chain_id: z.number().int(),
+    token: PaymentToken,
+    amount: z.string(),
+    amount_base_units: z.string(),
+    reason: z.string(),
+    from_address: z.string(),
+    refund_address: z.string().nullable(),
+    payment_request: RefundPaymentRequest.nullable(),
+    tx_hash: z.string().nullable(),
+  })
+  .strict()
+  .meta({ id: 'RefundPayment' });
+export type RefundPayment = z.infer<typeof RefundPayment>;
+export const RefundPaymentResponse = z
+  .object({ refund_payment: RefundPayment })
+  .strict()
+  .meta({ id: 'RefundPaymentResponse' });

@@ -1,0 +1,62 @@
+/** Table types of refunds: what the merchant's wallet owes a customer, and whether the chain shows it paid. */
+import type { Selectable } from 'kysely';
+import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
+
+/** Where a refund stands (see `Refund` in @checkout/core). */
+export type RefundRowStatus =
+  | 'awaiting_address'
+  | 'ready_to_pay'
+  | 'sent'
+  | 'confirmed'
+  | 'canceled'
+  | 'expired';
+
+/** One refund of a resolved payment or of an unmatched transfer (addresses lowercase). */
+export interface RefundsTable {
+  id: string;
+  merchant_id: string;
+  /** The merchant wallet (receiving address) that pays it. */
+  address_id: string;
+  product_id: string | null;
+  /** Exactly one of the two is set. */
+  resolved_payment_id: string | null;
+  unmatched_transfer_id: string | null;
+  chain_id: number;
+  token: Json<StoredToken>;
+  token_address: string;
+  /** The receiving address that pays it. */
+  from_address: string;
+  /** Base units, numeric(78,0), positive. */
+  amount: string;
+  reason: string;
+  status: RefundRowStatus;
+  /** Where it goes; null until the customer claims it. */
+  refund_address: string | null;
+  address_source: 'merchant' | 'customer' | null;
+  /** The customer's e-mail, sealed with the SecretBox; null when none is known. */
+  email_ciphertext: string | null;
+  /** The customer's receipt language: `en`, `es` or `pt`. */
+  locale: string;
+  /** SHA-256 (hex) of the claim page's token and of the pay page's token. */
+  claim_token_hash: string;
+  pay_token_hash: string;
+  /** `{"claim":…,"pay":…}` sealed, so the merchant API can show the pages' links again. */
+  tokens_ciphertext: string;
+  claim_expires_at: Timestamp;
+  /** The transfer that paid it, once the chain's watcher saw it. */
+  tx_hash: string | null;
+  log_index: number | null;
+  /** numeric(20,0). */
+  block_number: string | null;
+  sent_at: Timestamp | null;
+  confirmed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The refund tables, part of the Database. */
+export interface RefundTables {
+  refunds: RefundsTable;
+}
+
+export type RefundRow = Selectable<RefundsTable>;
