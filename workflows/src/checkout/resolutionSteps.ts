@@ -2,7 +2,7 @@
  * The checkout's resolution: the Resolved Payment written once (unique on chain, hash and log index) with
  * the session's and expected payment's final status and, when the product sends webhooks, its delivery.
  */
-import { isTestToken, webhookEvents } from '@checkout/core';
+import { isTestToken, webhookEvents, wireTokenOf } from '@checkout/core';
 import {
   createWebhookDelivery,
   findExpectedPayment,
@@ -45,16 +45,7 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
       const received = facts.receivedToken
         ? deps.tokens.findPaymentToken(session.chain_id, facts.receivedToken)
         : deps.tokens.findPaymentToken(session.chain_id, session.payment_token_address);
-      const receivedToken: StoredToken = received
-        ? {
-            symbol: received.symbol,
-            address: received.address,
-            name: received.name,
-            decimal_count: received.decimals,
-            blockchain: received.blockchain,
-            network: received.network,
-          }
-        : session.expected_token;
+      const receivedToken: StoredToken = received ? wireTokenOf(received) : session.expected_token;
       let webhookDeliveryId: string | null = null;
       const { resolvedPaymentId } = await recordResolvedPayment(
         db,

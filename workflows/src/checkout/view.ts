@@ -4,7 +4,13 @@
  * and the expected payment's amount, status and session. It exposes no secret.
  */
 import type { ChainClients } from '@checkout/chain';
-import { type CheckoutView, normalizeDecimal, notFound, type TokenRegistry } from '@checkout/core';
+import {
+  type CheckoutView,
+  normalizeDecimal,
+  notFound,
+  type TokenRegistry,
+  wireTokenOf,
+} from '@checkout/core';
 import {
   type Database,
   findExpectedPayment,
@@ -24,15 +30,7 @@ export async function describeCheckout(
   const chain = deps.tokens.chainById(product.chain_id);
   const productToken = { ...storedTokenOf(product), chain_id: product.chain_id };
   const paymentTokens = product.swappable
-    ? (chain?.paymentTokens ?? []).map((t) => ({
-        symbol: t.symbol,
-        address: t.address,
-        name: t.name,
-        decimal_count: t.decimals,
-        blockchain: t.blockchain,
-        network: t.network,
-        chain_id: t.chainId,
-      }))
+    ? (chain?.paymentTokens ?? []).map((t) => ({ ...wireTokenOf(t), chain_id: t.chainId }))
     : [productToken];
   let expected: CheckoutView['expected_payment'] = null;
   if (expectedPaymentId) {

@@ -8,17 +8,22 @@ import { type KycEvent, kycEventSignal, kycWorkflowId, kycWorkflowType } from '.
 /** The user a KYC call is about. */
 type KycUser = Parameters<typeof kycWorkflowSummary>[0] & { id: string; merchant_id: string };
 
+/** What every call that may start the user's onboarding carries: its input, memo and summary. */
+function onboardingCall(user: KycUser) {
+  return {
+    args: [{ userId: user.id, merchantId: user.merchant_id }],
+    memo: kycMemo(user),
+    ...shown(kycWorkflowSummary(user)),
+  };
+}
+
 /** Queues the start of the user's onboarding. */
 export function queueKycStart(db: Kysely<Database>, user: KycUser): Promise<string> {
   return queueWorkflowCall(db, {
     kind: 'start',
     workflowType: kycWorkflowType,
     workflowId: kycWorkflowId(user.id),
-    call: {
-      args: [{ userId: user.id, merchantId: user.merchant_id }],
-      memo: kycMemo(user),
-      ...shown(kycWorkflowSummary(user)),
-    },
+    call: onboardingCall(user),
   });
 }
 
@@ -31,11 +36,6 @@ export function queueKycEvent(db: Kysely<Database>, user: KycUser, event: KycEve
     kind: 'signal_with_start',
     workflowType: kycWorkflowType,
     workflowId: kycWorkflowId(user.id),
-    call: {
-      args: [{ userId: user.id, merchantId: user.merchant_id }],
-      signal: { name: kycEventSignal.name, args: [event] },
-      memo: kycMemo(user),
-      ...shown(kycWorkflowSummary(user)),
-    },
+    call: { ...onboardingCall(user), signal: { name: kycEventSignal.name, args: [event] } },
   });
 }

@@ -19,17 +19,22 @@ export function onrampLifecycleInput(
   return { onrampId: row.id, ...rampLifecycleOwner(row) };
 }
 
+/** What every call that may start the onramp's lifecycle carries: its input, memo and summary. */
+function lifecycleCall(onramp: OnrampRow) {
+  return {
+    args: [onrampLifecycleInput(onramp)],
+    memo: onrampMemo(onramp),
+    ...shown(onrampWorkflowSummary(onramp)),
+  };
+}
+
 /** Queues the start of the onramp's lifecycle (its expiry timer). */
 export function queueOnrampStart(db: Kysely<Database>, onramp: OnrampRow): Promise<string> {
   return queueWorkflowCall(db, {
     kind: 'start',
     workflowType: onrampWorkflowType,
     workflowId: onrampWorkflowId(onramp.id),
-    call: {
-      args: [onrampLifecycleInput(onramp)],
-      memo: onrampMemo(onramp),
-      ...shown(onrampWorkflowSummary(onramp)),
-    },
+    call: lifecycleCall(onramp),
   });
 }
 
@@ -43,11 +48,6 @@ export function queueOnrampDeposit(
     kind: 'signal_with_start',
     workflowType: onrampWorkflowType,
     workflowId: onrampWorkflowId(onramp.id),
-    call: {
-      args: [onrampLifecycleInput(onramp)],
-      signal: { name: onrampDepositSignal.name, args: [deposit] },
-      memo: onrampMemo(onramp),
-      ...shown(onrampWorkflowSummary(onramp)),
-    },
+    call: { ...lifecycleCall(onramp), signal: { name: onrampDepositSignal.name, args: [deposit] } },
   });
 }

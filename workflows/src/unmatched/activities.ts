@@ -2,7 +2,7 @@
  * Activities of unmatched transfers: settling the transfers the chain's watcher recorded that no session
  * took (run after each watcher tick), and the merchant's e-mail of each one, claimed before it is sent.
  */
-import type { TokenRegistry } from '@checkout/core';
+import { type TokenRegistry, wireTokenOf } from '@checkout/core';
 import {
   type Db,
   findProductById,
@@ -56,16 +56,7 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
   const margin = Math.max(5_000, 3 * (deps.checkout.scanIntervalMs ?? 1_000));
   const tokenOf = (chainId: number, address: string): StoredToken | undefined => {
     const t = deps.tokens.findPaymentToken(chainId, address);
-    return t
-      ? {
-          symbol: t.symbol,
-          address: t.address,
-          name: t.name,
-          decimal_count: t.decimals,
-          blockchain: t.blockchain,
-          network: t.network,
-        }
-      : undefined;
+    return t ? wireTokenOf(t) : undefined;
   };
 
   return {
