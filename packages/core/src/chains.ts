@@ -24,25 +24,6 @@ export interface TokenInfo {
   noReturnTransfer?: boolean;
 }
 
-/** A token as the wire and the stored records name it (the wire Token without id, decimals as `decimal_count`). */
-export function wireTokenOf(t: TokenInfo): {
-  symbol: string;
-  address: string;
-  name: string;
-  decimal_count: number;
-  blockchain: string;
-  network: string;
-} {
-  return {
-    symbol: t.symbol,
-    address: t.address,
-    name: t.name,
-    decimal_count: t.decimals,
-    blockchain: t.blockchain,
-    network: t.network,
-  };
-}
-
 /** One chain: its id, wire name and accepted stablecoins. */
 export interface ChainInfo {
   chainId: number;

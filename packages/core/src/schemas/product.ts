@@ -1,6 +1,6 @@
 /** Product: a merchant's checkout configuration (spec 2.1, 4.1-4.3). */
 import { z } from 'zod';
-import { blockchains, networks } from '../chains.ts';
+import { blockchains, networks, type TokenInfo } from '../chains.ts';
 import { displayText } from '../displayText.ts';
 import { decimalInput, HttpUrl, Timestamp, Uuid } from './common.ts';
 
@@ -24,6 +24,18 @@ const Token = z
 /** Token inside a Resolved Payment: the Token without its id. */
 export const PaymentToken = Token.omit({ id: true }).meta({ id: 'PaymentToken' });
 export type PaymentToken = z.infer<typeof PaymentToken>;
+
+/** A registry token as the wire and the stored records name it. */
+export function wireTokenOf(t: TokenInfo): PaymentToken {
+  return {
+    symbol: t.symbol,
+    address: t.address,
+    name: t.name,
+    decimal_count: t.decimals,
+    blockchain: t.blockchain,
+    network: t.network,
+  };
+}
 
 const TokenInput = z
   .object({
