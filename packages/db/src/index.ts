@@ -9,6 +9,7 @@ export * from './presenters/checkout.ts';
 export * from './presenters/paymentDetail.ts';
 export * from './presenters/product.ts';
 export * from './presenters/ramps.ts';
+export * from './presenters/refund.ts';
 export * from './presenters/resolvedPayment.ts';
 export * from './presenters/unmatchedTransfer.ts';
 export * from './presenters/user.ts';

@@ -168,3 +168,20 @@ export async function addRefundedAmount(
     .where('id', '=', resolvedPaymentId)
     .execute();
 }
+
+/**
+ * Gives an unmatched transfer whose refund was canceled or expired back to the merchant (`refunded` → `open`),
+ * unless another refund of it still stands.
+ */
+export async function reopenRefundedTransfer(
+  db: Kysely<Database>,
+  unmatchedTransferId: string,
+): Promise<void> {
+  if ((await standingRefundUnits(db, { unmatchedTransferId })) > 0n) return;
+  await db
+    .updateTable('unmatched_transfers')
+    .set({ status: 'open', updated_at: new Date() })
+    .where('id', '=', unmatchedTransferId)
+    .where('status', '=', 'refunded')
+    .execute();
+}

@@ -1,0 +1,37 @@
+/** The `refund.updated` webhook of a refund's status, queued in the transaction that writes the status. */
+import { webhookEvents } from '@checkout/core';
+import {
+  createWebhookDelivery,
+  type Database,
+  findProductById,
+  presentRefund,
+  type RefundRow,
+  type SecretBox,
+} from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { queueDeliveryStart } from '../webhookDelivery/start.ts';
+
+/**
+ * Queues `refund.updated` with the refund as it now stands to its product's `webhook_url`, when the product
+ * sends webhooks; once per status (the delivery's subject is `<refund id>:<status>`).
+ */
+export async function announceRefund(
+  db: Kysely<Database>,
+  deps: { secrets: SecretBox; publicBaseUrl: string },
+  row: RefundRow,
+): Promise<void> {
+  const product = row.product_id ? await findProductById(db, row.product_id) : undefined;
+  if (!product?.send_webhook || !product.webhook_url) return;
+  const delivery = await createWebhookDelivery(db, {
+    merchantId: row.merchant_id,
+    eventType: webhookEvents.refundUpdated,
+    subjectId: `${row.id}:${row.status}`,
+    productId: product.id,
+    url: product.webhook_url,
+    payload: JSON.stringify({
+      event: webhookEvents.refundUpdated,
+      payload: { refund: presentRefund(row, deps) },
+    }),
+  });
+  await queueDeliveryStart(db, delivery.id, delivery);
+}
