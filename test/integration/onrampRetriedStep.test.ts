@@ -56,6 +56,7 @@ describe.skipIf(databaseUnavailable())('a retried onramp step', () => {
     const { deps } = service;
     const steps = createOnrampActivities({
       db: deps.db,
+      secrets: deps.secrets,
       chains: deps.chains,
       ramps: { treasuryPrivateKey: deps.config.ramps.treasuryPrivateKey },
     });

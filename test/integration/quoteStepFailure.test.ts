@@ -49,6 +49,7 @@ describe.skipIf(databaseUnavailable())('an offramp step that fails for good', ()
     });
     own = createQuoteActivities({
       db: service.deps.db,
+      secrets: service.deps.secrets,
       chains: service.deps.chains,
       tokens: service.deps.tokens,
       ramps: service.deps.config.ramps,

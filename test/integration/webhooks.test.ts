@@ -141,7 +141,7 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
       .where('id', '=', product)
       .executeTakeFirstOrThrow();
     const payload = JSON.stringify(presentResolvedPayment(row, productRow, service.deps.secrets));
-    const delivery = await createWebhookDelivery(db, {
+    const delivery = await createWebhookDelivery(db, service.deps.secrets, {
       merchantId: who.merchantId,
       eventType: 'resolved_payment.created',
       subjectId: row.id,
@@ -350,7 +350,7 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    const again = await createWebhookDelivery(service.deps.db.kysely, {
+    const again = await createWebhookDelivery(service.deps.db.kysely, service.deps.secrets, {
       merchantId: merchant.merchantId,
       eventType: row.event_type,
       subjectId: row.subject_id,
@@ -360,8 +360,12 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     });
     expect(again.id).toBe(id);
     expect(again.payload).toBe(row.payload);
-    // The product secret is kept out of the row and put back for the request: the bytes are the event's.
-    expect(row.payload).toBe(payload.replace(/"product_secret":"[^"]+"/, '"product_secret":null'));
+    // The row holds the body sealed, without the product secret, which is put back for the request: the
+    // bytes are the event's.
+    expect(row.payload).not.toContain('shopper@example.com');
+    expect(service.deps.secrets.open(row.payload)).toBe(
+      payload.replace(/"product_secret":"[^"]+"/, '"product_secret":null'),
+    );
     expect(await webhookRequestBody(service.deps.db.kysely, service.deps.secrets, row)).toBe(payload);
   });
 
@@ -477,7 +481,7 @@ describe.skipIf(databaseUnavailable())('webhooks without Temporal', () => {
       json: { product: { name: 'Offline', email: 'o@example.com', token: usdc } },
     });
     const db = service.deps.db.kysely;
-    const delivery = await createWebhookDelivery(db, {
+    const delivery = await createWebhookDelivery(db, service.deps.secrets, {
       merchantId: merchant.merchantId,
       eventType: 'resolved_payment.created',
       subjectId: randomUUID(),

@@ -159,7 +159,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       const { quote: input } = body();
       const executed = await executeQuote(
         ctx.state.db,
-        { chains: deps.chains, log: ctx.state.log },
+        { chains: deps.chains, secrets: deps.secrets, log: ctx.state.log },
         { quote, transfer: input.crypto_transfer },
       );
       ctx.body = presentQuote(

@@ -83,7 +83,7 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
           if (!product.send_webhook || !product.webhook_url) return;
           const row = await findResolvedPayment(trx, id);
           if (!row) throw new Error(`the resolved payment ${id} just recorded is missing`);
-          const delivery = await createWebhookDelivery(trx, {
+          const delivery = await createWebhookDelivery(trx, deps.secrets, {
             merchantId: product.merchant_id,
             eventType: resolvedPaymentEvent,
             subjectId: id,

@@ -53,7 +53,7 @@ export function createKycActivities(deps: KycActivityDeps): KycActivities {
             webhookDeliveryId: null,
           };
         }
-        const webhookDeliveryId = await queueAccountEvent(trx, {
+        const webhookDeliveryId = await queueAccountEvent(trx, deps.secrets, {
           merchantId: row.merchant_id,
           event: webhookEvents.kycUpdate,
           // One event per stored version, so each change is its own delivery.

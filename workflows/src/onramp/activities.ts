@@ -5,7 +5,7 @@
  * (changes.ts).
  */
 import type { ChainClients } from '@checkout/chain';
-import type { Db } from '@checkout/db';
+import type { Db, SecretBox } from '@checkout/db';
 import type { Hex } from 'viem';
 import { type BankPartner, createSandboxBankPartner } from './bankPartner.ts';
 import { createDeliveryActivities } from './delivery.ts';
@@ -17,6 +17,7 @@ import { createTreasury } from './treasury.ts';
 /** What the onramp activities need. */
 export interface OnrampActivityDeps {
   db: Db;
+  secrets: SecretBox;
   chains: ChainClients;
   ramps: { treasuryPrivateKey: Hex };
   /** The bank partner that returns unused fiat; the sandbox partner when absent. */
@@ -28,8 +29,8 @@ export function createOnrampActivities(deps: OnrampActivityDeps): OnrampActiviti
   const db = deps.db.kysely;
   const treasury = createTreasury({ chains: deps.chains, privateKey: deps.ramps.treasuryPrivateKey });
   return {
-    ...createFundingActivities(db),
-    ...createDeliveryActivities(db, treasury),
-    ...createFiatRefundActivities(db, deps.bankPartner ?? createSandboxBankPartner()),
+    ...createFundingActivities(db, deps.secrets),
+    ...createDeliveryActivities(db, deps.secrets, treasury),
+    ...createFiatRefundActivities(db, deps.secrets, deps.bankPartner ?? createSandboxBankPartner()),
   };
 }

@@ -13,6 +13,7 @@ import {
   type OnrampStatusValue,
   presentOnramp,
   queueAccountEvent,
+  type SecretBox,
   type StoredDeposit,
   type StoredOnrampRefund,
   transitionOnramp,
@@ -26,8 +27,12 @@ export const cents = (decimal: string) => parseUnits(normalizeDecimal(decimal), 
 export const money = (units: bigint) => formatUnits(units, fiatDecimals, fiatDecimals);
 
 /** Queues the `onramp_update` of the row's current version; null without a webhook endpoint. */
-async function queueUpdate(trx: Kysely<Database>, row: OnrampRow): Promise<string | null> {
-  return queueAccountEvent(trx, {
+async function queueUpdate(
+  trx: Kysely<Database>,
+  secrets: SecretBox,
+  row: OnrampRow,
+): Promise<string | null> {
+  return queueAccountEvent(trx, secrets, {
     merchantId: row.merchant_id,
     event: webhookEvents.onrampUpdate,
     subjectId: `${row.id}:status:${row.status_version}`,
@@ -38,13 +43,14 @@ async function queueUpdate(trx: Kysely<Database>, row: OnrampRow): Promise<strin
 /** Applies a status change and queues its webhook in the same transaction; null when the change lost a race. */
 export async function changeStatus(
   trx: Kysely<Database>,
+  secrets: SecretBox,
   id: string,
   from: OnrampStatusValue,
   change: OnrampChange,
 ): Promise<OnrampStep | null> {
   const row = await transitionOnramp(trx, id, from, change);
   if (!row) return null;
-  return { status: row.status, webhookDeliveryId: await queueUpdate(trx, row) };
+  return { status: row.status, webhookDeliveryId: await queueUpdate(trx, secrets, row) };
 }
 
 /**
@@ -53,12 +59,13 @@ export async function changeStatus(
  */
 export async function changeRefunds(
   trx: Kysely<Database>,
+  secrets: SecretBox,
   row: OnrampRow,
   change: { deposits?: StoredDeposit[]; refunds: StoredOnrampRefund[] },
 ): Promise<OnrampStep> {
   const updated = await updateOnrampRefunds(trx, row.id, row.status_version, change);
   if (!updated) throw ApplicationFailure.retryable(`onramp ${row.id} changed meanwhile`, 'onramp_changed');
-  return { status: updated.status, webhookDeliveryId: await queueUpdate(trx, updated) };
+  return { status: updated.status, webhookDeliveryId: await queueUpdate(trx, secrets, updated) };
 }
 
 /** A refund of `amount` fiat for `reason`, keyed so that the bank partner returns it once. */

@@ -4,7 +4,7 @@
  * is checked until it is confirmed (`crypto_sent`) or reverted (`failed`, the deposit returned).
  */
 import { normalizeDecimal, parseUnits } from '@checkout/core';
-import { type Database, type OnrampRow, recordSignedTransfer } from '@checkout/db';
+import { type Database, type OnrampRow, recordSignedTransfer, type SecretBox } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
 import { cents, changeStatus, loadOnrampRow, money, newRefund, unchanged } from './changes.ts';
@@ -14,6 +14,7 @@ import type { Treasury, TreasuryPayment } from './treasury.ts';
 /** Builds the delivery activities. */
 export function createDeliveryActivities(
   db: Kysely<Database>,
+  secrets: SecretBox,
   treasury: Treasury,
 ): Pick<OnrampActivities, 'sendOnrampCrypto' | 'checkOnrampTransfer'> {
   /** The onramp's delivery as a treasury payment, recorded on the onramp row. */
@@ -32,11 +33,12 @@ export function createDeliveryActivities(
 
   return {
     async sendOnrampCrypto({ onrampId }) {
-      const moved = await db
-        .transaction()
-        .execute((trx) =>
-          changeStatus(trx, onrampId, 'funds_received', { status: 'sending_crypto', statusMessage: null }),
-        );
+      const moved = await db.transaction().execute((trx) =>
+        changeStatus(trx, secrets, onrampId, 'funds_received', {
+          status: 'sending_crypto',
+          statusMessage: null,
+        }),
+      );
       const row = await loadOnrampRow(db, onrampId);
       if (row.status === 'sending_crypto') await treasury.send(paymentOf(row));
       return moved ?? unchanged(db, row);
@@ -52,7 +54,7 @@ export function createDeliveryActivities(
         return { ...(await unchanged(db, row)), transfer: 'pending' };
       if (check.state === 'reverted') {
         const step = await db.transaction().execute((trx) =>
-          changeStatus(trx, onrampId, 'sending_crypto', {
+          changeStatus(trx, secrets, onrampId, 'sending_crypto', {
             status: 'failed',
             statusMessage: `The treasury transfer ${check.hash} reverted on chain; the deposit is returned to the sending account.`,
             // The deposit amount goes back; an excess above it has its own refund.
@@ -67,11 +69,12 @@ export function createDeliveryActivities(
           transfer: 'reverted',
         };
       }
-      const step = await db
-        .transaction()
-        .execute((trx) =>
-          changeStatus(trx, onrampId, 'sending_crypto', { status: 'crypto_sent', statusMessage: null }),
-        );
+      const step = await db.transaction().execute((trx) =>
+        changeStatus(trx, secrets, onrampId, 'sending_crypto', {
+          status: 'crypto_sent',
+          statusMessage: null,
+        }),
+      );
       return { ...(step ?? (await unchanged(db, await loadOnrampRow(db, onrampId)))), transfer: 'confirmed' };
     },
   };

@@ -2,7 +2,7 @@
  * Fiat the onramp does not use goes back through the bank partner (bankPartner.ts): each pending refund is
  * returned once, keyed by its id, and the outcome is written with its `onramp_update` webhook.
  */
-import type { Database } from '@checkout/db';
+import type { Database, SecretBox } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { BankPartner } from './bankPartner.ts';
 import { changeRefunds, loadOnrampRow } from './changes.ts';
@@ -11,6 +11,7 @@ import type { OnrampActivities } from './shared.ts';
 /** Builds the activity that returns the onramp's pending refunds. */
 export function createFiatRefundActivities(
   db: Kysely<Database>,
+  secrets: SecretBox,
   bank: BankPartner,
 ): Pick<OnrampActivities, 'returnOnrampRefunds'> {
   return {
@@ -30,7 +31,7 @@ export function createFiatRefundActivities(
         const step = await db.transaction().execute(async (trx) => {
           const current = await loadOnrampRow(trx, onrampId);
           if (current.refunds.find((r) => r.id === pending.id)?.status !== 'pending') return null;
-          return changeRefunds(trx, current, {
+          return changeRefunds(trx, secrets, current, {
             refunds: current.refunds.map((r) =>
               r.id !== pending.id
                 ? r

@@ -4,7 +4,7 @@
  * for good.
  */
 import { printableText } from '@checkout/core';
-import type { Database, StoredDeposit } from '@checkout/db';
+import type { Database, SecretBox, StoredDeposit } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { cents, changeRefunds, changeStatus, loadOnrampRow, money, newRefund, unchanged } from './changes.ts';
 import type { OnrampActivities } from './shared.ts';
@@ -12,6 +12,7 @@ import type { OnrampActivities } from './shared.ts';
 /** Builds the funding activities. */
 export function createFundingActivities(
   db: Kysely<Database>,
+  secrets: SecretBox,
 ): Pick<OnrampActivities, 'loadOnramp' | 'expireOnramp' | 'creditOnrampDeposit' | 'recordOnrampStepFailure'> {
   return {
     async loadOnramp({ onrampId }) {
@@ -20,7 +21,7 @@ export function createFundingActivities(
 
     async expireOnramp({ onrampId }) {
       return db.transaction().execute(async (trx) => {
-        const step = await changeStatus(trx, onrampId, 'initiated', {
+        const step = await changeStatus(trx, secrets, onrampId, 'initiated', {
           status: 'expired',
           statusMessage: 'No deposit arrived before the onramp expired.',
         });
@@ -37,7 +38,7 @@ export function createFundingActivities(
         const amount = money(cents(deposit.amount));
         if (row.status !== 'initiated' && row.status !== 'held') {
           // Funded, expired or failed already: the deposit is not credited and goes back in full.
-          return changeRefunds(trx, row, {
+          return changeRefunds(trx, secrets, row, {
             deposits: [...deposits, { id: deposit.depositId, amount, credited: false }],
             refunds: [
               ...row.refunds,
@@ -49,7 +50,7 @@ export function createFundingActivities(
         const due = cents(row.deposit_amount);
         const funded = received >= due;
         const over = received - due;
-        const step = await changeStatus(trx, onrampId, row.status, {
+        const step = await changeStatus(trx, secrets, onrampId, row.status, {
           status: funded ? 'funds_received' : 'held',
           statusMessage: funded
             ? over > 0n
@@ -76,7 +77,7 @@ export function createFundingActivities(
         const row = await loadOnrampRow(trx, onrampId);
         // A retried note (its first attempt committed) changes nothing and queues no second webhook.
         if (row.status_message === printableText(message)) return unchanged(trx, row);
-        const step = await changeStatus(trx, onrampId, row.status, {
+        const step = await changeStatus(trx, secrets, onrampId, row.status, {
           status: row.status,
           statusMessage: printableText(message),
         });

@@ -52,6 +52,7 @@ afterAll(async () => {
 function activities(bankPartner?: BankPartner): OnrampActivities {
   return createOnrampActivities({
     db,
+    secrets,
     chains: createChainClients([
       { chainId: 97, name: 'dev chain', rpcUrls: [chain.chain.rpcUrl], confirmations: 1 },
     ]),

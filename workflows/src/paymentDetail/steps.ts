@@ -94,7 +94,7 @@ export async function changePaymentDetailStatus(
   return inTransaction(db, async (trx) => {
     const row = await setPaymentDetailStatus(trx, detail.id, detail.status, status);
     if (!row) return detail;
-    const deliveryId = await queueAccountEvent(trx, {
+    const deliveryId = await queueAccountEvent(trx, deps.secrets, {
       merchantId: row.merchant_id,
       event: webhookEvents.paymentDetailUpdate,
       subjectId: `${row.id}:status:${row.status_version}`,

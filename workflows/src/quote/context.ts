@@ -18,6 +18,7 @@ import {
   presentOfframp,
   type QuoteRow,
   queueAccountEvent,
+  type SecretBox,
   transitionOfframp,
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
@@ -30,6 +31,7 @@ import { type OfframpStep, quoteNotFound } from './shared.ts';
 /** What the quote activities need. */
 export interface QuoteActivityDeps {
   db: Db;
+  secrets: SecretBox;
   /** Chains with an RPC endpoint, for refunds. */
   chains: ChainClients;
   ramps: { payoutSandboxDelayMs: number; treasuryPrivateKey: Hex };
@@ -42,6 +44,7 @@ export interface QuoteActivityDeps {
 /** The quote activities' shared resources. */
 export interface QuoteActivityContext {
   db: Kysely<Database>;
+  secrets: SecretBox;
   chains: ChainClients;
   partner: PayoutPartner;
   treasury: Treasury;
@@ -58,6 +61,7 @@ export interface QuoteActivityContext {
 export function quoteActivityContext(deps: QuoteActivityDeps): QuoteActivityContext {
   return {
     db: deps.db.kysely,
+    secrets: deps.secrets,
     chains: deps.chains,
     partner: deps.payoutPartner ?? createSandboxPayoutPartner({ delayMs: deps.ramps.payoutSandboxDelayMs }),
     treasury: createTreasury({ chains: deps.chains, privateKey: deps.ramps.treasuryPrivateKey }),
@@ -93,6 +97,7 @@ export async function loadOfframp(trx: Kysely<Database>, id: string, forUpdate =
  */
 export function changeOfframp(
   db: Kysely<Database>,
+  secrets: SecretBox,
   id: string,
   change: { from: OfframpStatusValue; to: OfframpStatusValue; message: string | null },
   extras: OfframpChangeExtras = {},
@@ -100,7 +105,7 @@ export function changeOfframp(
   return inTransaction(db, async (trx) => {
     const row = await transitionOfframp(trx, id, change.from, change.to, change.message, extras);
     if (!row) return null;
-    const webhookDeliveryId = await queueAccountEvent(trx, {
+    const webhookDeliveryId = await queueAccountEvent(trx, secrets, {
       merchantId: row.merchant_id,
       event: webhookEvents.offrampUpdate,
       subjectId: `${row.id}:status:${row.status_version}`,

@@ -64,7 +64,7 @@ async function refundsOwed(
 export function createDepositRefundActivities(
   context: QuoteActivityContext,
 ): Pick<QuoteActivities, 'findQuoteRefunds' | 'sendQuoteRefund' | 'checkQuoteRefund'> {
-  const { db, treasury } = context;
+  const { db, secrets, treasury } = context;
 
   /**
    * The confirmed transfers into the quote's address in its token not yet returned (one per transaction,
@@ -145,7 +145,7 @@ export function createDepositRefundActivities(
         const locked = await loadQuote(trx, quoteId, true);
         const ids: string[] = [];
         for (const refund of await refundsOwed(trx, locked, deposits)) {
-          const recorded = await recordQuoteRefund(trx, { ...refund, id: randomUUID(), quoteId });
+          const recorded = await recordQuoteRefund(trx, secrets, { ...refund, id: randomUUID(), quoteId });
           if (recorded?.webhookDeliveryId) ids.push(recorded.webhookDeliveryId);
         }
         return ids;
@@ -173,7 +173,7 @@ export function createDepositRefundActivities(
         if (!finished) return undefined;
         return refundStep(
           finished,
-          await createQuoteUpdate(trx, finished.quote_id, quoteRefundSubject(finished, status)),
+          await createQuoteUpdate(trx, secrets, finished.quote_id, quoteRefundSubject(finished, status)),
         );
       });
       return step ?? refundStep(await loadRefund(refundId));

@@ -19,6 +19,7 @@ import {
   type OfframpRow,
   type QuoteRow,
   quoteTotals,
+  type SecretBox,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { getAddress, type Hash } from 'viem';
@@ -32,6 +33,7 @@ import { queueQuoteExecuted } from './start.ts';
 /** What executing a quote needs beyond the database. */
 export interface ExecuteQuoteDeps {
   chains: ChainClients;
+  secrets: SecretBox;
   log: { warn(fields: object, message: string): void };
 }
 
@@ -154,6 +156,7 @@ async function verifyFunding(
  */
 async function recordExecution(
   db: Kysely<Database>,
+  secrets: SecretBox,
   quote: QuoteRow,
   transfer: Transfer,
   verification: Funding,
@@ -178,7 +181,7 @@ async function recordExecution(
       // Overpaid: the excess goes back to the sender, from the treasury, once the payouts start.
       const excess = verification.receivedAmount - due;
       if (excess > 0n && sender) {
-        const refund = await recordQuoteRefund(trx, {
+        const refund = await recordQuoteRefund(trx, secrets, {
           id: randomUUID(),
           quoteId: quote.id,
           reason: 'excess',
@@ -210,5 +213,5 @@ export async function executeQuote(
   const { quote, transfer } = input;
   const offramps = await checkExecutable(db, deps, quote, transfer);
   const verification = await verifyFunding(deps, quote, transfer, quoteTotals(offramps).amount);
-  return recordExecution(db, quote, transfer, verification);
+  return recordExecution(db, deps.secrets, quote, transfer, verification);
 }

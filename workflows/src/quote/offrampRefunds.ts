@@ -54,7 +54,7 @@ export function refundOf(
 export function createOfframpRefundActivities(
   context: QuoteActivityContext,
 ): Pick<QuoteActivities, 'sendOfframpRefund' | 'checkOfframpRefund'> {
-  const { db, treasury } = context;
+  const { db, secrets, treasury } = context;
   /** The refund as a treasury payment, recorded on the offramp row. */
   const refundPaymentOf = (row: OfframpRow, quote: QuoteRow) =>
     context.tokenPayment(
@@ -100,6 +100,7 @@ export function createOfframpRefundActivities(
         : `The refund transfer ${check.hash} reverted on chain; contact support.`;
       const step = await changeOfframp(
         db,
+        secrets,
         offrampId,
         { from: 'failed', to: 'failed', message: refundedMessage(row, quote, outcome) },
         { refund: { status: confirmed ? 'sent' : 'failed' } },

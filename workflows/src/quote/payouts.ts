@@ -5,7 +5,13 @@
  * complete the quote. Each offramp change is written with its `offramp_update` webhook (context.ts).
  */
 import { printableText } from '@checkout/core';
-import { type Database, listOfframpsOfQuote, type OfframpStatusValue, setQuoteStatus } from '@checkout/db';
+import {
+  type Database,
+  listOfframpsOfQuote,
+  type OfframpStatusValue,
+  type SecretBox,
+  setQuoteStatus,
+} from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { changeOfframp, loadOfframp, loadQuote, type QuoteActivityContext, unchanged } from './context.ts';
 import { refundOf } from './offrampRefunds.ts';
@@ -31,6 +37,7 @@ type PayoutActivities = Pick<
 /** Every offramp of the quote, its initiated ones moved to `to` when given. */
 async function stepInitiated(
   trx: Kysely<Database>,
+  secrets: SecretBox,
   quoteId: string,
   to?: { status: OfframpStatusValue; message: string | null },
 ): Promise<OfframpStep[]> {
@@ -38,7 +45,7 @@ async function stepInitiated(
   for (const row of await listOfframpsOfQuote(trx, quoteId)) {
     const moved =
       to && row.status === 'initiated'
-        ? await changeOfframp(trx, row.id, { from: 'initiated', to: to.status, message: to.message })
+        ? await changeOfframp(trx, secrets, row.id, { from: 'initiated', to: to.status, message: to.message })
         : null;
     offramps.push(moved ?? (await unchanged(trx, row)));
   }
@@ -46,7 +53,7 @@ async function stepInitiated(
 }
 
 /** Builds the payout activities. */
-export function createPayoutActivities({ db, partner }: QuoteActivityContext): PayoutActivities {
+export function createPayoutActivities({ db, secrets, partner }: QuoteActivityContext): PayoutActivities {
   return {
     async expireQuote({ quoteId }) {
       return db.transaction().execute(async (trx) => {
@@ -57,7 +64,7 @@ export function createPayoutActivities({ db, partner }: QuoteActivityContext): P
         const quoteStatus = expired?.status ?? quote.status;
         const to =
           quoteStatus === 'expired' ? { status: 'failed' as const, message: quoteExpiredMessage } : undefined;
-        return { quoteStatus, offramps: await stepInitiated(trx, quoteId, to) };
+        return { quoteStatus, offramps: await stepInitiated(trx, secrets, quoteId, to) };
       });
     },
 
@@ -68,13 +75,14 @@ export function createPayoutActivities({ db, partner }: QuoteActivityContext): P
           quote.status === 'executed'
             ? { status: 'pending_internal_assessment' as const, message: null }
             : undefined;
-        return { quoteStatus: quote.status, offramps: await stepInitiated(trx, quoteId, to) };
+        return { quoteStatus: quote.status, offramps: await stepInitiated(trx, secrets, quoteId, to) };
       });
     },
 
     async submitOfframpPayout({ offrampId }) {
       const step = await changeOfframp(
         db,
+        secrets,
         offrampId,
         { from: 'pending_internal_assessment', to: 'sending_fiat', message: null },
         { payoutAttempt: true },
@@ -92,18 +100,18 @@ export function createPayoutActivities({ db, partner }: QuoteActivityContext): P
       const step = await db.transaction().execute(async (trx) => {
         const from = 'sending_fiat' as const;
         if (outcome.status === 'fiat_sent') {
-          return changeOfframp(trx, offrampId, { from, to: 'fiat_sent', message: null });
+          return changeOfframp(trx, secrets, offrampId, { from, to: 'fiat_sent', message: null });
         }
         if (outcome.status === 'bounced') {
           const currency = row.destination_currency.toUpperCase();
           const message = `${outcome.message} Resend it to another approved payment detail in ${currency}, or request a refund of the tokens.`;
-          return changeOfframp(trx, offrampId, { from, to: 'bounced', message });
+          return changeOfframp(trx, secrets, offrampId, { from, to: 'bounced', message });
         }
         // A failed payout is final: its tokens go back to whoever sent the deposit.
         const quote = await loadQuote(trx, row.quote_id);
         const refund = refundOf(row, quote, quote.sender_address);
         const message = `${outcome.message} ${refund.text}`;
-        return changeOfframp(trx, offrampId, { from, to: 'failed', message }, refund.extras);
+        return changeOfframp(trx, secrets, offrampId, { from, to: 'failed', message }, refund.extras);
       });
       return step ?? unchanged(db, await loadOfframp(db, offrampId));
     },
@@ -115,6 +123,7 @@ export function createPayoutActivities({ db, partner }: QuoteActivityContext): P
         if (row.bounce_action === 'resend') {
           return changeOfframp(
             trx,
+            secrets,
             offrampId,
             { from: 'bounced', to: 'sending_fiat', message: null },
             { bounceAction: null, payoutAttempt: true },
@@ -125,6 +134,7 @@ export function createPayoutActivities({ db, partner }: QuoteActivityContext): P
         const message = `The payout bounced and a refund was requested. ${refund.text}`;
         return changeOfframp(
           trx,
+          secrets,
           offrampId,
           { from: 'bounced', to: 'failed', message },
           { bounceAction: null, ...refund.extras },
@@ -145,7 +155,11 @@ export function createPayoutActivities({ db, partner }: QuoteActivityContext): P
         const text = printableText(message);
         // A retried note (its first attempt committed) changes nothing and queues no second webhook.
         if (row.status_message === text) return unchanged(trx, row);
-        const step = await changeOfframp(trx, offrampId, { from: row.status, to: row.status, message: text });
+        const step = await changeOfframp(trx, secrets, offrampId, {
+          from: row.status,
+          to: row.status,
+          message: text,
+        });
         return step ?? unchanged(trx, row);
       });
     },

@@ -14,18 +14,20 @@ import {
   presentQuote,
   type QuoteRefundRow,
   queueAccountEvent,
+  type SecretBox,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 
 /** Queues a `quote_update` (the quote as GET shows it) under `subject`; null without a webhook endpoint. */
 export async function createQuoteUpdate(
   trx: Kysely<Database>,
+  secrets: SecretBox,
   quoteId: string,
   subject: string,
 ): Promise<string | null> {
   const quote = await findQuoteById(trx, quoteId);
   if (!quote) return null;
-  return queueAccountEvent(trx, {
+  return queueAccountEvent(trx, secrets, {
     merchantId: quote.merchant_id,
     event: webhookEvents.quoteUpdate,
     subjectId: subject,
@@ -48,10 +50,16 @@ export function quoteRefundSubject(refund: Pick<QuoteRefundRow, 'id' | 'quote_id
  */
 export async function recordQuoteRefund(
   trx: Kysely<Database>,
+  secrets: SecretBox,
   refund: NewQuoteRefund,
 ): Promise<{ row: QuoteRefundRow; webhookDeliveryId: string | null } | undefined> {
   const row = await insertQuoteRefund(trx, refund);
   if (!row) return undefined;
-  const webhookDeliveryId = await createQuoteUpdate(trx, row.quote_id, quoteRefundSubject(row, 'pending'));
+  const webhookDeliveryId = await createQuoteUpdate(
+    trx,
+    secrets,
+    row.quote_id,
+    quoteRefundSubject(row, 'pending'),
+  );
   return { row, webhookDeliveryId };
 }

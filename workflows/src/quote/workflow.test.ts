@@ -164,13 +164,16 @@ const offrampUpdates = async (offrampId: string) => {
   const version = (subject: string) => Number(subject.split(':').pop());
   return rows
     .sort((a, b) => version(a.subject_id) - version(b.subject_id))
-    .map((r) => (JSON.parse(r.payload) as { payload: { offramp: { status: string } } }).payload);
+    .map(
+      (r) => (JSON.parse(secrets.open(r.payload)) as { payload: { offramp: { status: string } } }).payload,
+    );
 };
 
 /** The real quote activities: the local chain, its funded dev account as the treasury. */
 function quoteActivities(): QuoteActivities {
   return createQuoteActivities({
     db,
+    secrets,
     chains: createChainClients([
       { chainId: 97, name: 'dev chain', rpcUrls: [chain.chain.rpcUrl], confirmations: 1 },
     ]),
@@ -411,7 +414,10 @@ const quoteUpdates = async (quoteId: string) =>
       .execute()
   ).map((r) => ({
     subject: r.subject_id,
-    body: JSON.parse(r.payload) as { event: string; payload: { quote: { refunds: unknown[] } } },
+    body: JSON.parse(secrets.open(r.payload)) as {
+      event: string;
+      payload: { quote: { refunds: unknown[] } };
+    },
   }));
 const shopper = (index: number) => chain.deployment.shoppers[index]!.address;
 /** Records the chain's USDC transfers into `address` as the chain's watcher does, up to the head. */

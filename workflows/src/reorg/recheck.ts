@@ -68,7 +68,7 @@ export async function recordVerdict(
     if (!updated) return false;
     const product = await findProductById(trx, updated.product_id);
     if (product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, {
+      const delivery = await createWebhookDelivery(trx, secrets, {
         merchantId: product.merchant_id,
         eventType:
           verdict.outcome === 'reversed'

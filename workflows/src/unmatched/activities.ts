@@ -150,7 +150,7 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
         continue;
       if (classification.wait === 'reserved' && now < seen + margin) continue;
       const near = classification.near.flatMap((s) => rows.filter((r) => r.id === s.id));
-      const id = await recordUnmatchedTransfer(db, {
+      const id = await recordUnmatchedTransfer(db, deps.secrets, {
         transfer,
         token,
         merchantId: transfer.merchant_id,

@@ -15,6 +15,7 @@ import {
   insertUnmatchedTransfer,
   inTransaction,
   presentUnmatchedTransfer,
+  type SecretBox,
   type StoredToken,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
@@ -38,6 +39,7 @@ export interface UnmatchedRecording {
 /** Records the transfer and queues its announcements; its id, or null when a session claimed it first. */
 export async function recordUnmatchedTransfer(
   db: Kysely<Database>,
+  secrets: SecretBox,
   input: UnmatchedRecording,
 ): Promise<string | null> {
   const { transfer, classification, near } = input;
@@ -58,7 +60,7 @@ export async function recordUnmatchedTransfer(
     if (!row) return null;
     const product = productId ? await findProductById(trx, productId) : undefined;
     if (product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, {
+      const delivery = await createWebhookDelivery(trx, secrets, {
         merchantId: input.merchantId,
         eventType: unmatchedTransferEvent,
         subjectId: row.id,

@@ -190,7 +190,7 @@ export async function attachToResolvedPayment(
     });
     const product = await findProductById(trx, updated.product_id);
     if (product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, {
+      const delivery = await createWebhookDelivery(trx, deps.secrets, {
         merchantId: product.merchant_id,
         eventType: webhookEvents.resolvedPaymentUpdated,
         subjectId: `${updated.id}:top_up:${row.id}`,

@@ -50,7 +50,7 @@ async function receiver(reply?: (index: number) => EndpointReply): Promise<Webho
 }
 
 async function newDelivery(url: string): Promise<string> {
-  const row = await createWebhookDelivery(db.kysely, {
+  const row = await createWebhookDelivery(db.kysely, secrets, {
     merchantId,
     eventType: 'resolved_payment.created',
     subjectId: randomUUID(),
@@ -149,6 +149,9 @@ describe('webhookDelivery on the dev server', () => {
     expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
 
     const { delivery, attempts } = await deliveryRow(deliveryId);
+    // The body is stored sealed (it carries the shopper's e-mail) and opens to the bytes sent.
+    expect(delivery.payload).not.toContain('shopper@example.com');
+    expect(secrets.open(delivery.payload)).toBe(payload);
     expect(delivery).toMatchObject({
       status: 'succeeded',
       attempt_count: 1,

@@ -96,8 +96,8 @@ export interface NewWebhookDelivery {
   productId?: string | null;
   url: string;
   /**
-   * The exact body to send (serialised once, so every attempt and redelivery sends the same bytes); a
-   * top-level `product_secret` is kept out of the stored row (see ./webhookPayload.ts).
+   * The exact body to send (serialised once, so every attempt and redelivery sends the same bytes); it is
+   * stored sealed, a top-level `product_secret` kept out of it (see ./webhookPayload.ts).
    */
   payload: string;
 }
@@ -105,16 +105,17 @@ export interface NewWebhookDelivery {
 /**
  * Queues an Area B account event (`kyc_update`, `payment_detail_update`, `onramp_update`, `offramp_update`,
  * `quote_update`) for the account's webhook endpoint, inside the caller's transaction: the body is
- * `{"event": <event>, "payload": <payload>}`, serialised once. Returns the delivery's id, or null when the
+ * `{"event": <event>, "payload": <payload>}`, serialised once and stored sealed. Returns the delivery's id, or null when the
  * account has no endpoint. Idempotent on (event, subject), as {@link createWebhookDelivery} is.
  */
 export async function queueAccountEvent(
   trx: Kysely<Database>,
+  secrets: SecretBox,
   input: { merchantId: string; event: string; subjectId: string; payload: unknown },
 ): Promise<string | null> {
   const endpoint = await findAccountWebhookEndpoint(trx, input.merchantId);
   if (!endpoint) return null;
-  const delivery = await createWebhookDelivery(trx, {
+  const delivery = await createWebhookDelivery(trx, secrets, {
     merchantId: input.merchantId,
     eventType: input.event,
     subjectId: input.subjectId,
@@ -125,11 +126,12 @@ export async function queueAccountEvent(
 }
 
 /**
- * Records the first delivery of an event to a URL, inside the caller's transaction (the one that
- * writes the event's record). Idempotent on (event type, subject, URL): a repeat returns the first row.
+ * Records the first delivery of an event to a URL, its body sealed, inside the caller's transaction (the one
+ * that writes the event's record). Idempotent on (event type, subject, URL): a repeat returns the first row.
  */
 export async function createWebhookDelivery(
   trx: Kysely<Database>,
+  secrets: SecretBox,
   input: NewWebhookDelivery,
 ): Promise<WebhookDeliveryRow> {
   const inserted = await trx
@@ -141,7 +143,7 @@ export async function createWebhookDelivery(
       subject_id: input.subjectId,
       product_id: input.productId ?? null,
       url: input.url,
-      payload: storedWebhookPayload(input.payload),
+      payload: storedWebhookPayload(secrets, input.payload),
       status: 'pending',
       last_status_code: null,
       last_error: null,
@@ -194,7 +196,7 @@ export async function findScopedWebhookDelivery(
 }
 
 /**
- * A new delivery of the same bytes to the same URL. It links to the event's first delivery (also when
+ * A new delivery of the same bytes (copied sealed, as stored) to the same URL. It links to the event's first delivery (also when
  * `of` is itself a redelivery), so receivers deduplicate on one original id.
  */
 export async function createWebhookRedelivery(
