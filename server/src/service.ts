@@ -16,6 +16,7 @@ import {
   openDatabase,
   purgeIdempotencyKeys,
   revokeApiKeysLabelled,
+  sealPlaintextWebhookPayloads,
 } from '@checkout/db';
 import { createMailer } from '@checkout/mail';
 import {
@@ -288,6 +289,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     // A worker-only process serves no API, so it seeds and prints no key.
     const devApiKey = api ? await seedDevApiKey(config, db) : undefined;
     const secrets = createSecretBox(config.secretKey);
+    // Webhook bodies stored in the clear by an earlier version are sealed once, before anything sends them.
+    const sealed = await sealPlaintextWebhookPayloads(db.kysely, secrets);
+    if (sealed > 0) logger.info({ sealed }, 'sealed webhook payloads stored in the clear');
     const tokens = createTokenRegistry(config.testnets);
     const metrics = createMetrics();
     const chains = createChainClients(config.chains, {

@@ -7,7 +7,7 @@
  * encrypted copy, when a request is signed and sent. Every attempt and redelivery still sends the same
  * bytes, key order included.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, WebhookDeliveryRow } from '../schema.ts';
 import type { SecretBox } from '../secretBox.ts';
 
@@ -54,4 +54,36 @@ export async function webhookRequestBody(
     .executeTakeFirstOrThrow();
   body[secretKey] = secrets.open(product.secret_ciphertext);
   return JSON.stringify(body);
+}
+
+/**
+ * Seals the bodies stored in the clear before bodies were sealed, `batchSize` rows per statement, keeping
+ * their bytes; the number sealed. Idempotent, and safe beside another process doing the same (a row sealed
+ * meanwhile is left as it is).
+ */
+export async function sealPlaintextWebhookPayloads(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  batchSize = 500,
+): Promise<number> {
+  let sealed = 0;
+  let after: string | undefined;
+  for (;;) {
+    const rows = await db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'payload'])
+      .where('payload', 'like', '{%')
+      .$if(after !== undefined, (qb) => qb.where('id', '>', after as string))
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return sealed;
+    const values = sql.join(rows.map((r) => sql`(${r.id}::uuid, ${secrets.seal(r.payload)})`));
+    const result = await sql`update webhook_deliveries as d set payload = v.payload
+      from (values ${values}) as v(id, payload)
+      where d.id = v.id and d.payload like '{%'`.execute(db);
+    sealed += Number(result.numAffectedRows ?? 0n);
+    after = rows.at(-1)?.id;
+    if (rows.length < batchSize) return sealed;
+  }
 }
