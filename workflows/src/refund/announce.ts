@@ -22,7 +22,7 @@ export async function announceRefund(
 ): Promise<void> {
   const product = row.product_id ? await findProductById(db, row.product_id) : undefined;
   if (!product?.send_webhook || !product.webhook_url) return;
-  const delivery = await createWebhookDelivery(db, {
+  const delivery = await createWebhookDelivery(db, deps.secrets, {
     merchantId: row.merchant_id,
     eventType: webhookEvents.refundUpdated,
     subjectId: `${row.id}:${row.status}`,

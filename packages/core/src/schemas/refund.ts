@@ -19,7 +19,7 @@ export const refundStatuses = [
   'canceled',
   'expired',
 ] as const;
-export type RefundStatus = (typeof refundStatuses)[number];
+type RefundStatus = (typeof refundStatuses)[number];
 
 /** Statuses a refund never leaves. */
 export const finalRefundStatuses = [
