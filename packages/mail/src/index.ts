@@ -11,6 +11,7 @@ export * from './paymentDeviation.ts';
 export * from './paymentReorgNotice.ts';
 export * from './readInbox.ts';
 export * from './receiptLanguage.ts';
+export * from './refundNotice.ts';
 export * from './renderInboxPage.ts';
 export * from './startDevInbox.ts';
 export * from './unmatchedTransferNotice.ts';
