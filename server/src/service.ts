@@ -152,6 +152,7 @@ async function runWorker(
         tokens,
         chains,
         mailer,
+        publicBaseUrl: config.publicBaseUrl,
         checkout: config.checkout,
         webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
         ramps: config.ramps,

@@ -7,6 +7,7 @@ import { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/
 import { createKycActivities, type KycActivityDeps } from './kyc/activities.ts';
 import { createOnrampActivities, type OnrampActivityDeps } from './onramp/activities.ts';
 import { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
+import { createRefundActivities, type RefundActivityDeps } from './refund/activities.ts';
 import { createReorgActivities, type ReorgActivityDeps } from './reorg/activities.ts';
 import { createSmokeActivities } from './smoke/activities.ts';
 import { createUnmatchedActivities, type UnmatchedActivityDeps } from './unmatched/activities.ts';
@@ -20,7 +21,8 @@ export type ActivityDeps = CheckoutActivityDeps &
   OnrampActivityDeps &
   QuoteActivityDeps &
   UnmatchedActivityDeps &
-  ReorgActivityDeps;
+  ReorgActivityDeps &
+  RefundActivityDeps;
 
 /** Builds all activities from their dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -34,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createQuoteActivities(deps),
     ...createUnmatchedActivities(deps),
     ...createReorgActivities(deps),
+    ...createRefundActivities(deps),
   };
 }
 

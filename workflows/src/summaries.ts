@@ -347,3 +347,76 @@ export function kycStatus(memo: Memo, kyc: { general: { status: string } } & Kyc
     ]),
   };
 }
+
+// Refund.
+
+/** What a refund's title is made of (from its row, read by the workflow). */
+export interface RefundShownFacts {
+  /** In token units. */
+  amount: string;
+  tokenSymbol: string;
+  resolvedPaymentId: string | null;
+  unmatchedTransferId: string | null;
+}
+
+/** `Refund 7 BUSD · payment 5afe3b38` (or `· unmatched transfer …`): what is given back, and of what. */
+export function refundTitle(refund: RefundShownFacts): string {
+  const subject = refund.resolvedPaymentId
+    ? `payment ${refund.resolvedPaymentId.slice(0, 8)}`
+    : `unmatched transfer ${(refund.unmatchedTransferId ?? '').slice(0, 8)}`;
+  return `Refund ${refund.amount} ${oneLine(refund.tokenSymbol)} · ${subject}`;
+}
+
+/** `Refund 7 BUSD · payment 5afe3b38`, and the refund's ids, chain and claim window. */
+export function refundWorkflowSummary(
+  refund: RefundShownFacts & { id: string; chainId: number; claimExpiresAt: string },
+): WorkflowSummary {
+  return {
+    staticSummary: refundTitle(refund),
+    staticDetails: [
+      `refund: ${refund.id}`,
+      refund.resolvedPaymentId
+        ? `resolved payment: ${refund.resolvedPaymentId}`
+        : `unmatched transfer: ${refund.unmatchedTransferId}`,
+      `paid in: ${oneLine(refund.tokenSymbol)} on chain ${refund.chainId}`,
+      `claim window until: ${refund.claimExpiresAt}`,
+    ].join('\n'),
+  };
+}
+
+/** Where a refund stands, for showing it. */
+export interface RefundShownState {
+  status: string;
+  /** Epoch milliseconds. */
+  claimExpiresAt: number;
+  /** Epoch milliseconds of the reminder while it waits for an address; null once sent or past. */
+  remindAt: number | null;
+  txHash: string | null;
+  /** While sent: the transaction's confirmations, and how many the chain needs. */
+  confirmations?: { have: number; need: number } | undefined;
+}
+
+/** `Refund 7 BUSD · awaiting address · payment 5afe3b38`, and what it waits for. */
+export function refundStatus(refund: RefundShownFacts, state: RefundShownState): ShownStatus {
+  const title = refundTitle(refund);
+  const cut = title.indexOf(' · ');
+  const tx = state.txHash ? `\`${state.txHash}\`` : null;
+  const byStatus: Record<string, Array<string | false | null>> = {
+    awaiting_address: [
+      `${headline(state.status)} until ${time(state.claimExpiresAt)}, then expired`,
+      state.remindAt !== null && `reminder to the customer at ${time(state.remindAt)}`,
+    ],
+    ready_to_pay: [`${headline(state.status)}: waiting for the merchant's transfer on the chain`],
+    sent: [
+      `${headline(state.status)} in transaction ${tx}`,
+      state.confirmations ? `${state.confirmations.have} of ${state.confirmations.need} confirmations` : null,
+    ],
+    confirmed: [`${headline(state.status)}: transaction ${tx}`],
+    canceled: [`${headline(state.status)} by the merchant`],
+    expired: [`${headline(state.status)} at ${time(state.claimExpiresAt)}: no address was given`],
+  };
+  return {
+    summary: `${title.slice(0, cut)} · ${words(state.status)}${title.slice(cut)}`,
+    details: items(byStatus[state.status] ?? [headline(state.status)]),
+  };
+}

@@ -4,6 +4,7 @@ export { checkoutSession } from './checkout/workflow.ts';
 export { kycOnboarding } from './kyc/workflow.ts';
 export { onrampLifecycle } from './onramp/workflow.ts';
 export { quoteLifecycle } from './quote/workflow.ts';
+export { refund } from './refund/workflow.ts';
 export { paymentReorg } from './reorg/workflow.ts';
 export { ping, sleepingPing } from './smoke/workflow.ts';
 export { unmatchedTransfer } from './unmatched/workflow.ts';

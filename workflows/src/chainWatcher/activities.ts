@@ -9,10 +9,11 @@
  */
 import { type ChainClients, classifyRpcError } from '@checkout/chain';
 import { redactUrlsIn, type TokenRegistry } from '@checkout/core';
-import { type Db, hasPayerlessSessionWaiting, recordWatchFailure } from '@checkout/db';
+import { type Db, hasPayerlessSessionWaiting, recordWatchFailure, type SecretBox } from '@checkout/db';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type Address, BaseError, getAddress } from 'viem';
 import { getBlockNumber } from 'viem/actions';
+import { withQueuedCalls } from '../handOver/fromActivity.ts';
 import { handOverTransfers } from './handOver.ts';
 import type { WatchTick } from './shared.ts';
 import { readNewBlocks } from './tick.ts';
@@ -22,6 +23,9 @@ export interface ChainWatcherActivityDeps {
   db: Db;
   chains: ChainClients;
   tokens: TokenRegistry;
+  /** A refund the watcher recognises as paid is announced with its pages' links. */
+  secrets: SecretBox;
+  publicBaseUrl: string;
   checkout: {
     pollIntervalMs: number;
     scanIntervalMs?: number;
@@ -59,7 +63,17 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
       const { chain, tokens } = chainOf(input.chainId);
       const seen: { head?: bigint } = {};
       try {
-        const done = await readNewBlocks({ db, chain, tokens, windows, seen });
+        // Refunds recognised as paid queue their webhooks and wake their workflows: made at the end.
+        const done = await withQueuedCalls(db, () =>
+          readNewBlocks({
+            db,
+            chain,
+            tokens,
+            windows,
+            seen,
+            refunds: { secrets: deps.secrets, publicBaseUrl: deps.publicBaseUrl },
+          }),
+        );
         const activity = Context.current();
         const log = activity.log;
         const signalled = await handOverTransfers(

@@ -26,15 +26,19 @@ import {
   forgetTransfersFrom,
   forgetTransfersOfBlock,
   listQuotesWithoutWatchStart,
+  listRefundsReadyToPay,
+  listRefundTransfers,
   listTransfersRecordedFrom,
   listWaitingAddresses,
   listWatchedAddresses,
   recordChainProgress,
+  type SecretBox,
   setQuoteDepositScanBlock,
 } from '@checkout/db';
 import { Context } from '@temporalio/activity';
 import { type Address, getAddress } from 'viem';
 import { getBlock, getBlockNumber } from 'viem/actions';
+import { recogniseRefundPayments } from '../refund/recognise.ts';
 
 /** Most blocks one tick reads; a watcher far behind catches up tick after tick without waiting. */
 const maxBlocksPerTick = 2_000n;
@@ -63,6 +67,8 @@ export interface TickContext {
   tokens: readonly Address[];
   windows: { sessionTtlMinutes: number; graceMinutes: number };
   seen: { head?: bigint };
+  /** What moving a refund to `sent` needs (its webhook shows its pages' links). */
+  refunds: { secrets: SecretBox; publicBaseUrl: string };
 }
 
 export async function readNewBlocks(ctx: TickContext): Promise<TickOutcome> {
@@ -82,6 +88,7 @@ export async function readNewBlocks(ctx: TickContext): Promise<TickOutcome> {
     await setQuoteDepositScanBlock(db, quote.id, since);
   }
   const waiting = await listWaitingAddresses(db, { chainId, ...windows });
+  const refunds = await listRefundsReadyToPay(db, chainId);
   const start = await startingPoint(ctx, head, waiting);
   const covered = start.rewound ? new Map<string, bigint>() : await listWatchedAddresses(db, chainId);
   const dropped = [...covered.keys()].filter((a) => !waiting.has(a));
@@ -114,7 +121,7 @@ export async function readNewBlocks(ctx: TickContext): Promise<TickOutcome> {
   let lastBlockHash = start.lastBlockHash;
   let readTo = nextBlock - 1n;
   const to = head - nextBlock + 1n > maxBlocksPerTick ? nextBlock + maxBlocksPerTick - 1n : head;
-  if (head >= nextBlock && waiting.size > 0) {
+  if (head >= nextBlock && (waiting.size > 0 || refunds.length > 0)) {
     const fresh = await readTransfers({
       client: chain.client,
       tokens: ctx.tokens,
@@ -125,6 +132,11 @@ export async function readNewBlocks(ctx: TickContext): Promise<TickOutcome> {
     });
     transfers.push(...fresh);
     readTo = to;
+    // The same blocks, for the transfers out of receiving addresses that pay refunds.
+    await recogniseRefundPayments({ db, chain, deps: ctx.refunds }, refunds, {
+      fromBlock: nextBlock,
+      toBlock: to,
+    });
     const incompleteFrom = await checkTail(ctx, recordedTail, fresh, to);
     let certainTo = to < head - tail ? to : head - tail;
     if (incompleteFrom !== undefined && incompleteFrom - 1n < certainTo) certainTo = incompleteFrom - 1n;
@@ -142,9 +154,15 @@ export async function readNewBlocks(ctx: TickContext): Promise<TickOutcome> {
   } else {
     readTo = head;
   }
+  // A transfer that pays a refund (to a refund address that is also a receiving address) pays no checkout.
+  const paysRefund = await listRefundTransfers(
+    db,
+    chainId,
+    transfers.map((t) => t.txHash),
+  );
   const recorded = await recordChainProgress(db, {
     chainId,
-    transfers,
+    transfers: transfers.filter((t) => !paysRefund.has(`${t.txHash.toLowerCase()}:${t.logIndex}`)),
     covered: nowCovered,
     dropped,
     position: { nextBlock, lastBlockHash, headBlock: head },

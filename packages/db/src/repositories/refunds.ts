@@ -185,3 +185,26 @@ export async function reopenRefundedTransfer(
     .where('status', '=', 'refunded')
     .execute();
 }
+
+/**
+ * Which of the transfers (chain, hash, log index) pay a refund already: such a transfer goes out of a
+ * receiving address and is never a checkout's payment. Keys `<hash>:<log index>`, hashes lowercase.
+ */
+export async function listRefundTransfers(
+  db: Kysely<Database>,
+  chainId: number,
+  txHashes: readonly string[],
+): Promise<Set<string>> {
+  if (txHashes.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('refunds')
+    .select(['tx_hash', 'log_index'])
+    .where('chain_id', '=', chainId)
+    .where(
+      'tx_hash',
+      'in',
+      txHashes.map((h) => h.toLowerCase()),
+    )
+    .execute();
+  return new Set(rows.map((r) => `${r.tx_hash}:${r.log_index}`));
+}
