@@ -13,6 +13,7 @@ import {
   quoteMemo,
   quoteStatus,
   quoteWorkflowSummary,
+  refundStatus,
   webhookStatus,
   webhookWorkflowSummary,
 } from './summaries.ts';
@@ -157,6 +158,34 @@ describe('workflow summaries', () => {
     });
     expect(kyc.summary).toBe('KYC onboarding · individual user · approved');
     expect(kyc.details).toContain('- ARS: not started, SWIFT: not started');
+  });
+
+  it('a refund names its amount and what it refunds, and where it stands', () => {
+    const refund = {
+      amount: '7',
+      tokenSymbol: 'BUSD',
+      resolvedPaymentId: '5afe3b38-0000-4000-8000-000000000000',
+      unmatchedTransferId: null,
+    };
+    const base = {
+      claimExpiresAt: Date.parse('2026-03-15T10:00:00Z'),
+      remindAt: Date.parse('2026-03-08T10:00:00Z'),
+      txHash: null,
+    };
+    const waiting = refundStatus(refund, { ...base, status: 'awaiting_address' });
+    expect(waiting.summary).toBe(
+      'Refund 7 BUSD · awaiting address · payment 5afe3b38-0000-4000-8000-000000000000',
+    );
+    expect(waiting.details).toBe(
+      '- **Awaiting address** until 2026-03-15T10:00:00Z, then expired\n' +
+        '- reminder to the customer at 2026-03-08T10:00:00Z',
+    );
+    const sent = refundStatus(
+      { ...refund, resolvedPaymentId: null, unmatchedTransferId: 'u1' },
+      { ...base, status: 'sent', remindAt: null, txHash: '0xabc', confirmations: { have: 2, need: 15 } },
+    );
+    expect(sent.summary).toBe('Refund 7 BUSD · sent · unmatched transfer u1');
+    expect(sent.details).toBe('- **Sent** in transaction `0xabc`\n- 2 of 15 confirmations');
   });
 
   it("a merchant's wallet is found by its checksummed and its lowercase spelling", () => {

@@ -359,29 +359,12 @@ export interface RefundShownFacts {
   unmatchedTransferId: string | null;
 }
 
-/** `Refund 7 BUSD · payment 5afe3b38` (or `· unmatched transfer …`): what is given back, and of what. */
-export function refundTitle(refund: RefundShownFacts): string {
+/** `Refund 7 BUSD · payment <id>` (or `· unmatched transfer <id>`): what is given back, and of what. */
+function refundTitle(refund: RefundShownFacts): string {
   const subject = refund.resolvedPaymentId
-    ? `payment ${refund.resolvedPaymentId.slice(0, 8)}`
-    : `unmatched transfer ${(refund.unmatchedTransferId ?? '').slice(0, 8)}`;
+    ? `payment ${refund.resolvedPaymentId}`
+    : `unmatched transfer ${refund.unmatchedTransferId ?? ''}`;
   return `Refund ${refund.amount} ${oneLine(refund.tokenSymbol)} · ${subject}`;
-}
-
-/** `Refund 7 BUSD · payment 5afe3b38`, and the refund's ids, chain and claim window. */
-export function refundWorkflowSummary(
-  refund: RefundShownFacts & { id: string; chainId: number; claimExpiresAt: string },
-): WorkflowSummary {
-  return {
-    staticSummary: refundTitle(refund),
-    staticDetails: [
-      `refund: ${refund.id}`,
-      refund.resolvedPaymentId
-        ? `resolved payment: ${refund.resolvedPaymentId}`
-        : `unmatched transfer: ${refund.unmatchedTransferId}`,
-      `paid in: ${oneLine(refund.tokenSymbol)} on chain ${refund.chainId}`,
-      `claim window until: ${refund.claimExpiresAt}`,
-    ].join('\n'),
-  };
 }
 
 /** Where a refund stands, for showing it. */
@@ -396,7 +379,10 @@ export interface RefundShownState {
   confirmations?: { have: number; need: number } | undefined;
 }
 
-/** `Refund 7 BUSD · awaiting address · payment 5afe3b38`, and what it waits for. */
+/**
+ * `Refund 7 BUSD · awaiting address · payment <id>` (the workflow's start shows the same line with the
+ * status it was requested in: `refundSummary`, workflows/src/refund/summary.ts), and what it waits for.
+ */
 export function refundStatus(refund: RefundShownFacts, state: RefundShownState): ShownStatus {
   const title = refundTitle(refund);
   const cut = title.indexOf(' · ');

@@ -159,7 +159,8 @@ const mailTo = async (address: string) => (await inbox.list()).filter((m) => m.t
 async function waitForMail(address: string, count: number, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
   while ((await mailTo(address)).length < count) {
-    if (Date.now() > deadline) throw new Error(`${address} got ${(await mailTo(address)).length} of ${count}`);
+    if (Date.now() > deadline)
+      throw new Error(`${address} got ${(await mailTo(address)).length} of ${count}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return mailTo(address);
@@ -186,7 +187,7 @@ describe('refund on the time-skipping server', () => {
         expect(asked?.text).toContain(`https://pay.example/refunds/claim/${claim}`);
         expect(asked?.text).toContain('exchange');
         const waiting = await shownStatus(handle);
-        expect(waiting.summary).toBe(`Refund 7 BUSD · awaiting address · payment ${row.resolved_payment_id?.slice(0, 8)}`);
+        expect(waiting.summary).toBe(`Refund 7 BUSD · awaiting address · payment ${row.resolved_payment_id}`);
         expect(waiting.details).toContain('reminder to the customer at');
 
         // Just before half the window: no reminder yet.
@@ -195,7 +196,9 @@ describe('refund on the time-skipping server', () => {
         expect(await mailTo(customerEmail)).toHaveLength(1);
         await env.sleep(2 * 3_600_000);
         const reminded = await waitForMail(customerEmail, 2);
-        expect(reminded[1]?.subject).toBe('[PRUEBA] Recordatorio: reclama tu reembolso de 7 BUSD de Filter papers');
+        expect(reminded[1]?.subject).toBe(
+          '[PRUEBA] Recordatorio: reclama tu reembolso de 7 BUSD de Filter papers',
+        );
 
         expect(await handle.result()).toEqual({ status: 'expired' });
         expect(await findRefundById(db.kysely, row.id)).toMatchObject({ status: 'expired' });
@@ -221,7 +224,7 @@ describe('refund on the time-skipping server', () => {
         expect(endpoint.requests.filter((h) => h.path === '/expiry')).toHaveLength(1);
         const ended = await handle.describe();
         expect(ended.typedSearchAttributes.get(Summary)).toBe(
-          `Refund 7 BUSD · expired · payment ${row.resolved_payment_id?.slice(0, 8)}`,
+          `Refund 7 BUSD · expired · payment ${row.resolved_payment_id}`,
         );
       });
     } finally {
@@ -269,7 +272,9 @@ describe('refund when workflow tasks fail after its e-mail steps', () => {
         for (const type of ['sendRefundEmails', 'sendRefundReminder']) {
           expect(faults.injected.filter((k) => k.endsWith(`:${type}`)).length).toBeGreaterThanOrEqual(1);
         }
-        expect(faults.injected.filter((k) => k.endsWith(':sendRefundEmails')).length).toBeGreaterThanOrEqual(2);
+        expect(faults.injected.filter((k) => k.endsWith(':sendRefundEmails')).length).toBeGreaterThanOrEqual(
+          2,
+        );
       });
     } finally {
       await temporal.teardown();
