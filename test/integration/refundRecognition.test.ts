@@ -1,0 +1,240 @@
+/**
+ * Refunds recognised on the chain: the merchant's wallet pays a refund of a resolved payment; the chain's
+ * watcher recognises the exact transfer out of the receiving address to the refund address (and not one of
+ * another amount), the refund goes `sent` then `confirmed` after the chain's confirmations, exactly once,
+ * the payment's refunded amount grows and its webhook says so, and no transfer of the refund becomes an
+ * unmatched transfer. Real server and worker, real Temporal, a local EVM chain, an SMTP inbox and a
+ * webhook receiver.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createApiKey,
+  findRefundById,
+  findResolvedPayment,
+  insertRefund,
+  insertWorkflowCall,
+  refundTokenHash,
+} from '@checkout/db';
+import { type DevInbox, startDevInbox } from '@checkout/mail';
+import type { Address, Hash } from 'viem';
+import { parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestChain, type TestChain } from '../support/chain.ts';
+import { databaseUnavailable } from '../support/database.ts';
+import { randomAddress, startTestService, type TestService } from '../support/service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+
+/** The shopper account of the dev chain that is the merchant's receiving wallet here (its key pays). */
+const walletIndex = 4;
+
+describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => {
+  let chain: TestChain;
+  let service: TestService;
+  let inbox: DevInbox;
+  let receiver: WebhookReceiver;
+  let busd: Address;
+
+  beforeAll(async () => {
+    [chain, inbox, receiver] = await Promise.all([
+      startTestChain(),
+      startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'refund-inbox-')) }),
+      startWebhookReceiver(),
+    ]);
+    busd = chain.deployment.tokens.BUSD.address;
+    service = await startTestService({
+      env: {
+        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
+        SMTP_URL: inbox.smtpUrl,
+        CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '3',
+        CHAIN_POLL_INTERVAL_MS: '100',
+        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SCAN_INTERVAL_MS: '100',
+        RAMP_RECONCILE_INTERVAL_MS: '500',
+      },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await service?.stop();
+    await Promise.all([chain?.stop(), inbox?.close(), receiver?.close()]);
+  });
+
+  const poll = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('recognises the exact transfer once: sent, then confirmed, and nothing becomes unmatched', async () => {
+    const db = service.deps.db.kysely;
+    const wallet = chain.deployment.shoppers[walletIndex]!.address;
+    const merchant = await createApiKey(db, { address: wallet });
+    const headers = { authorization: `Bearer ${merchant.key}`, 'x-address': merchant.address };
+    const created = await service.request('POST', '/api/v1/products', {
+      headers,
+      json: {
+        product: {
+          name: 'Filter papers',
+          email: `merchant-${merchant.merchantId}@example.com`,
+          active: true,
+          send_webhook: true,
+          webhook_url: `${receiver.url}/shop`,
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const product = created.body.product as { id: string; slug: string };
+
+    // A paid checkout: 10 BUSD from shopper 0 into the merchant's wallet.
+    const expected = await service.request('POST', `/api/v1/products/${product.id}/expected_payments`, {
+      headers,
+      json: { dollar_amount: '10.00' },
+    });
+    const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      json: {
+        email: 'ana@example.com',
+        expected_payment_id: expected.body.expected_payment.id,
+        sender_address: chain.deployment.shoppers[0]!.address,
+        token_address: busd,
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    const paid: Hash = await chain.transfer(0, busd, wallet, parseUnits('10', 18));
+    await chain.mine(3);
+    await service.request('POST', `/api/v1/checkout/sessions/${opened.body.session.id}/transactions`, {
+      json: { tx_hash: paid },
+    });
+    const session = await poll(
+      async () =>
+        (await service.request('GET', `/api/v1/checkout/sessions/${opened.body.session.id}`)).body.session,
+      (s) => s.status === 'resolved',
+      'the checkout never resolved',
+    );
+    const paymentId = session.resolved_payment_id as string;
+
+    // A refund of 7 BUSD of it, its address given by the merchant: ready to pay, its workflow started.
+    const customer = randomAddress() as Address;
+    const claim = randomBytes(32).toString('base64url');
+    const pay = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const refund = await insertRefund(db, {
+      id: randomUUID(),
+      merchant_id: merchant.merchantId,
+      address_id: merchant.addressId,
+      product_id: product.id,
+      resolved_payment_id: paymentId,
+      unmatched_transfer_id: null,
+      chain_id: 97,
+      token: JSON.stringify({
+        symbol: 'BUSD',
+        address: busd,
+        name: 'BUSD Token',
+        decimal_count: 18,
+        blockchain: 'binance-smart-chain',
+        network: 'testnet',
+      }),
+      token_address: busd.toLowerCase(),
+      from_address: wallet.toLowerCase(),
+      amount: parseUnits('7', 18).toString(),
+      reason: 'One box arrived damaged',
+      status: 'ready_to_pay',
+      refund_address: customer.toLowerCase(),
+      address_source: 'merchant',
+      email_ciphertext: service.deps.secrets.seal('ana@example.com'),
+      locale: 'pt-BR',
+      claim_token_hash: refundTokenHash(claim),
+      pay_token_hash: refundTokenHash(pay),
+      tokens_ciphertext: service.deps.secrets.seal(JSON.stringify({ claim, pay })),
+      claim_expires_at: new Date(now.getTime() + 14 * 86_400_000),
+      created_at: now,
+    });
+    await insertWorkflowCall(db, {
+      kind: 'start',
+      workflowType: 'refund',
+      workflowId: `refund-${refund.id}`,
+      call: { args: [{ refundId: refund.id }], once: true },
+    });
+    await inbox.waitFor((m) => m.to.includes('ana@example.com') && m.subject.includes('endereço recebido'), {
+      timeoutMs: 30_000,
+    });
+
+    // Another amount from the wallet to the refund address pays nothing.
+    const other = await chain.transfer(walletIndex, busd, customer, parseUnits('6', 18));
+    await chain.mine(4);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await findRefundById(db, refund.id)).toMatchObject({ status: 'ready_to_pay', tx_hash: null });
+
+    // The exact amount is recognised: sent, then confirmed once the chain has 3 confirmations.
+    const exact = await chain.transfer(walletIndex, busd, customer, parseUnits('7', 18));
+    const sent = await poll(
+      () => findRefundById(db, refund.id),
+      (r) => r?.status !== 'ready_to_pay',
+      'the refund was never recognised',
+    );
+    expect(sent).toMatchObject({ status: 'sent', tx_hash: exact.toLowerCase() });
+    expect(sent?.sent_at).not.toBeNull();
+    await chain.mine(3);
+    const confirmed = await poll(
+      () => findRefundById(db, refund.id),
+      (r) => r?.status === 'confirmed',
+      'the refund was never confirmed',
+    );
+    expect(confirmed?.confirmed_at).not.toBeNull();
+    expect((await findResolvedPayment(db, paymentId))?.refunded_amount).toBe(parseUnits('7', 18).toString());
+
+    // The payment's webhook: its refund gave back part of it. The refund's own: sent and confirmed, once each.
+    const updated = await poll(
+      async () =>
+        receiver.received
+          .filter((h) => h.path.endsWith('/shop'))
+          .map(
+            (h) => JSON.parse(h.body) as { event?: string; payment?: { exception_status: string | null } },
+          ),
+      (bodies) =>
+        bodies.some((b) => b.event === undefined && b.payment?.exception_status === 'partially_refunded'),
+      'no resolved_payment.updated webhook',
+    );
+    await new Promise((r) => setTimeout(r, 2_000));
+    const hooks = receiver.received.filter((h) => h.path.endsWith('/shop')).map((h) => JSON.parse(h.body));
+    expect(hooks.filter((b) => b.payment?.exception_status === 'partially_refunded')).toHaveLength(1);
+    const refundHooks = hooks.filter((b) => b.event === 'refund.updated');
+    expect(refundHooks.map((b) => b.payload.refund.status).sort()).toEqual(['confirmed', 'sent']);
+    expect(updated.length).toBeGreaterThan(0);
+    expect(await findRefundById(db, refund.id)).toMatchObject({
+      status: 'confirmed',
+      tx_hash: exact.toLowerCase(),
+    });
+
+    // Neither transfer out of the wallet is an unmatched transfer, nor a recorded transfer into it.
+    const strays = await db
+      .selectFrom('unmatched_transfers')
+      .select('tx_hash')
+      .where('merchant_id', '=', merchant.merchantId)
+      .execute();
+    expect(strays).toEqual([]);
+    const recorded = await db
+      .selectFrom('chain_transfers')
+      .select('tx_hash')
+      .where('tx_hash', 'in', [exact.toLowerCase(), other.toLowerCase()])
+      .execute();
+    expect(recorded).toEqual([]);
+
+    // The customer's e-mails (Portuguese): the address noted, sent, confirmed; the merchant's confirmation.
+    await inbox.waitFor((m) => m.to.includes('ana@example.com') && m.subject.includes('chegou'), {
+      timeoutMs: 30_000,
+    });
+    const mails = (await inbox.list()).filter(
+      (m) => m.subject.includes('reembolso') || m.subject.includes('Refund'),
+    );
+    const ids = mails.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(mails.some((m) => m.subject === '[TEST] Refund confirmed: 7 BUSD · Filter papers')).toBe(true);
+  }, 240_000);
+});
