@@ -21,7 +21,7 @@ import { changeRefund } from './change.ts';
 const clockSkewMs = 30_000;
 
 /** A refund and the log that pays it. */
-export interface RefundPayment {
+interface PaidRefund {
   refund: RefundRow;
   log: OutgoingTransferLog;
 }
@@ -38,9 +38,9 @@ export function matchRefundPayments(
   logs: readonly OutgoingTransferLog[],
   minedAt: ReadonlyMap<bigint, number>,
   taken: ReadonlySet<string>,
-): RefundPayment[] {
+): PaidRefund[] {
   const open = [...refunds].sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
-  const paid: RefundPayment[] = [];
+  const paid: PaidRefund[] = [];
   for (const log of logs) {
     if (taken.has(`${log.txHash.toLowerCase()}:${log.logIndex}`)) continue;
     const at = minedAt.get(log.blockNumber);
