@@ -70,7 +70,7 @@ function activities(extra: object = {}) {
       secrets,
       tokens,
       chains: new Map(),
-      mailer: createMailer({ smtpUrl: inbox.smtpUrl }),
+      mailer: createMailer({ smtpUrl: inbox.smtpUrl, from: 'checkout@example.com' }),
       publicBaseUrl: 'https://pay.example',
       checkout: { pollIntervalMs: 1_000 },
     }),
@@ -213,7 +213,7 @@ describe('refund on the time-skipping server', () => {
         const hooks = await endpoint.waitFor(1, 20_000);
         const expiry = hooks.filter((h) => h.path === '/expiry');
         expect(expiry).toHaveLength(1);
-        expect(JSON.parse(expiry[0]?.body ?? '{}')).toMatchObject({
+        expect(JSON.parse(String(expiry[0]?.body ?? '{}'))).toMatchObject({
           event: 'refund.updated',
           payload: { refund: { id: row.id, status: 'expired', claim_url: null } },
         });
