@@ -149,7 +149,7 @@ async function confirmRefund(deps: RefundConfirmDeps, refundId: string): Promise
     const payment = await findResolvedPayment(trx, row.resolved_payment_id);
     const product = payment ? await findProductById(trx, payment.product_id) : undefined;
     if (payment && product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, {
+      const delivery = await createWebhookDelivery(trx, deps.secrets, {
         merchantId: product.merchant_id,
         eventType: webhookEvents.resolvedPaymentUpdated,
         subjectId: `${payment.id}:refund:${row.id}`,
