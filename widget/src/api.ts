@@ -98,26 +98,31 @@ export class CheckoutApi {
     return `${this.base}/api/v1/checkout/sessions/${id}/events`;
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.base}/api/v1${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch (error) {
-      throw new CheckoutApiError('network', (error as Error).message, 0);
-    }
-    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok) {
-      throw new CheckoutApiError(
-        typeof json.error_code === 'string' ? json.error_code : 'http_error',
-        typeof json.message === 'string' ? json.message : response.statusText,
-        response.status,
-        Array.isArray(json.errors) ? (json.errors as Array<{ path: string; message: string }>) : [],
-      );
-    }
-    return json as T;
+  private call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return callApi<T>(this.base, method, path, body);
   }
+}
+
+/** One call of the public API under `<base>/api/v1`; an error answer or a network failure throws {@link CheckoutApiError}. */
+export async function callApi<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (error) {
+    throw new CheckoutApiError('network', (error as Error).message, 0);
+  }
+  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    throw new CheckoutApiError(
+      typeof json.error_code === 'string' ? json.error_code : 'http_error',
+      typeof json.message === 'string' ? json.message : response.statusText,
+      response.status,
+      Array.isArray(json.errors) ? (json.errors as Array<{ path: string; message: string }>) : [],
+    );
+  }
+  return json as T;
 }

@@ -189,6 +189,7 @@ function scriptedWallet(balances: Record<string, number>) {
   };
   const module: WalletModule = {
     startWalletFlow: vi.fn(async () => flow),
+    connectWallet: vi.fn(),
     classifyWalletError: (error) =>
       (error as Error).name === 'InsufficientBalanceError' ? 'insufficient' : 'unknown',
   };

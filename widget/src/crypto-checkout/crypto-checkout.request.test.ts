@@ -202,6 +202,7 @@ describe('<crypto-checkout> paying from another device', () => {
         },
         pay: async () => `0x${'cd'.repeat(32)}`,
       })),
+      connectWallet: vi.fn(),
       classifyWalletError: () => 'unknown',
     };
     const el = await mount(module);

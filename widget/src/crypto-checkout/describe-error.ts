@@ -24,7 +24,7 @@ export function describeApiError(error: unknown, t: Messages): string | undefine
  */
 export function describeWalletError(
   kind: WalletErrorKind,
-  view: CheckoutView | undefined,
+  view: Pick<CheckoutView, 'blockchain' | 'network' | 'chain_id' | 'token'> | undefined,
   amount: string | null,
   holdings: Holding[],
   { locale, messages: t }: Localized,

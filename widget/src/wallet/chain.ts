@@ -1,12 +1,12 @@
 /** The product's chain as viem describes it, and the wallet moved onto it. */
 import { type Config, getConnection, switchChain } from '@wagmi/core';
 import { type Chain, defineChain } from 'viem';
-import type { CheckoutView } from '../api.ts';
 import { chainName, nativeSymbol } from '../chains.ts';
 import { WrongChainError } from './errors.ts';
+import type { ChainTarget } from './types.ts';
 
 /** The product's chain, with the view's RPC URL for reads and for wallets that add it. */
-export function chainOf(view: CheckoutView): Chain {
+export function chainOf(view: ChainTarget): Chain {
   const symbol = nativeSymbol(view);
   return defineChain({
     id: view.chain_id,

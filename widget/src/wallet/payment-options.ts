@@ -3,8 +3,7 @@
 import { quoteExactOutput, withSlippage } from '@checkout/core/uniswapV2Router';
 import { type Config, getClient, readContract } from '@wagmi/core';
 import { type Address, type Chain, erc20Abi, formatUnits, getAddress, parseUnits } from 'viem';
-import type { CheckoutView } from '../api.ts';
-import type { Holding, PaymentPlan } from './types.ts';
+import type { Holding, PaymentPlan, PaymentTarget } from './types.ts';
 
 /** 0.5 % slippage ceiling on a swap's spend. */
 const slippageBps = 50n;
@@ -14,7 +13,7 @@ export interface WalletContext {
   config: Config;
   chain: Chain;
   address: Address;
-  view: CheckoutView;
+  view: PaymentTarget;
 }
 
 /** What the wallet holds of `token`, in base units. */
@@ -44,7 +43,7 @@ export async function paymentOptions(ctx: WalletContext, amount: string): Promis
   const amountOut = parseUnits(amount, view.token.decimal_count);
   const router = view.swappable && view.router_address ? getAddress(view.router_address) : undefined;
   const holdings: Holding[] = [];
-  const held = async (token: CheckoutView['token'], index: number) => {
+  const held = async (token: PaymentTarget['token'], index: number) => {
     const balance = await balanceOf(ctx, getAddress(token.address));
     holdings[index] = { symbol: token.symbol, balance: formatUnits(balance, token.decimal_count) };
     return balance;
@@ -60,7 +59,7 @@ export async function paymentOptions(ctx: WalletContext, amount: string): Promis
       covers: balance >= amountOut,
     };
   };
-  const swap = async (token: CheckoutView['token'], index: number): Promise<PaymentPlan | undefined> => {
+  const swap = async (token: PaymentTarget['token'], index: number): Promise<PaymentPlan | undefined> => {
     const tokenIn = getAddress(token.address);
     if (tokenIn === productToken) return undefined;
     const balance = await held(token, index + 1);

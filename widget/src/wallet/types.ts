@@ -3,6 +3,27 @@ import type { Config } from '@wagmi/core';
 import type { CheckoutView } from '../api.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
 
+/**
+ * What a wallet pays and where: the chain, the token the receiver gets, the tokens that may pay it, and
+ * the receiving address. A checkout's view is one; a refund's payment is another (receiver: the customer).
+ */
+export type PaymentTarget = Pick<
+  CheckoutView,
+  | 'chain_id'
+  | 'blockchain'
+  | 'network'
+  | 'is_test'
+  | 'rpc_url'
+  | 'token'
+  | 'payment_tokens'
+  | 'swappable'
+  | 'router_address'
+  | 'receiving_address'
+>;
+
+/** The chain a wallet is connected on. */
+export type ChainTarget = Pick<PaymentTarget, 'chain_id' | 'blockchain' | 'network' | 'is_test' | 'rpc_url'>;
+
 /** How the shopper pays: the product token directly, or another token swapped on the router. */
 export interface PaymentPlan {
   kind: 'direct' | 'swap';
@@ -46,14 +67,22 @@ export interface WalletFlow {
 
 /** What the element hands to the wallet module. */
 export interface WalletFlowOptions {
-  view: CheckoutView;
+  view: PaymentTarget;
   wallet: DiscoveredWallet;
   /** A dapp's own wagmi config, shared when it knows the product's chain. */
   config?: Config | undefined;
 }
 
+/** What connecting alone needs: the wallet, and the chain its connection is made for (no switch is asked). */
+export interface ConnectOptions {
+  view: ChainTarget;
+  wallet: DiscoveredWallet;
+}
+
 /** The lazily loaded module's surface. */
 export interface WalletModule {
   startWalletFlow(options: WalletFlowOptions): Promise<WalletFlow>;
+  /** Connects the wallet and answers its account, without moving it to another chain (a refund's claim). */
+  connectWallet(options: ConnectOptions): Promise<string>;
   classifyWalletError(error: unknown): WalletErrorKind;
 }

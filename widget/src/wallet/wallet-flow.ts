@@ -1,16 +1,21 @@
 /** Wallet and chain work of a payment: loaded with `import()` only when the shopper starts paying. */
 import { type Config, connect, createConfig, getBalance, getConnection, http, injected } from '@wagmi/core';
-import { type Address, custom, formatUnits, getAddress, parseUnits } from 'viem';
+import { type Address, type Chain, custom, formatUnits, getAddress, parseUnits } from 'viem';
 import { chainOf, ensureChain } from './chain.ts';
 import { InsufficientBalanceError, NoFeeFundsError } from './errors.ts';
 import { balanceOf, paymentOptions, type WalletContext } from './payment-options.ts';
 import { sendPayment } from './send-payment.ts';
-import type { PaymentPlan, WalletFlow, WalletFlowOptions } from './types.ts';
+import type { ChainTarget, ConnectOptions, PaymentPlan, WalletFlow, WalletFlowOptions } from './types.ts';
 
 export { classifyWalletError } from './errors.ts';
 
-/** Connects the chosen wallet, moves it to the product's chain and returns the payment operations. */
-export async function startWalletFlow(options: WalletFlowOptions): Promise<WalletFlow> {
+/**
+ * A wagmi config for the target's chain (a dapp's own when it knows the chain) and the wallet connected
+ * to it; the wallet stays on whatever chain it is on.
+ */
+async function connected(
+  options: Pick<WalletFlowOptions, 'wallet' | 'config'> & { view: ChainTarget },
+): Promise<{ config: Config; chain: Chain; address: Address }> {
   const { view, wallet } = options;
   const chain = chainOf(view);
   const shared = options.config?.chains.some((c) => c.id === chain.id) ? options.config : undefined;
@@ -29,20 +34,28 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
       },
     });
 
-  let address: Address;
   const current = getConnection(config);
-  if (shared && current.status === 'connected' && current.address) {
-    address = current.address;
-  } else {
-    const connected = await connect(config, {
-      connector: injected({
-        target: { id: wallet.id, name: wallet.name || 'Injected', provider: () => wallet.provider as never },
-      }),
-    });
-    const first = connected.accounts[0];
-    if (!first) throw new Error('The wallet returned no account');
-    address = first;
-  }
+  if (shared && current.status === 'connected' && current.address)
+    return { config, chain, address: current.address };
+  const result = await connect(config, {
+    connector: injected({
+      target: { id: wallet.id, name: wallet.name || 'Injected', provider: () => wallet.provider as never },
+    }),
+  });
+  const first = result.accounts[0];
+  if (!first) throw new Error('The wallet returned no account');
+  return { config, chain, address: first };
+}
+
+/** Connects the chosen wallet and answers its account (checksummed), asking it for nothing else. */
+export async function connectWallet(options: ConnectOptions): Promise<string> {
+  return getAddress((await connected(options)).address);
+}
+
+/** Connects the chosen wallet, moves it to the product's chain and returns the payment operations. */
+export async function startWalletFlow(options: WalletFlowOptions): Promise<WalletFlow> {
+  const { view } = options;
+  const { config, chain, address } = await connected(options);
   await ensureChain(config, chain);
   const ctx: WalletContext = { config, chain, address, view };
 
