@@ -48,11 +48,14 @@ const compactStyles: Plugin = {
   },
 };
 
-// Two builds into dist/: `vite build` makes the ES module (shell + lazy wallet, QR and texts entries and chunks);
-// `vite build --mode iife` adds the classic script, which imports the same lazy files on demand. Every
-// script is content-hashed under chunks/; the public names are loaders (build/assets.ts).
+// Three builds into dist/: `vite build` makes the ES module (shell + lazy wallet, QR and texts entries and chunks);
+// `vite build --mode iife` adds the classic script, which imports the same lazy files on demand; `vite build
+// --mode refunds` adds the hosted refund pages' module scripts, bundled apart so that sharing code with them
+// never splits the element's first script. Every script is content-hashed under chunks/; the public names
+// are loaders (build/assets.ts).
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
+  const refunds = mode === 'refunds';
   // The classic script sits beside the lazy entries in chunks/, so it imports them by hashed name.
   const manifest = iife ? readManifest(distDir) : undefined;
   const file = (name: string | undefined) => (name ?? '').replace(/^chunks\//, '');
@@ -68,10 +71,14 @@ export default defineConfig(({ mode }) => {
       __WIDGET_IIFE__: JSON.stringify(iife),
       __WIDGET_FILES__: JSON.stringify(files),
     },
-    plugins: [compactStyles, minifyEsOutput, widgetAssets(iife ? 'iife' : 'es', distDir)],
+    plugins: [
+      compactStyles,
+      minifyEsOutput,
+      widgetAssets(iife ? 'iife' : refunds ? 'refunds' : 'es', distDir),
+    ],
     build: {
       outDir: 'dist',
-      emptyOutDir: !iife,
+      emptyOutDir: !iife && !refunds,
       target: 'es2022',
       modulePreload: false,
       reportCompressedSize: false,
@@ -82,19 +89,35 @@ export default defineConfig(({ mode }) => {
             formats: ['iife'],
             fileName: () => 'chunks/crypto-checkout.iife-[hash].js',
           }
-        : {
-            entry: {
-              'crypto-checkout': 'src/index.ts',
-              'crypto-checkout-wallet': 'src/wallet/wallet-flow.ts',
-              'crypto-checkout-qr': 'src/payment-request/payment-request.ts',
-              'crypto-checkout-en': 'src/i18n/en.ts',
-              'crypto-checkout-es': 'src/i18n/es.ts',
-              'crypto-checkout-pt': 'src/i18n/pt.ts',
+        : refunds
+          ? {
+              entry: {
+                'refund-claim': 'src/refund-claim/refund-claim.ts',
+                'refund-pay': 'src/refund-pay/refund-pay.ts',
+              },
+              formats: ['es'],
+              fileName: (_format, name) => `chunks/${name}-[hash].js`,
+            }
+          : {
+              entry: {
+                'crypto-checkout': 'src/index.ts',
+                'crypto-checkout-wallet': 'src/wallet/wallet-flow.ts',
+                'crypto-checkout-qr': 'src/payment-request/payment-request.ts',
+                'crypto-checkout-en': 'src/i18n/en.ts',
+                'crypto-checkout-es': 'src/i18n/es.ts',
+                'crypto-checkout-pt': 'src/i18n/pt.ts',
+              },
+              formats: ['es'],
+              fileName: (_format, name) => `chunks/${name}-[hash].js`,
             },
-            formats: ['es'],
-            fileName: (_format, name) => `chunks/${name}-[hash].js`,
+      rollupOptions: iife
+        ? {}
+        : // The refund pages' own chunks carry a prefix: they never share a name with the element's.
+          {
+            output: {
+              chunkFileNames: refunds ? 'chunks/refunds-[name]-[hash].js' : 'chunks/[name]-[hash].js',
+            },
           },
-      rollupOptions: iife ? {} : { output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
     },
   };
 });

@@ -11,9 +11,10 @@ export default function setup(): void {
     stdio: 'pipe',
     env,
   });
-  execFileSync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--mode', 'iife'], {
-    cwd: `${root}widget`,
-    stdio: 'pipe',
-    env,
-  });
+  for (const mode of ['iife', 'refunds'])
+    execFileSync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--mode', mode], {
+      cwd: `${root}widget`,
+      stdio: 'pipe',
+      env,
+    });
 }

@@ -22,6 +22,8 @@ export interface WidgetManifest {
   qr: string;
   /** The texts of each language, imported the first time a page uses it. */
   messages: { en: string; es: string; pt: string };
+  /** The hosted refund pages' module scripts (their own build): the customer's claim, the merchant's payment. */
+  refunds?: { claim: string; pay: string };
 }
 
 /** Name of the manifest in `dist/`. */
@@ -72,8 +74,11 @@ function precompress(path: string): void {
   if (gz.length < bytes.length) writeFileSync(`${path}.gz`, gz);
 }
 
-/** The plugin for one of the two builds: `es` writes the manifest and the module loader, `iife` completes both. */
-export function widgetAssets(build: 'es' | 'iife', distDir: string): Plugin {
+/**
+ * The plugin for one of the three builds: `es` writes the manifest and the module loader, `iife` completes
+ * both, `refunds` adds the refund pages' entries to the manifest.
+ */
+export function widgetAssets(build: 'es' | 'iife' | 'refunds', distDir: string): Plugin {
   return {
     name: 'widget-assets',
     apply: 'build',
@@ -95,6 +100,21 @@ export function widgetAssets(build: 'es' | 'iife', distDir: string): Plugin {
           fileName: 'crypto-checkout.js',
           source: `export*from${JSON.stringify(`./${manifest.module}`)};\n`,
         });
+        this.emitFile({
+          type: 'asset',
+          fileName: manifestFile,
+          source: `${JSON.stringify(manifest, null, 2)}\n`,
+        });
+        return;
+      }
+      if (build === 'refunds') {
+        const manifest: WidgetManifest = {
+          ...readManifest(distDir),
+          refunds: {
+            claim: entry(bundle, 'refund-claim').fileName,
+            pay: entry(bundle, 'refund-pay').fileName,
+          },
+        };
         this.emitFile({
           type: 'asset',
           fileName: manifestFile,

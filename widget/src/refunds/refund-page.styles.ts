@@ -1,0 +1,31 @@
+/** Styles the refund pages add to the element's own (details list, warning, address field). */
+import { css } from 'lit';
+
+/** The refund pages' shadow styles beyond `<crypto-checkout>`'s. */
+export const refundStyles = css`
+  [part='details'] {
+    margin: 0;
+    display: grid;
+    gap: 0.4rem;
+  }
+  [part='details'] div {
+    display: grid;
+    grid-template-columns: minmax(5.5rem, max-content) minmax(0, 1fr);
+    gap: 0.75rem;
+  }
+  dt {
+    color: var(--cc-muted);
+  }
+  dd {
+    margin: 0;
+    min-width: 0;
+  }
+  [part='warning'] {
+    padding: 0.5rem 0.75rem;
+    border-inline-start: 4px solid var(--cc-error);
+    font-weight: 500;
+  }
+  [part='pay-button'] {
+    width: 100%;
+  }
+`;

@@ -1,0 +1,205 @@
+/**
+ * What both hosted refund pages share: the refund read by its page token and followed (polled) until it
+ * ends, the page's language and its texts, the browser's wallets, and the details and transaction shown.
+ */
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { formatToken } from '../amount.ts';
+import { CheckoutApiError } from '../api.ts';
+import { chainName, explorerOf } from '../chains.ts';
+import { WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
+import { styles } from '../crypto-checkout/crypto-checkout.styles.ts';
+import { type Lang, pickLocale } from '../i18n.ts';
+import { loadWalletModule } from '../lazy-modules.ts';
+import type { ChainTarget, WalletModule } from '../wallet/types.ts';
+import { RefundApi, type RefundPayment } from './refund-api.ts';
+import { refundStyles } from './refund-page.styles.ts';
+import { loadRefundMessages, type RefundMessages } from './refund-texts.ts';
+
+/** What both pages read of a refund. */
+type RefundShown = Pick<RefundPayment, 'status' | 'chain_id' | 'token' | 'amount' | 'tx_hash'>;
+
+/** Statuses a refund never leaves: the page stops following it. */
+const finalStatuses = new Set(['confirmed', 'canceled', 'expired']);
+
+/** A failure on screen: its words in the page's texts, and what trying again does (if anything). */
+export interface PageFailure {
+  message: (t: RefundMessages) => string;
+  retry?: (() => void) | undefined;
+}
+
+/** The base of `<refund-claim>` and `<refund-pay>`. */
+export abstract class RefundPage<T extends RefundShown> extends LitElement {
+  static override styles = [styles, refundStyles];
+
+  /** The page's token (from its link). */
+  @property() token = '';
+  /** Origin of the checkout service; the page's origin when empty. */
+  @property({ attribute: 'api-base' }) apiBase = '';
+  /** The chain's public RPC URL (for the wallet's reads, and to tell a local chain from a public one). */
+  @property({ attribute: 'rpc-url' }) rpcUrl = '';
+  /** How often the refund is read again while it can still change, in milliseconds. */
+  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 3_000;
+
+  /** The refund as last read. */
+  @state() protected data: T | undefined;
+  /** The page's texts, once fetched. */
+  @state() protected t: RefundMessages | undefined;
+  @state() protected failure: PageFailure | undefined;
+  /** The refund link is unknown to the service. */
+  @state() protected notFound = false;
+
+  protected locale = 'en';
+  protected language: Lang = 'en';
+  protected readonly wallets = new WalletDiscoveryController(this);
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private reading = false;
+
+  /** Reads the refund by the page's token. */
+  protected abstract read(api: RefundApi): Promise<T>;
+
+  protected get api(): RefundApi {
+    return new RefundApi(this.apiBase || window.location.origin);
+  }
+
+  /** The wallet module; loaded on first use so the page's first paint needs no chain code. */
+  protected loadWallet(): Promise<WalletModule> {
+    return loadWalletModule();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    ({ locale: this.locale, lang: this.language } = pickLocale(
+      this.closest('[lang]:not([lang=""])')?.getAttribute('lang') ?? undefined,
+    ));
+    loadRefundMessages(this.language).then(
+      (t) => {
+        this.t = t;
+      },
+      () => {},
+    );
+    void this.refresh();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Reads the refund now, and again after `pollInterval` while it can still change. */
+  protected async refresh(): Promise<void> {
+    clearTimeout(this.timer);
+    if (this.reading) return;
+    this.reading = true;
+    try {
+      this.data = await this.read(this.api);
+      if (this.failure && !this.failure.retry) this.failure = undefined;
+    } catch (error) {
+      if (error instanceof CheckoutApiError && error.status === 404) {
+        this.notFound = true;
+        return;
+      }
+      // A refund already on screen stays; a page with nothing yet says so and offers to try again.
+      if (!this.data) this.failure = this.apiFailure(error, () => void this.refresh());
+    } finally {
+      this.reading = false;
+    }
+    if (this.isConnected && this.data && !finalStatuses.has(this.data.status))
+      this.timer = setTimeout(() => void this.refresh(), this.pollInterval);
+  }
+
+  /** An error answer or network failure in the page's words, with its retry. */
+  protected apiFailure(_error: unknown, retry?: () => void): PageFailure {
+    return { message: (t) => t.unavailable, retry };
+  }
+
+  /** The refund's chain, for the wallet module. */
+  protected chainTarget(data: T): ChainTarget {
+    return {
+      chain_id: data.chain_id,
+      blockchain: data.token.blockchain,
+      network: data.token.network,
+      is_test: data.token.network === 'testnet',
+      rpc_url: this.rpcUrl || null,
+    };
+  }
+
+  protected chainName(data: T): string {
+    return chainName({
+      blockchain: data.token.blockchain,
+      network: data.token.network,
+      chain_id: data.chain_id,
+    });
+  }
+
+  protected amountText(data: T): string {
+    return formatToken(data.amount, data.token.symbol, this.locale);
+  }
+
+  protected dateText(iso: string): string {
+    return new Intl.DateTimeFormat(this.locale, { dateStyle: 'long', timeStyle: 'short' }).format(
+      new Date(iso),
+    );
+  }
+
+  /** The page's frame: before the texts or the refund, one line saying it is loading. */
+  protected frame(
+    title: (t: RefundMessages, data: T) => string,
+    body: (t: RefundMessages, data: T) => unknown,
+  ): TemplateResult {
+    const { t, data } = this;
+    if (!t || (!data && !this.notFound && !this.failure))
+      return html`<div part="base" lang=${this.locale}><p part="message" role="status">${t?.loading ?? ''}</p></div>`;
+    if (!data)
+      return html`<div part="base" lang=${this.locale}>
+        ${this.notFound ? html`<p part="message" class="failure" role="alert">${t.notFound}</p>` : this.renderFailure(t)}
+      </div>`;
+    const test = data.token.network === 'testnet';
+    return html`<section part="base" lang=${this.locale} aria-labelledby="title">
+      <header part="header">
+        <h2 id="title">${title(t, data)}${test ? html`<span class="badge">${t.testMode}</span>` : nothing}</h2>
+      </header>
+      ${body(t, data)} ${this.renderFailure(t)}
+    </section>`;
+  }
+
+  /** Label and value pairs, in order; pairs without a value are left out. */
+  protected details(rows: Array<[string, unknown]>): TemplateResult {
+    return html`<dl part="details">
+      ${rows
+        .filter(([, value]) => value !== null && value !== undefined && value !== '')
+        .map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}
+    </dl>`;
+  }
+
+  /** An address in full, as code. */
+  protected address(value: string | null): TemplateResult | string {
+    return value ? html`<code>${value}</code>` : '';
+  }
+
+  /** A status line; `tone` colours it. */
+  protected message(text: string, tone?: 'success' | 'failure'): TemplateResult {
+    return html`<p part="message" class=${tone ?? ''} role=${tone === 'failure' ? 'alert' : 'status'}>${text}</p>`;
+  }
+
+  /** The transaction that paid the refund, and where to look it up. */
+  protected transaction(data: T, hash: string | null): TemplateResult | typeof nothing {
+    const { t } = this;
+    if (!hash || !t) return nothing;
+    const explorer = explorerOf({ chain_id: data.chain_id, rpc_url: this.rpcUrl || null }, hash);
+    return html`<div part="transaction">
+      <p>${t.transaction}: <code>${hash}</code></p>
+      ${explorer ? html`<a href=${explorer.url} target="_blank" rel="noopener noreferrer">${t.viewOn(explorer.name)}</a>` : nothing}
+    </div>`;
+  }
+
+  protected renderFailure(t: RefundMessages): TemplateResult | typeof nothing {
+    const failure = this.failure;
+    if (!failure) return nothing;
+    return html`<div part="error" role="alert">
+      <p>${failure.message(t)}</p>
+      ${failure.retry ? html`<button type="button" @click=${failure.retry}>${t.retry}</button>` : nothing}
+    </div>`;
+  }
+}
