@@ -42,6 +42,8 @@ export interface WidgetAssets {
   ): Promise<WidgetReply | undefined>;
   /** URL path of the classic script for the service's own pages: the hashed file when built, else the loader. */
   classicScriptPath(): Promise<string>;
+  /** URL path of a hosted refund page's module script; undefined when the widget was built without it. */
+  refundScriptPath(page: 'claim' | 'pay'): Promise<string | undefined>;
 }
 
 interface Form {
@@ -143,6 +145,19 @@ export function createWidgetAssets(distDir: string): WidgetAssets {
       if (request.ifNoneMatch && matches(request.ifNoneMatch, form.etag)) return { status: 304, headers };
       if (coding !== 'identity') headers['Content-Encoding'] = coding;
       return { status: 200, headers, body: form.bytes };
+    },
+
+    async refundScriptPath(page) {
+      const manifest = await readOptional(join(distDir, 'widget-manifest.json'));
+      if (!manifest) return undefined;
+      try {
+        const { refunds } = JSON.parse(manifest.toString('utf8')) as { refunds?: Record<string, unknown> };
+        const file = refunds?.[page];
+        if (typeof file === 'string' && fileName.test(file) && (await load(file))) return `/widget/${file}`;
+      } catch {
+        // A broken manifest: the page comes without its script.
+      }
+      return undefined;
     },
 
     async classicScriptPath() {

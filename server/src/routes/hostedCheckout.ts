@@ -13,17 +13,12 @@ import type { AppDeps } from '../context.ts';
 import { createWidgetAssets } from '../widgetAssets.ts';
 import type { Routes } from './declare.ts';
 import { html, json, slugPath } from './docs.ts';
+import { escapeHtml, page, shopperLanguage } from './hostedPage.ts';
 import { widgetFileRoutes } from './widgetFiles.ts';
 
 const widgetDist = fileURLToPath(new URL('../../../widget/dist/', import.meta.url));
 /** The dev merchant's receiving wallet (the address `npm start` prints with its API key). */
 const demoMerchantAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 interface PageTexts {
   checkout: string;
@@ -90,58 +85,6 @@ meio de uma troca. Nunca use essa chave em uma rede real: é uma chave de desenv
     },
   },
 };
-
-/**
- * The shopper's language from `Accept-Language`: the first tag (in their order) whose language the element
- * speaks, kept whole so amounts follow the region (`pt-BR`); English otherwise.
- */
-function shopperLanguage(accepted: string[]): { tag: string; texts: PageTexts } {
-  for (const tag of accepted) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (
-      (base === 'en' || base === 'es' || base === 'pt') &&
-      /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag)
-    ) {
-      // A well-formed tag Intl cannot use (`en-x`) would break amount formatting here and in the element.
-      if (!isIntlLocale(tag)) continue;
-      return { tag, texts: pageTexts[base] };
-    }
-  }
-  return { tag: 'en', texts: pageTexts.en };
-}
-
-function isIntlLocale(tag: string): boolean {
-  try {
-    Intl.getCanonicalLocales(tag);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function page(title: string, body: string, lang: string, script: string): string {
-  return `<!doctype html>
-<html lang="${escapeHtml(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 0; padding: 1rem; display: grid; justify-items: center; gap: 1rem; }
-  main { width: 100%; max-width: 28rem; display: grid; gap: 1rem; }
-  h1 { font-size: 1.25rem; margin: 0; }
-  code { overflow-wrap: anywhere; }
-</style>
-<script src="${escapeHtml(script)}"></script>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`;
-}
 
 function element(slug: string, expectedPayment: string | undefined, email?: string | null): string {
   const expected = expectedPayment ? ` expected-payment="${escapeHtml(expectedPayment)}"` : '';
@@ -224,7 +167,8 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps): void {
       const product = /^[A-Za-z0-9_-]{1,64}$/.test(slug)
         ? await findProductBySlug(deps.db.kysely, slug)
         : undefined;
-      const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
+      const { tag, lang } = shopperLanguage(ctx.acceptsLanguages());
+      const texts = pageTexts[lang];
       ctx.set('Vary', 'Accept-Language');
       if (!product || (expected !== undefined && !Uuid.safeParse(expected).success)) {
         ctx.status = 404;
@@ -233,7 +177,7 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps): void {
           texts.notFound,
           `<h1>${escapeHtml(texts.notFound)}</h1><p>${escapeHtml(texts.checkLink)}</p>`,
           tag,
-          await widget.classicScriptPath(),
+          { src: await widget.classicScriptPath() },
         );
         return;
       }
@@ -247,7 +191,7 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps): void {
         product.name,
         `<h1>${escapeHtml(texts.checkout)}</h1>\n${element(slug, expected, email)}`,
         tag,
-        await widget.classicScriptPath(),
+        { src: await widget.classicScriptPath() },
       );
     },
   );
@@ -275,7 +219,8 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps): void {
     async (ctx) => {
       const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
       const { slug, expected } = await openDemoOrder(deps.db.kysely, deps, address);
-      const { tag, texts } = shopperLanguage(ctx.acceptsLanguages());
+      const { tag, lang } = shopperLanguage(ctx.acceptsLanguages());
+      const texts = pageTexts[lang];
       ctx.set('Vary', 'Accept-Language');
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Cache-Control', 'no-store');
@@ -289,7 +234,7 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps): void {
 <p>${texts.demo.howToPay}</p>
 ${element(slug, expected.id)}`,
         tag,
-        await widget.classicScriptPath(),
+        { src: await widget.classicScriptPath() },
       );
     },
   );

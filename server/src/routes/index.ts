@@ -12,6 +12,7 @@ import type { Routes } from './declare.ts';
 import { html, json } from './docs.ts';
 import { healthRoutes } from './health.ts';
 import { hostedCheckoutRoutes } from './hostedCheckout.ts';
+import { hostedRefundRoutes } from './hostedRefunds.ts';
 import { latamBankNameRoutes } from './latamBankNames.ts';
 import { offrampRoutes } from './offramps.ts';
 import { onrampRoutes, onrampSandboxRoutes } from './onramps.ts';
@@ -49,6 +50,7 @@ export function declareRoutes(
   const open = on('open');
   healthRoutes(open, deps);
   hostedCheckoutRoutes(open, deps);
+  hostedRefundRoutes(open, deps);
   open.get(
     '/openapi.json',
     {

@@ -1,0 +1,77 @@
+/** The frame of the service's own pages (hosted checkout, demo shop, refund pages) and their language. */
+
+/** `value` safe inside HTML text and attribute values. */
+export const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** A language the pages speak. */
+export type PageLanguage = 'en' | 'es' | 'pt';
+
+/**
+ * The visitor's language from `Accept-Language`: the first tag (in their order) whose language the pages
+ * speak, kept whole so amounts follow the region (`pt-BR`); English otherwise. With `only`, just that
+ * language's tags count (a refund's page is in the customer's language; the browser may add the region).
+ */
+export function shopperLanguage(
+  accepted: string[],
+  only?: PageLanguage,
+): { tag: string; lang: PageLanguage } {
+  for (const tag of accepted) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (
+      (base === 'en' || base === 'es' || base === 'pt') &&
+      (only === undefined || base === only) &&
+      /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag)
+    ) {
+      // A well-formed tag Intl cannot use (`en-x`) would break amount formatting here and in the element.
+      if (!isIntlLocale(tag)) continue;
+      return { tag, lang: base };
+    }
+  }
+  return only ? { tag: only, lang: only } : { tag: 'en', lang: 'en' };
+}
+
+function isIntlLocale(tag: string): boolean {
+  try {
+    Intl.getCanonicalLocales(tag);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The page's script: the classic element, or a module entry. */
+export interface PageScript {
+  src: string;
+  module?: boolean;
+}
+
+/** A whole page: title, body (HTML), language tag and the script it loads (none when absent). */
+export function page(title: string, body: string, lang: string, script: PageScript | undefined): string {
+  const tag = script
+    ? `<script${script.module ? ' type="module"' : ''} src="${escapeHtml(script.src)}"></script>\n`
+    : '';
+  return `<!doctype html>
+<html lang="${escapeHtml(lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { margin: 0; padding: 1rem; display: grid; justify-items: center; gap: 1rem; }
+  main { width: 100%; max-width: 28rem; display: grid; gap: 1rem; }
+  h1 { font-size: 1.25rem; margin: 0; }
+  code { overflow-wrap: anywhere; }
+</style>
+${tag}</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
