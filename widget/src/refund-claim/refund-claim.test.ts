@@ -1,0 +1,218 @@
+// @vitest-environment happy-dom
+import type { RefundClaim } from '@checkout/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeAnswer, fakeApi, settle, shadowText } from '../refunds/test-support.ts';
+import type { ConnectOptions, WalletModule } from '../wallet/types.ts';
+import './refund-claim.ts';
+import type { RefundClaimPage } from './refund-claim.ts';
+
+const token = 'c'.repeat(43);
+const path = `/api/v1/refund_claims/${token}`;
+const customer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+const claim = (patch: Partial<RefundClaim> = {}): RefundClaim => ({
+  status: 'awaiting_address',
+  merchant_name: 'Coffee Roasters',
+  product_name: 'Espresso beans',
+  chain_id: 97,
+  token: {
+    symbol: 'BUSD',
+    address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    name: 'BUSD Token',
+    decimal_count: 18,
+    blockchain: 'binance-smart-chain',
+    network: 'testnet',
+  },
+  amount: '7.5',
+  reason: 'Beans out of stock',
+  locale: 'en',
+  refund_address: null,
+  claim_expires_at: '2030-01-15T12:00:00.000Z',
+  tx_hash: null,
+  ...patch,
+});
+
+const answer = (c: RefundClaim): FakeAnswer => ({ body: { refund_claim: c } });
+
+function walletModule(address = customer) {
+  return {
+    startWalletFlow: vi.fn(),
+    connectWallet: vi.fn(async (_options: ConnectOptions) => address),
+    classifyWalletError: () => 'unknown' as const,
+  } satisfies WalletModule;
+}
+
+async function mount(module?: WalletModule): Promise<RefundClaimPage> {
+  const el = document.createElement('refund-claim');
+  el.setAttribute('token', token);
+  el.setAttribute('api-base', 'http://checkout.test');
+  el.pollInterval = 60_000;
+  if (module) (el as unknown as { loadWallet(): Promise<WalletModule> }).loadWallet = async () => module;
+  document.body.append(el);
+  await settle(el, () => !!el.shadowRoot?.querySelector('h2, [part="message"].failure, [part="error"]'));
+  return el;
+}
+
+const root = (el: RefundClaimPage) => el.shadowRoot!;
+
+function type(el: RefundClaimPage, value: string): void {
+  const input = root(el).querySelector<HTMLInputElement>('#refund-address')!;
+  input.value = value;
+  input.dispatchEvent(new Event('input'));
+}
+
+describe('<refund-claim>', () => {
+  beforeEach(() => {
+    document.documentElement.lang = 'en';
+  });
+  afterEach(() => {
+    document.body.replaceChildren();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows merchant, purchase, amount, network, reason and deadline, and warns against exchange addresses', async () => {
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim()) }).fetch);
+    const el = await mount();
+    const text = shadowText(el);
+    expect(root(el).querySelector('h2')?.textContent).toContain('A refund from Coffee Roasters');
+    expect(text).toContain('Test mode');
+    for (const part of ['Espresso beans', '7.5 BUSD', 'BNB Smart Chain Testnet', 'Beans out of stock'])
+      expect(text).toContain(part);
+    expect(text).toContain(
+      new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' }).format(
+        new Date('2030-01-15T12:00:00.000Z'),
+      ),
+    );
+    expect(root(el).querySelector('[part="warning"]')?.textContent).toContain(
+      'Do not give an exchange deposit address',
+    );
+    const input = root(el).querySelector<HTMLInputElement>('#refund-address')!;
+    expect(root(el).querySelector(`label[for="refund-address"]`)?.textContent).toBe(
+      'Your wallet address on BNB Smart Chain Testnet',
+    );
+    expect(input.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('refuses what is not an address before asking the service', async () => {
+    const api = fakeApi({ [`GET ${path}`]: answer(claim()) });
+    vi.stubGlobal('fetch', api.fetch);
+    const el = await mount();
+    type(el, '0x1234');
+    root(el).querySelector<HTMLButtonElement>('[part="pay-button"]')!.click();
+    await settle(el, () => shadowText(el).includes('40 hexadecimal'));
+    const input = root(el).querySelector<HTMLInputElement>('#refund-address')!;
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toBe('refund-address-error');
+    expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('takes a pasted address, sends it, and then says the merchant will pay it', async () => {
+    let current = claim();
+    const api = fakeApi({
+      [`GET ${path}`]: () => answer(current),
+      [`POST ${path}`]: () => {
+        current = claim({ status: 'ready_to_pay', refund_address: customer });
+        return answer(current);
+      },
+    });
+    vi.stubGlobal('fetch', api.fetch);
+    const el = await mount();
+    type(el, ` ${customer} `);
+    root(el).querySelector<HTMLButtonElement>('[part="pay-button"]')!.click();
+    await settle(el, () => shadowText(el).includes('Your address is saved'));
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ refund_address: customer });
+    expect(shadowText(el)).toContain(`The merchant will send 7.5 BUSD to ${customer}.`);
+    expect(root(el).querySelector('form')).toBeNull();
+  });
+
+  it('fills the address from a browser wallet without asking it to switch networks', async () => {
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim()) }).fetch);
+    vi.stubGlobal('ethereum', { request: vi.fn() });
+    const module = walletModule();
+    const el = await mount(module);
+    await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+    const button = root(el).querySelector<HTMLButtonElement>('[part="wallet-button"]')!;
+    expect(button.textContent?.trim()).toBe('Use Browser wallet');
+    button.click();
+    await settle(el, () => shadowText(el).includes('is filled in below'));
+    expect(root(el).querySelector<HTMLInputElement>('#refund-address')!.value).toBe(customer);
+    expect(module.connectWallet).toHaveBeenCalledTimes(1);
+    expect(module.connectWallet.mock.calls[0]![0].view).toMatchObject({ chain_id: 97, is_test: true });
+    expect(module.startWalletFlow).not.toHaveBeenCalled();
+  });
+
+  it('says an address the service refuses cannot receive the refund', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeApi({
+        [`GET ${path}`]: answer(claim()),
+        [`POST ${path}`]: {
+          status: 422,
+          body: {
+            error_code: 'validation_failed',
+            message: 'Validation failed',
+            errors: [{ path: 'refund_address', message: 'is the receiving address itself' }],
+          },
+        },
+      }).fetch,
+    );
+    const el = await mount();
+    type(el, customer);
+    root(el).querySelector<HTMLButtonElement>('[part="pay-button"]')!.click();
+    await settle(el, () => shadowText(el).includes('cannot receive the refund'));
+    expect(root(el).querySelector('#refund-address')?.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('follows the refund to sent, with its transaction, and to confirmed', async () => {
+    const hash = `0x${'ab'.repeat(32)}`;
+    let current = claim({ status: 'sent', refund_address: customer, tx_hash: hash });
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: () => answer(current) }).fetch);
+    const el = await mount();
+    expect(shadowText(el)).toContain(`The merchant sent 7.5 BUSD to ${customer}.`);
+    expect(shadowText(el)).toContain(`Transaction: ${hash}`);
+    // A public testnet's explorer, since the page was given no local RPC URL.
+    expect(root(el).querySelector('[part="transaction"] a')?.getAttribute('href')).toBe(
+      `https://testnet.bscscan.com/tx/${hash}`,
+    );
+    current = claim({ status: 'confirmed', refund_address: customer, tx_hash: hash });
+    el.pollInterval = 10;
+    await (el as unknown as { refresh(): Promise<void> }).refresh();
+    await settle(el, () => shadowText(el).includes('arrived'));
+    expect(shadowText(el)).toContain(`Your refund of 7.5 BUSD arrived at ${customer}.`);
+  });
+
+  it('says when the refund expired or was canceled, and when the link is unknown', async () => {
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim({ status: 'expired' })) }).fetch);
+    let el = await mount();
+    expect(shadowText(el)).toContain('was not claimed by');
+    expect(root(el).querySelector('form')).toBeNull();
+    document.body.replaceChildren();
+
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim({ status: 'canceled' })) }).fetch);
+    el = await mount();
+    expect(shadowText(el)).toContain('The merchant canceled this refund.');
+    document.body.replaceChildren();
+
+    vi.stubGlobal('fetch', fakeApi({}).fetch);
+    el = await mount();
+    expect(shadowText(el)).toBe('This refund link is not valid. Check the link you were given.');
+  });
+
+  it('speaks Spanish and Portuguese on pages in those languages', async () => {
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim({ locale: 'es' })) }).fetch);
+    document.documentElement.lang = 'es-MX';
+    let el = await mount();
+    expect(shadowText(el)).toContain('Un reembolso de Coffee Roasters');
+    expect(shadowText(el)).toContain('No indiques una dirección de depósito de un exchange');
+    expect(shadowText(el)).toContain('7.5 BUSD');
+    document.body.replaceChildren();
+
+    document.documentElement.lang = 'pt-BR';
+    el = await mount();
+    expect(shadowText(el)).toContain('Um reembolso de Coffee Roasters');
+    expect(shadowText(el)).toContain('7,5 BUSD');
+    expect(root(el).querySelector('[part="pay-button"]')?.textContent).toBe(
+      'Enviar meu reembolso para este endereço',
+    );
+  });
+});
