@@ -63,9 +63,7 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
     const address = this.refundAddress.trim();
     if (!addressPattern.test(address)) {
       this.addressProblem = 'invalid';
-      this.updateComplete.then(() =>
-        this.renderRoot.querySelector<HTMLInputElement>('#refund-address')?.focus(),
-      );
+      this.focusSoon('#refund-address');
       return;
     }
     this.busy = 'claiming';

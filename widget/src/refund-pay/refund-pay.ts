@@ -188,10 +188,6 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
     this.focusSoon('[part="wallet-button"]');
   };
 
-  private focusSoon(selector: string): void {
-    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(selector)?.focus());
-  }
-
   override render(): TemplateResult {
     return this.frame(
       (t) => t.payTitle,

@@ -114,6 +114,11 @@ export abstract class RefundPage<T extends RefundShown> extends LitElement {
     return { message: (t) => t.unavailable, retry };
   }
 
+  /** Moves focus, after the next render, to the control the visitor goes on with. */
+  protected focusSoon(selector: string): void {
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(selector)?.focus());
+  }
+
   /** The refund's chain, for the wallet module. */
   protected chainTarget(data: T): ChainTarget {
     return {
