@@ -190,7 +190,7 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
 
   override render(): TemplateResult {
     return this.frame(
-      (t) => t.payTitle,
+      (t, data) => t.payTitle(this.amountText(data)),
       (t, data) => html`${this.details([
         [t.amount, this.amountText(data)],
         [t.network, this.chainName(data)],

@@ -3,15 +3,15 @@ import { css } from 'lit';
 
 /** The refund pages' shadow styles beyond `<crypto-checkout>`'s. */
 export const refundStyles = css`
+  /* One grid for every pair, so the values line up. */
   [part='details'] {
     margin: 0;
     display: grid;
-    gap: 0.4rem;
+    grid-template-columns: fit-content(40%) minmax(0, 1fr);
+    gap: 0.4rem 0.75rem;
   }
   [part='details'] div {
-    display: grid;
-    grid-template-columns: minmax(5.5rem, max-content) minmax(0, 1fr);
-    gap: 0.75rem;
+    display: contents;
   }
   dt {
     color: var(--cc-muted);

@@ -9,7 +9,7 @@ export const refundMessages = {
   retry: 'Try again',
   testMode: 'Test mode',
   claimTitle: (merchant: string) => (merchant ? `A refund from ${merchant}` : 'A refund for you'),
-  payTitle: 'Pay a refund',
+  payTitle: (amount: string) => `Refund of ${amount}`,
   merchant: 'Merchant',
   product: 'Purchase',
   amount: 'Amount',
@@ -17,7 +17,7 @@ export const refundMessages = {
   reason: 'Reason',
   claimBy: 'Claim by',
   to: 'To',
-  from: 'From (your receiving wallet)',
+  from: 'From',
   warning:
     'Give the address of a wallet you control on this network. Do not give an exchange deposit address: an exchange may not credit a transfer it does not expect, and the money can be lost.',
   useWallet: (wallet: string) => `Use ${wallet}`,

@@ -9,7 +9,7 @@ export const refundMessages: RefundMessages = {
   retry: 'Reintentar',
   testMode: 'Modo de prueba',
   claimTitle: (merchant) => (merchant ? `Un reembolso de ${merchant}` : 'Un reembolso para ti'),
-  payTitle: 'Pagar un reembolso',
+  payTitle: (amount) => `Reembolso de ${amount}`,
   merchant: 'Comercio',
   product: 'Compra',
   amount: 'Importe',
@@ -17,7 +17,7 @@ export const refundMessages: RefundMessages = {
   reason: 'Motivo',
   claimBy: 'Reclamar antes del',
   to: 'Para',
-  from: 'Desde (tu billetera receptora)',
+  from: 'Desde',
   warning:
     'Indica la dirección de una billetera que controles en esta red. No indiques una dirección de depósito de un exchange: un exchange puede no acreditar una transferencia que no espera y el dinero puede perderse.',
   useWallet: (wallet) => `Usar ${wallet}`,

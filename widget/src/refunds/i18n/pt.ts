@@ -9,7 +9,7 @@ export const refundMessages: RefundMessages = {
   retry: 'Tentar de novo',
   testMode: 'Modo de teste',
   claimTitle: (merchant) => (merchant ? `Um reembolso de ${merchant}` : 'Um reembolso para você'),
-  payTitle: 'Pagar um reembolso',
+  payTitle: (amount) => `Reembolso de ${amount}`,
   merchant: 'Lojista',
   product: 'Compra',
   amount: 'Valor',
@@ -17,7 +17,7 @@ export const refundMessages: RefundMessages = {
   reason: 'Motivo',
   claimBy: 'Resgatar até',
   to: 'Para',
-  from: 'De (sua carteira de recebimento)',
+  from: 'De',
   warning:
     'Informe o endereço de uma carteira que você controla nesta rede. Não informe um endereço de depósito de uma corretora: a corretora pode não creditar uma transferência que não espera, e o dinheiro pode ser perdido.',
   useWallet: (wallet) => `Usar ${wallet}`,
