@@ -120,6 +120,7 @@ async function main(): Promise<void> {
     module: string;
     wallet: string;
     qr: string;
+    refunds: { claim: string; pay: string };
   };
 
   const files = {
@@ -149,6 +150,16 @@ async function main(): Promise<void> {
     ]),
   };
   const trivialSize = sizeOf(join(trivial.dir, trivial.script));
+  // The hosted refund pages (their own build): each page's module script and what it imports statically.
+  const refundPages = Object.fromEntries(
+    (['claim', 'pay'] as const).map((page) => {
+      const closure = staticClosure(widgetDir, manifest.refunds[page]);
+      return [
+        page,
+        { files: closure.length, size: sumSizes(closure.map((f) => sizeOf(join(widgetDir, f)))) },
+      ];
+    }),
+  ) as Record<'claim' | 'pay', { files: number; size: Size }>;
 
   server = await startPageServer({
     widgetDir,
@@ -285,6 +296,13 @@ async function main(): Promise<void> {
       kb(qrPayment.module.gzip),
       kb(qrPayment.module.brotli),
     ],
+    ...(['claim', 'pay'] as const).map((page) => [
+      `refund ${page} page, first script (ES)`,
+      String(refundPages[page].files),
+      kb(refundPages[page].size.raw),
+      kb(refundPages[page].size.gzip),
+      kb(refundPages[page].size.brotli),
+    ]),
     ['baseline: trivial Lit (iife)', '1', kb(trivialSize.raw), kb(trivialSize.gzip), kb(trivialSize.brotli)],
   ];
   const timeRows = [['first render (median ms)', 'CPU', 'nav→render', 'script→render', 'nav→view shown']];
@@ -393,6 +411,7 @@ async function main(): Promise<void> {
           },
           payment,
           qr: { files: qrFiles, total: qrTotal, payment: qrPayment },
+          refundPages,
           trivial: trivialSize,
         },
         manifest,
