@@ -31,6 +31,9 @@ export function createOpsApp(deps: AppDeps): Koa<AppState> {
   return app;
 }
 
+/** The public API's paths under /api/v1 (no key, open CORS, the per-client rate limit). */
+const publicPaths = ['/checkout', '/refund_claims', '/refund_payments'];
+
 /** The whole HTTP API over its dependencies. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   // X-Forwarded-For is believed only from as many proxies as TRUST_PROXY names, counted from the right.
@@ -63,7 +66,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   routers.open.use(...body());
   routers.pages.use(...body());
   routers.checkout.use(
-    '/checkout',
+    publicPaths,
     rateLimit(deps.config.publicRateLimitPerMinute, publicRateLimitStore(deps.db, deps.logger)),
   );
   routers.checkout.use(...body());
@@ -90,7 +93,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // middleware only for a matched method: a preflight (OPTIONS) would get no CORS headers inside it.
   const cors = openCors();
   app.use((ctx, next) =>
-    ctx.path === '/api/v1/checkout' || ctx.path.startsWith('/api/v1/checkout/') ? cors(ctx, next) : next(),
+    publicPaths.some((p) => ctx.path === `/api/v1${p}` || ctx.path.startsWith(`/api/v1${p}/`))
+      ? cors(ctx, next)
+      : next(),
   );
   mount(routers.checkout);
   mount(routers.areaA);

@@ -11,6 +11,7 @@ export const checkoutEnv = {
   CHECKOUT_SCAN_INTERVAL_MS: z.coerce.number().int().min(50).max(15_000).default(10_000),
   CHECKOUT_MATCH_TOLERANCE_PERCENT: z.coerce.number().min(0).max(50).default(5),
   REORG_DEPTH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(256),
+  REFUND_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   TRUST_PROXY: optional(
@@ -31,6 +32,8 @@ export interface CheckoutConfig {
   matchTolerancePercent: number;
   /** How deep behind the watcher's position resolved payments are re-checked after a reorganisation. */
   reorgDepthBlocks: number;
+  /** How long a customer may take to give a refund's address (the refund expires unclaimed after it). */
+  refundClaimDays: number;
 }
 
 export function checkoutConfig(c: CheckoutEnv): {
@@ -48,6 +51,7 @@ export function checkoutConfig(c: CheckoutEnv): {
       scanIntervalMs: c.CHECKOUT_SCAN_INTERVAL_MS,
       matchTolerancePercent: c.CHECKOUT_MATCH_TOLERANCE_PERCENT,
       reorgDepthBlocks: c.REORG_DEPTH_BLOCKS,
+      refundClaimDays: c.REFUND_CLAIM_DAYS,
     },
     webhooks: {
       allowPrivateAddresses:

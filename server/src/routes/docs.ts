@@ -32,6 +32,11 @@ export const ok = (description: string, schema: z.ZodType) => ({
   '200': { description, content: json(schema) },
 });
 
+/** A 201 with a JSON body: the record the request created. */
+export const created = (description: string, schema: z.ZodType) => ({
+  '201': { description, content: json(schema) },
+});
+
 /** An HTML page. */
 export const html = (description: string) => ({
   description,
@@ -75,6 +80,10 @@ export const expectedPaymentPath = recordPath({ id: 'Expected payment' });
 export const sessionPath = recordPath({ id: 'Checkout session' });
 export const deliveryPath = recordPath({ id: 'Webhook delivery' });
 export const unmatchedPath = recordPath({ id: 'Unmatched transfer' });
+export const resolvedPaymentPath = recordPath({ id: 'Resolved payment' });
+export const refundPath = recordPath({ id: 'Refund' });
+/** A refund page's token: the customer's claim link or the merchant's pay link. */
+export const refundTokenPath = z.object({ token: z.string() });
 export const detailPath = recordPath({ id: 'User', detailId: 'Payment detail' });
 export const onrampPath = recordPath({ id: 'User', onrampId: 'Onramp' });
 export const quotePath = recordPath({ id: 'User', quoteId: 'Quote' });

@@ -19,6 +19,8 @@ import { onrampRoutes, onrampSandboxRoutes } from './onramps.ts';
 import { paymentDetailRoutes } from './paymentDetails.ts';
 import { productRoutes } from './products.ts';
 import { quoteRoutes } from './quotes.ts';
+import { publicRefundRoutes } from './refundClaims.ts';
+import { refundRoutes } from './refunds.ts';
 import { sandboxPageRoutes, sandboxRoutes } from './sandbox.ts';
 import { unmatchedTransferRoutes } from './unmatchedTransfers.ts';
 import { userRoutes } from './users.ts';
@@ -27,7 +29,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 /**
  * The routers of the API, each with its own middleware (see app.ts): `open` (health, pages, the document),
- * `checkout` (the public checkout API under /api/v1, rate-limited), `areaA` (merchant key and wallet, under
+ * `checkout` (the public checkout API and the refund pages' JSON under /api/v1, rate-limited), `areaA` (merchant key and wallet, under
  * /api/v1), `pages` (sandbox pages) and `areaB` (merchant key).
  */
 export type RouterName = 'open' | 'checkout' | 'areaA' | 'pages' | 'areaB';
@@ -77,12 +79,14 @@ export function declareRoutes(
 
   publicCheckoutRoutes(on('checkout'), deps);
   checkoutSessionRoutes(on('checkout'), deps);
+  publicRefundRoutes(on('checkout'), deps);
 
   const areaA = on('areaA');
   productRoutes(areaA, deps);
   expectedPaymentRoutes(areaA, deps);
   webhookRoutes(areaA, deps);
   unmatchedTransferRoutes(areaA, deps);
+  refundRoutes(areaA, deps);
 
   const sandbox = deps.config.areaB.sandboxEnabled;
   if (sandbox) sandboxPageRoutes(on('pages'), deps);

@@ -7,11 +7,14 @@ import { notFound } from '@checkout/core';
 import {
   type Database,
   findMerchantExpectedPayment,
+  findMerchantRefund,
+  findMerchantResolvedPayment,
   findOfframp,
   findOnramp,
   findPaymentDetail,
   findProduct,
   findQuote,
+  findRefundByToken,
   findScopedWebhookDelivery,
   findSession,
   findUnmatchedTransfer,
@@ -106,4 +109,22 @@ export function unmatchedTransferOfRequest(ctx: Ctx) {
 /** The checkout session of `:id` (public: its id is the shopper's credential). */
 export function sessionOfRequest(ctx: Ctx, db: Kysely<Database>) {
   return found('Checkout session', findSession(db, ctx.params.id!));
+}
+
+/** The wallet's resolved payment of `:id`. */
+export function resolvedPaymentOfRequest(ctx: Ctx) {
+  return found(
+    'Resolved payment',
+    findMerchantResolvedPayment(ctx.state.db, walletScope(ctx.state), ctx.params.id!),
+  );
+}
+
+/** The wallet's refund of `:id`. */
+export function refundOfRequest(ctx: Ctx) {
+  return found('Refund', findMerchantRefund(ctx.state.db, walletScope(ctx.state), ctx.params.id!));
+}
+
+/** The refund of the claim page's or the pay page's `:token` (public: the token is the credential). */
+export function refundOfToken(ctx: Ctx, db: Kysely<Database>, page: 'claim' | 'pay') {
+  return found('Refund', findRefundByToken(db, page, ctx.params.token!));
 }

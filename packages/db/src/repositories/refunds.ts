@@ -208,3 +208,17 @@ export async function listRefundTransfers(
     .execute();
   return new Set(rows.map((r) => `${r.tx_hash}:${r.log_index}`));
 }
+
+/** The names the customer's claim page shows: the merchant's and the refunded product's (null when unknown). */
+export async function findRefundNames(
+  db: Kysely<Database>,
+  row: Pick<RefundRow, 'merchant_id' | 'product_id'>,
+): Promise<{ merchantName: string | null; productName: string | null }> {
+  const [merchant, product] = await Promise.all([
+    db.selectFrom('merchants').select('name').where('id', '=', row.merchant_id).executeTakeFirst(),
+    row.product_id
+      ? db.selectFrom('products').select('name').where('id', '=', row.product_id).executeTakeFirst()
+      : undefined,
+  ]);
+  return { merchantName: merchant?.name ?? null, productName: product?.name ?? null };
+}
