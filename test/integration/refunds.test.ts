@@ -121,7 +121,7 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
     receiver.received
       .filter((h) => h.headers['x-webhook-event'] === 'refund.updated' && h.body.includes(id))
       .map((h) => JSON.parse(h.body).payload.refund as Refund);
-  const waitForHooks = async (id: string, statuses: string[]) => {
+  const waitForHooks = async (id: string, statuses: Refund['status'][]) => {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       const seen = hooksOf(id).map((r) => r.status);
@@ -435,11 +435,34 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
       (await service.request('GET', '/api/v1/refunds', { headers: other.headers })).body.refunds,
     ).toEqual([]);
 
+    // Once its window is over the refund takes no address (its workflow expires it).
+    await service.db.kysely
+      .updateTable('refunds')
+      .set({ claim_expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', refund.id)
+      .execute();
+    const late = await service.request('POST', `/api/v1/refund_claims/${tokenOf(refund.claim_url!)}`, {
+      json: { refund_address: randomAddress() },
+    });
+    expect(late.status, late.text).toBe(409);
+
     const canceled = await service.request('POST', `/api/v1/refunds/${refund.id}/cancel`, {
       headers: merchant.headers,
     });
     expect(canceled.status, canceled.text).toBe(200);
     expect(await transferStatus()).toBe('open');
     await waitForHooks(refund.id, ['awaiting_address', 'canceled']);
+  });
+
+  it("limits the refund pages' routes per client like the public checkout API", async () => {
+    const limited = await startTestService({ temporal: false, env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const statuses: number[] = [];
+      for (const path of ['refund_claims/a', 'refund_payments/b', 'refund_claims/c', 'refund_payments/d'])
+        statuses.push((await limited.request('GET', `/api/v1/${path}`)).status);
+      expect(statuses).toEqual([404, 404, 404, 429]);
+    } finally {
+      await limited.stop();
+    }
   });
 });

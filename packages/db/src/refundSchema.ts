@@ -1,15 +1,10 @@
 /** Table types of refunds: what the merchant's wallet owes a customer, and whether the chain shows it paid. */
+import type { refundStatuses } from '@checkout/core';
 import type { Selectable } from 'kysely';
 import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
 
-/** Where a refund stands (see `Refund` in @checkout/core). */
-export type RefundRowStatus =
-  | 'awaiting_address'
-  | 'ready_to_pay'
-  | 'sent'
-  | 'confirmed'
-  | 'canceled'
-  | 'expired';
+/** Where a refund stands: the statuses of `Refund` in @checkout/core. */
+export type RefundRowStatus = (typeof refundStatuses)[number];
 
 /** One refund of a resolved payment or of an unmatched transfer (addresses lowercase). */
 export interface RefundsTable {

@@ -12,7 +12,6 @@ import { refundOfToken } from './loaders.ts';
 
 /** Registers the refund pages' JSON routes on the public router. */
 export function publicRefundRoutes(router: Routes, deps: AppDeps): void {
-  const db = deps.db.kysely;
   const shown = { secrets: deps.secrets, publicBaseUrl: deps.config.publicBaseUrl };
 
   router.get(
@@ -23,6 +22,7 @@ export function publicRefundRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The refund claim', RefundClaimResponse), ...errors(404), ...limited },
     },
     async (ctx) => {
+      const db = ctx.state.db;
       ctx.body = { refund_claim: await viewRefundClaim(db, await refundOfToken(ctx, db, 'claim')) };
     },
   );
@@ -39,6 +39,7 @@ export function publicRefundRoutes(router: Routes, deps: AppDeps): void {
       },
     },
     withBody({ schema: RefundClaimBody }, async (ctx, body) => {
+      const db = ctx.state.db;
       const row = await refundOfToken(ctx, db, 'claim');
       const claimed = await claimRefund(db, shown, { row, refundAddress: body().refund_address });
       ctx.body = { refund_claim: await viewRefundClaim(db, claimed) };
@@ -54,7 +55,7 @@ export function publicRefundRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The refund payment', RefundPaymentResponse), ...errors(404), ...limited },
     },
     async (ctx) => {
-      ctx.body = { refund_payment: presentRefundPayment(await refundOfToken(ctx, db, 'pay')) };
+      ctx.body = { refund_payment: presentRefundPayment(await refundOfToken(ctx, ctx.state.db, 'pay')) };
     },
   );
 }

@@ -1,8 +1,17 @@
 /** The merchant's cancel of a refund not yet paid (from `awaiting_address` or `ready_to_pay`). */
 import { ApiError } from '@checkout/core';
-import { type Database, findRefundById, type RefundRow, type SecretBox } from '@checkout/db';
+import {
+  type Database,
+  findRefundById,
+  type RefundRow,
+  type RefundRowStatus,
+  type SecretBox,
+} from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { changeRefund } from './change.ts';
+
+/** Statuses a refund is canceled from: before its transfer was seen. */
+const cancelable: readonly RefundRowStatus[] = ['awaiting_address', 'ready_to_pay'];
 
 /**
  * Cancels the refund; a 409 once its transfer was seen (`sent`, `confirmed`) or it already ended. An
@@ -15,7 +24,7 @@ export async function cancelRefund(
 ): Promise<RefundRow> {
   const canceled = await changeRefund(db, deps, {
     refundId: row.id,
-    from: ['awaiting_address', 'ready_to_pay'],
+    from: cancelable,
     to: 'canceled',
   });
   if (canceled) return canceled;

@@ -3,6 +3,7 @@
  * queued, an unmatched transfer whose refund ended unpaid is given back to the merchant, and the refund's
  * workflow is told to read the row again.
  */
+import { finalRefundStatuses } from '@checkout/core';
 import {
   type Database,
   inTransaction,
@@ -30,6 +31,8 @@ export async function changeRefund(
   deps: { secrets: SecretBox; publicBaseUrl: string },
   input: { refundId: string; from: readonly RefundRowStatus[]; to: RefundRowStatus; change?: RefundChange },
 ): Promise<RefundRow | undefined> {
+  const final = input.from.filter((s) => (finalRefundStatuses as readonly string[]).includes(s));
+  if (final.length > 0) throw new Error(`a refund never leaves ${final.join(', ')}`);
   return inTransaction(db, async (trx) => {
     const row = await moveRefund(trx, input.refundId, input.from, input.to, input.change);
     if (!row) return undefined;

@@ -1,5 +1,6 @@
 /** Refunds: recorded once per request, found by their pages' tokens, moved through their states. */
 import { createHash } from 'node:crypto';
+import { standingRefundStatuses } from '@checkout/core';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { RefundRow, RefundRowStatus, RefundsTable } from '../refundSchema.ts';
 import type { Database } from '../schema.ts';
@@ -103,7 +104,7 @@ export async function standingRefundUnits(
       '=',
       'resolvedPaymentId' in subject ? subject.resolvedPaymentId : subject.unmatchedTransferId,
     )
-    .where('status', 'in', ['awaiting_address', 'ready_to_pay', 'sent', 'confirmed'])
+    .where('status', 'in', standingRefundStatuses)
     .executeTakeFirstOrThrow();
   return BigInt(row.total);
 }
