@@ -13,14 +13,22 @@
  * - onramps: delivered once on chain (lost, doubled) and every `onramp_update` version received;
  * - second payments (every n-th paid order is paid again from the same wallet, as from a second tab): each
  *   recorded as one unmatched transfer, with one merchant e-mail and one webhook delivery (lost, doubled),
- *   and no other transfer recorded as unmatched.
+ *   and no other transfer recorded as unmatched;
+ * - refunds (every n-th payment, once resolved, is partly refunded through the API with an `Idempotency-Key`
+ *   sent twice; every m-th of them without an address, claimed by the customer on the claim route after the
+ *   claim e-mail; each paid from the merchant's receiving wallet, whose key the run holds, exactly as its
+ *   `payment_request.transaction` says, after the merchant's ready-to-pay e-mail): each one refund, confirmed
+ *   (lost, doubled), its `refund.updated` once per status it passed through, its e-mails once each, its payment
+ *   `partially_refunded`, and its transfer neither unmatched nor a checkout's payment (countRefunds.ts).
  *
  * Exits 1 when any fault count is not 0. Writes the figures to `.bench/chaos-<timestamp>.json`.
  *
  * `npm run chaos -- --rpc-faults` runs payments through RPC providers that misbehave instead (rpcFaults.ts).
  *
  * Environment: CHAOS_PAYMENTS (50), CHAOS_CLOSED_TAB_EVERY (4: every 4th payment never submits its
- * hash), CHAOS_STRAY_EVERY (5: every 5th payment that submits its hash is paid twice), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
+ * hash), CHAOS_STRAY_EVERY (5: every 5th payment that submits its hash is paid twice), CHAOS_REFUND_EVERY (4:
+ * every 4th payment is refunded, 0 for none), CHAOS_REFUND_CLAIM_EVERY (2: every 2nd refund is claimed by the
+ * customer), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
  * spread over), CHAOS_SETTLE_SECONDS (240), CHAOS_POSTGRES_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { randomBytes } from 'node:crypto';
@@ -33,7 +41,7 @@ import { startDevInbox } from '@checkout/mail';
 import { bundleWorkflows, startTemporalDevServer } from '@checkout/workflows';
 import { DefaultLogger } from '@temporalio/worker';
 import pg from 'pg';
-import { type Address, createPublicClient, http, parseUnits } from 'viem';
+import { type Address, createPublicClient, type Hex, http, parseUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { connectShoppers } from '../bench/checkout/shoppers.ts';
 import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '../bench/checkout/target.ts';
@@ -41,7 +49,9 @@ import { preparePostgres } from '../bench/postgres.ts';
 import { readInt } from '../bench/readInt.ts';
 import { fetchTemporal } from '../fetchTemporal.ts';
 import { type ChaosOnramp, type ChaosPayment, countEffects } from './count.ts';
+import { countRefunds, type RefundRow, refundMessageIdsOf, refundStatusesOf } from './countRefunds.ts';
 import { startRecorder } from './recorder.ts';
+import { type ChaosCall, type ChaosRefund, createRefunder } from './refunds.ts';
 import { runRpcFaults } from './rpcFaults.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,6 +61,8 @@ const settings = {
   payments: readInt('CHAOS_PAYMENTS', 50, 1, 10_000),
   closedTabEvery: readInt('CHAOS_CLOSED_TAB_EVERY', 4, 0, 1_000),
   strayEvery: readInt('CHAOS_STRAY_EVERY', 5, 0, 1_000),
+  refundEvery: readInt('CHAOS_REFUND_EVERY', 4, 0, 1_000),
+  refundClaimEvery: readInt('CHAOS_REFUND_CLAIM_EVERY', 2, 0, 1_000),
   onramps: readInt('CHAOS_ONRAMPS', 10, 0, 1_000),
   minKills: readInt('CHAOS_MIN_KILLS', 20, 0, 10_000),
   durationSeconds: readInt('CHAOS_DURATION_SECONDS', 90, 1, 3_600),
@@ -84,6 +96,13 @@ async function main(): Promise<number> {
   const recorder = await startRecorder();
   cleanups.push(() => recorder.close());
   const shoppers = await connectShoppers(deployment, chain.rpcUrl, chainId);
+  const publicClient = createPublicClient({ transport: http(chain.rpcUrl) });
+  // The merchant's receiving wallet: the run holds its key (it pays the refunds) and gives it gas.
+  const merchantKey = `0x${randomBytes(32).toString('hex')}` as Hex;
+  await publicClient.request({
+    method: 'hardhat_setBalance' as 'eth_chainId',
+    params: [privateKeyToAddress(merchantKey), `0x${(10n ** 18n).toString(16)}`] as unknown as undefined,
+  });
   const bundle = await bundleWorkflows(join(workDir, 'workflows.js'), new DefaultLogger('WARN'));
 
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -114,7 +133,11 @@ async function main(): Promise<number> {
       readyTimeoutMs: 180_000,
     });
   progress('starting the API process and two worker processes');
-  const api = await start('api', { ROLE: 'api', RUN_WORKER: 'false' });
+  const api = await start('api', {
+    ROLE: 'api',
+    RUN_WORKER: 'false',
+    BENCH_MERCHANT_ADDRESS: privateKeyToAddress(merchantKey),
+  });
   cleanups.push(() => api.stop());
   const workerEnv = { ROLE: 'worker', RUN_WORKER: 'true' };
   const workers: Array<ServiceProcess | undefined> = [
@@ -124,13 +147,8 @@ async function main(): Promise<number> {
   cleanups.push(() => Promise.all(workers.map((w) => w?.stop() ?? Promise.resolve())));
 
   const { url, merchant } = api.ready;
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    auth: 'wallet' | 'key' | 'none' = 'wallet',
-  ) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const call: ChaosCall = async (method, path, body, auth = 'wallet', extra = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
     if (auth !== 'none') headers.authorization = `Bearer ${merchant.key}`;
     if (auth === 'wallet') headers['x-address'] = merchant.address;
     const res = await fetch(`${url}${path}`, {
@@ -139,7 +157,12 @@ async function main(): Promise<number> {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+    return {
+      status: res.status,
+      body: text ? JSON.parse(text) : undefined,
+      text,
+      replayed: res.headers.get('idempotent-replayed') === 'true',
+    };
   };
   const must = async (method: string, path: string, body?: unknown, auth?: 'wallet' | 'key' | 'none') => {
     for (let tries = 0; ; tries++) {
@@ -192,6 +215,21 @@ async function main(): Promise<number> {
     }
   })();
 
+  const db = new pg.Client({ connectionString: postgres.url });
+  await db.connect();
+  cleanups.push(() => db.end());
+  const refunder = await createRefunder({
+    call,
+    db,
+    inbox,
+    merchantKey,
+    rpcUrl: chain.rpcUrl,
+    chainId,
+    deadline: Date.now() + (settings.durationSeconds + settings.settleSeconds) * 1000,
+    progress,
+  });
+  const refundFlows: Promise<ChaosRefund>[] = [];
+
   // Payments, spread over the run, one shopper account at a time; every n-th never submits its hash.
   const payments: ChaosPayment[] = [];
   const strays: string[] = [];
@@ -232,7 +270,16 @@ async function main(): Promise<number> {
           );
           const closedTab =
             settings.closedTabEvery > 0 && i % settings.closedTabEvery === settings.closedTabEvery - 1;
-          payments.push({ expectedPaymentId: expected.id, txHash: mined.hash.toLowerCase(), closedTab });
+          const payment = { expectedPaymentId: expected.id, txHash: mined.hash.toLowerCase(), closedTab };
+          payments.push(payment);
+          // Every n-th payment is partly refunded once resolved (the run goes on meanwhile).
+          if (settings.refundEvery > 0 && i % settings.refundEvery === 1 % settings.refundEvery) {
+            const nth = Math.floor(i / settings.refundEvery);
+            const claimed =
+              settings.refundClaimEvery > 0 &&
+              nth % settings.refundClaimEvery === settings.refundClaimEvery - 1;
+            refundFlows.push(refunder.refund(payment, i, claimed));
+          }
           if (!closedTab) {
             const res = await call(
               'POST',
@@ -328,18 +375,16 @@ async function main(): Promise<number> {
   })();
 
   const [, userId] = await Promise.all([Promise.all(lanes), onrampLane]);
+  // Refunds are requested, claimed and paid while workers keep dying.
+  const refunds = await Promise.all(refundFlows);
   while (kills < settings.minKills) await sleep(500);
   chaosOn = false;
   await killer;
   progress(
-    `workload sent (${payments.length} payments, ${onramps.length} onramps, ${kills} kills); settling`,
+    `workload sent (${payments.length} payments, ${refunds.length} refunds, ${onramps.length} onramps, ${kills} kills); settling`,
   );
 
   // Settle: every payment resolved, its e-mails and webhook in; every onramp sent; bounded.
-  const db = new pg.Client({ connectionString: postgres.url });
-  await db.connect();
-  cleanups.push(() => db.end());
-  const publicClient = createPublicClient({ transport: http(chain.rpcUrl) });
   const resolvedOf = async () =>
     (
       await db.query<{ expected_payment_id: string; id: string; tx_id: string }>(
@@ -352,6 +397,15 @@ async function main(): Promise<number> {
         'select id, tx_hash, kind from unmatched_transfers',
       )
     ).rows;
+  const refundRowsOf = async () =>
+    (
+      await db.query<RefundRow>(
+        'select id, resolved_payment_id, status, lower(tx_hash) as tx_hash from refunds',
+      )
+    ).rows;
+  const requested = refunds.filter((r) => r.refundId);
+  const refundMails = requested.reduce((n, r) => n + refundMessageIdsOf(r, r.refundId ?? '').length, 0);
+  const refundHooks = requested.reduce((n, r) => n + refundStatusesOf(r).length, 0);
   const settleDeadline = Date.now() + settings.settleSeconds * 1000;
   for (;;) {
     const resolved = await resolvedOf();
@@ -374,11 +428,19 @@ async function main(): Promise<number> {
           )
         ).filter((s) => s === 'crypto_sent').length
       : 0;
+    const refundRows = await refundRowsOf();
+    const refundHooksIn = new Set(
+      recorder.received
+        .filter((r) => r.event === 'refund.updated')
+        .map((r) => `${r.body.payload?.refund?.id}:${r.body.payload?.refund?.status}`),
+    ).size;
     const done =
       resolved.length >= payments.length &&
       unmatched.length >= strays.length &&
-      mails >= payments.length * 2 + strays.length &&
+      mails >= payments.length * 2 + strays.length + refundMails &&
       hooks.size >= payments.length &&
+      refundRows.filter((r) => r.status === 'confirmed').length >= requested.length &&
+      refundHooksIn >= refundHooks &&
       sent >= onramps.length;
     if (done || Date.now() > settleDeadline) break;
     await sleep(2_000);
@@ -386,13 +448,16 @@ async function main(): Promise<number> {
   // A quiet spell, so a late duplicate would still be counted.
   await sleep(10_000);
 
-  const { counts, faults } = await countEffects({
-    resolved: await resolvedOf(),
-    mails: await inbox.list(),
+  const resolved = await resolvedOf();
+  const mails = await inbox.list();
+  const unmatched = await unmatchedOf();
+  const effects = await countEffects({
+    resolved,
+    mails,
     received: recorder.received,
     payments,
     strays,
-    unmatched: await unmatchedOf(),
+    unmatched,
     onramps,
     kills,
     requestErrors: paymentErrors.length,
@@ -407,12 +472,27 @@ async function main(): Promise<number> {
       }),
     decimals: usdc.decimals,
   });
+  // Each refunded payment as the merchant reads it: its exception status says what confirmed refunds gave back.
+  const listed = (await must('GET', `/api/v1/products/${product.id}/resolved_payments`))
+    .resolved_payments as Array<{ id: string; payment: { exception_status: string | null } }>;
+  const refundCount = countRefunds({
+    refunds,
+    rows: await refundRowsOf(),
+    mails,
+    received: recorder.received,
+    unmatched,
+    resolved,
+    exceptionStatus: new Map(listed.map((p) => [p.id, p.payment.exception_status])),
+  });
+  const counts = { ...effects.counts, ...refundCount.counts };
+  const faults = effects.faults + refundCount.faults;
 
   const report = {
     startedAt: startedAt.toISOString(),
     settings: { ...settings, adminUrl: undefined },
     counts,
     paymentErrors: paymentErrors.slice(0, 20),
+    refundErrors: refunds.flatMap((r) => (r.error ? [`refund ${r.index}: ${r.error}`] : [])).slice(0, 20),
   };
   mkdirSync(join(root, '.bench'), { recursive: true });
   const file = join(root, '.bench', `chaos-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);

@@ -1,7 +1,8 @@
 /**
  * The checkout service under test in its own process, so the load generator never shares its event
  * loop: the real service (API + Temporal worker) configured from the environment, plus one merchant
- * API key. `BENCH_WORKFLOW_BUNDLE` names a prebuilt workflow bundle. Prints one ready line (protocol.ts)
+ * API key (for `BENCH_MERCHANT_ADDRESS`, else a random address). `BENCH_WORKFLOW_BUNDLE` names a prebuilt
+ * workflow bundle. Prints one ready line (protocol.ts)
  * on stdout and stops when stdin closes or on SIGTERM, so it never outlives the runner.
  */
 import { randomBytes } from 'node:crypto';
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
   const bundle = process.env.BENCH_WORKFLOW_BUNDLE;
   service = await startService(loadConfig(process.env), bundle ? { workflowBundlePath: bundle } : {});
   const merchant = await createApiKey(service.deps.db.kysely, {
-    address: `0x${randomBytes(20).toString('hex')}`,
+    // A caller that must pay from the receiving wallet (a refund) names an address whose key it holds.
+    address: process.env.BENCH_MERCHANT_ADDRESS || `0x${randomBytes(20).toString('hex')}`,
     label: 'checkout bench',
   });
   const ready: CheckoutReady = {
