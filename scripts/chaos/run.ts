@@ -493,6 +493,11 @@ async function main(): Promise<number> {
     counts,
     paymentErrors: paymentErrors.slice(0, 20),
     refundErrors: refunds.flatMap((r) => (r.error ? [`refund ${r.index}: ${r.error}`] : [])).slice(0, 20),
+    // Which e-mails came more than once, to look into a duplicate.
+    repeatedMessageIds: mails
+      .map((m) => m.messageId)
+      .filter((id, at, ids) => ids.indexOf(id) !== at)
+      .filter((id, at, ids) => ids.indexOf(id) === at),
   };
   mkdirSync(join(root, '.bench'), { recursive: true });
   const file = join(root, '.bench', `chaos-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
