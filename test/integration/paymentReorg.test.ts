@@ -3,19 +3,17 @@
  * chain, moved when it was mined again in another block, and each announced once by webhook and e-mail.
  * The dev chain reorganises with `evm_snapshot` / `evm_revert`. Real server and worker, real Temporal.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { broadcastSignedTransaction, prepareTokenTransfer } from '@checkout/chain';
 import type { ResolvedPayment } from '@checkout/core';
-import { type DevInbox, startDevInbox } from '@checkout/mail';
+import type { DevInbox } from '@checkout/mail';
 import type { Address, Hash } from 'viem';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../support/chain.ts';
+import type { TestChain } from '../support/chain.ts';
+import { type ChainService, startChainService } from '../support/chainService.ts';
 import { databaseUnavailable } from '../support/database.ts';
-import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+import type { TestMerchant, TestService } from '../support/service.ts';
+import type { WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', () => {
   let chain: TestChain;
@@ -24,27 +22,15 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
   let receiver: WebhookReceiver;
   let busd: Address;
 
+  let setup: ChainService | undefined;
   beforeAll(async () => {
-    [chain, inbox, receiver] = await Promise.all([
-      startTestChain(),
-      startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'reorg-inbox-')) }),
-      startWebhookReceiver(),
-    ]);
-    busd = chain.deployment.tokens.BUSD.address;
-    service = await startTestService({
-      env: {
-        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
-        SMTP_URL: inbox.smtpUrl,
-        CHAIN_POLL_INTERVAL_MS: '100',
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '0',
-        CHECKOUT_SCAN_INTERVAL_MS: '200',
-      },
+    setup = await startChainService({
+      CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '0',
+      CHECKOUT_SCAN_INTERVAL_MS: '200',
     });
+    ({ chain, service, inbox, receiver, busd } = setup);
   });
-  afterAll(async () => {
-    await service?.stop();
-    await Promise.all([chain?.stop(), inbox?.close(), receiver?.close()]);
-  });
+  afterAll(() => setup?.stop());
 
   const shopOrder = async (merchant: TestMerchant, dollars: string, payer: string) => {
     const product = await service.request('POST', '/api/v1/products', {

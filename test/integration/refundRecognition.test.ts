@@ -6,19 +6,17 @@
  * unmatched transfer. Real server and worker, real Temporal, a local EVM chain, an SMTP inbox and a
  * webhook receiver.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApiKey, findRefundById, findResolvedPayment } from '@checkout/db';
-import { type DevInbox, startDevInbox } from '@checkout/mail';
+import type { DevInbox } from '@checkout/mail';
 import { requestRefund } from '@checkout/workflows';
 import type { Address, Hash } from 'viem';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../support/chain.ts';
+import type { TestChain } from '../support/chain.ts';
+import { type ChainService, startChainService } from '../support/chainService.ts';
 import { databaseUnavailable } from '../support/database.ts';
-import { randomAddress, startTestService, type TestService } from '../support/service.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+import { randomAddress, type TestService } from '../support/service.ts';
+import type { WebhookReceiver } from '../support/webhookReceiver.ts';
 
 /** The shopper account of the dev chain that is the merchant's receiving wallet here (its key pays). */
 const walletIndex = 4;
@@ -30,29 +28,17 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
   let receiver: WebhookReceiver;
   let busd: Address;
 
+  let setup: ChainService | undefined;
   beforeAll(async () => {
-    [chain, inbox, receiver] = await Promise.all([
-      startTestChain(),
-      startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'refund-inbox-')) }),
-      startWebhookReceiver(),
-    ]);
-    busd = chain.deployment.tokens.BUSD.address;
-    service = await startTestService({
-      env: {
-        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
-        SMTP_URL: inbox.smtpUrl,
-        CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '3',
-        CHAIN_POLL_INTERVAL_MS: '100',
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
-        CHECKOUT_SCAN_INTERVAL_MS: '100',
-        RAMP_RECONCILE_INTERVAL_MS: '500',
-      },
+    setup = await startChainService({
+      CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '3',
+      CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+      CHECKOUT_SCAN_INTERVAL_MS: '100',
+      RAMP_RECONCILE_INTERVAL_MS: '500',
     });
+    ({ chain, service, inbox, receiver, busd } = setup);
   }, 180_000);
-  afterAll(async () => {
-    await service?.stop();
-    await Promise.all([chain?.stop(), inbox?.close(), receiver?.close()]);
-  });
+  afterAll(() => setup?.stop());
 
   const poll = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
     const deadline = Date.now() + 60_000;

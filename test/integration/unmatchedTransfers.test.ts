@@ -5,18 +5,16 @@
  * worker, real Temporal, a local EVM chain, an SMTP inbox and a webhook receiver.
  */
 import { createHmac } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type ResolvedPayment, UnmatchedTransfer } from '@checkout/core';
-import { type DevInbox, startDevInbox } from '@checkout/mail';
+import type { DevInbox } from '@checkout/mail';
 import type { Address, Hash } from 'viem';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from '../support/chain.ts';
+import type { TestChain } from '../support/chain.ts';
+import { type ChainService, startChainService } from '../support/chainService.ts';
 import { databaseUnavailable } from '../support/database.ts';
-import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+import type { TestMerchant, TestService } from '../support/service.ts';
+import type { WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('unmatched transfers', () => {
   let chain: TestChain;
@@ -25,28 +23,16 @@ describe.skipIf(databaseUnavailable())('unmatched transfers', () => {
   let receiver: WebhookReceiver;
   let busd: Address;
 
+  let setup: ChainService | undefined;
   beforeAll(async () => {
-    [chain, inbox, receiver] = await Promise.all([
-      startTestChain(),
-      startDevInbox({ dir: mkdtempSync(join(tmpdir(), 'unmatched-inbox-')) }),
-      startWebhookReceiver(),
-    ]);
-    busd = chain.deployment.tokens.BUSD.address;
-    service = await startTestService({
-      env: {
-        RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
-        SMTP_URL: inbox.smtpUrl,
-        CHAIN_POLL_INTERVAL_MS: '100',
-        CHECKOUT_GRACE_MINUTES: '5',
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
-        CHECKOUT_SCAN_INTERVAL_MS: '100',
-      },
+    setup = await startChainService({
+      CHECKOUT_GRACE_MINUTES: '5',
+      CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+      CHECKOUT_SCAN_INTERVAL_MS: '100',
     });
+    ({ chain, service, inbox, receiver, busd } = setup);
   });
-  afterAll(async () => {
-    await service?.stop();
-    await Promise.all([chain?.stop(), inbox?.close(), receiver?.close()]);
-  });
+  afterAll(() => setup?.stop());
 
   /** A merchant of its own per test: its wallet's transfers are its test's alone. */
   const shop = async (openAmount = false) => {
