@@ -10,13 +10,10 @@ import { getConfirmations } from '@checkout/chain';
 import { webhookEvents } from '@checkout/core';
 import {
   addRefundedAmount,
-  createWebhookDelivery,
   type Database,
-  findProductById,
   findResolvedPayment,
   inTransaction,
   moveRefund,
-  presentResolvedPayment,
   type RefundRow,
   type SecretBox,
 } from '@checkout/db';
@@ -28,7 +25,7 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import { queueDeliveryStart } from '../webhookDelivery/start.ts';
+import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
 import { changeRefund } from './change.ts';
 
 /** Where a sent refund's transaction stands. */
@@ -147,17 +144,12 @@ async function confirmRefund(deps: RefundConfirmDeps, refundId: string): Promise
     if (!row.resolved_payment_id) return true;
     await addRefundedAmount(trx, row.resolved_payment_id, BigInt(row.amount));
     const payment = await findResolvedPayment(trx, row.resolved_payment_id);
-    const product = payment ? await findProductById(trx, payment.product_id) : undefined;
-    if (payment && product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, deps.secrets, {
-        merchantId: product.merchant_id,
-        eventType: webhookEvents.resolvedPaymentUpdated,
+    if (payment) {
+      await queueResolvedPaymentEvent(trx, deps.secrets, {
+        payment,
+        event: webhookEvents.resolvedPaymentUpdated,
         subjectId: `${payment.id}:refund:${row.id}`,
-        productId: product.id,
-        url: product.webhook_url,
-        payload: JSON.stringify(presentResolvedPayment(payment, product, deps.secrets)),
       });
-      await queueDeliveryStart(trx, delivery.id, delivery);
     }
     return true;
   });

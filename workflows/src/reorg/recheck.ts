@@ -8,21 +8,18 @@
 import type { ChainClient } from '@checkout/chain';
 import { webhookEvents } from '@checkout/core';
 import {
-  createWebhookDelivery,
   type Database,
-  findProductById,
   inTransaction,
   markPaymentReversed,
   movePaymentBlock,
-  presentResolvedPayment,
   type ResolvedPaymentRow,
   type SecretBox,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { type Hash, TransactionReceiptNotFoundError } from 'viem';
+import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
 import { MerchantId, ProductId } from '../shared.ts';
-import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 import { type PaymentReorgInput, paymentReorgWorkflowId } from './shared.ts';
 
 /** What the chain says of a payment's block now. */
@@ -66,21 +63,14 @@ export async function recordVerdict(
         ? await markPaymentReversed(trx, row.id)
         : await movePaymentBlock(trx, row.id, { number: verdict.number, hash: verdict.hash });
     if (!updated) return false;
-    const product = await findProductById(trx, updated.product_id);
-    if (product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, secrets, {
-        merchantId: product.merchant_id,
-        eventType:
-          verdict.outcome === 'reversed'
-            ? webhookEvents.resolvedPaymentReversed
-            : webhookEvents.resolvedPaymentUpdated,
-        subjectId: `${updated.id}:reorg:${row.block_hash}`,
-        productId: product.id,
-        url: product.webhook_url,
-        payload: JSON.stringify(presentResolvedPayment(updated, product, secrets)),
-      });
-      await queueDeliveryStart(trx, delivery.id, delivery);
-    }
+    const product = await queueResolvedPaymentEvent(trx, secrets, {
+      payment: updated,
+      event:
+        verdict.outcome === 'reversed'
+          ? webhookEvents.resolvedPaymentReversed
+          : webhookEvents.resolvedPaymentUpdated,
+      subjectId: `${updated.id}:reorg:${row.block_hash}`,
+    });
     const input: PaymentReorgInput = {
       resolvedPaymentId: updated.id,
       outcome: verdict.outcome,

@@ -7,16 +7,13 @@ import { ApiError, percentDifference, type UnmatchedTransfer, webhookEvents } fr
 import {
   addTopUp,
   assignUnmatchedClaim,
-  createWebhookDelivery,
   type Database,
   findMerchantExpectedPayment,
   findMerchantResolvedPayment,
-  findProductById,
   findSessionByExpectedPayment,
   inTransaction,
   listNearSessions,
   listUnmatchedTransfers,
-  presentResolvedPayment,
   presentUnmatchedTransfer,
   type SecretBox,
   settleUnmatchedTransfer,
@@ -24,10 +21,10 @@ import {
   type UnmatchedTransferRow,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
+import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
 import { attachTransferSignal, checkoutWorkflowId } from '../checkout/shared.ts';
 import { type SessionWindows, scanWindowEnd } from '../checkout/start.ts';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
-import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 
 /** The merchant's wallet the steps act in. */
 export interface WalletScope {
@@ -188,18 +185,11 @@ export async function attachToResolvedPayment(
       amountDifference: (received) =>
         percentDifference(expected, received * 10n ** BigInt(payment.expected_token.decimal_count)),
     });
-    const product = await findProductById(trx, updated.product_id);
-    if (product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, deps.secrets, {
-        merchantId: product.merchant_id,
-        eventType: webhookEvents.resolvedPaymentUpdated,
-        subjectId: `${updated.id}:top_up:${row.id}`,
-        productId: product.id,
-        url: product.webhook_url,
-        payload: JSON.stringify(presentResolvedPayment(updated, product, deps.secrets)),
-      });
-      await queueDeliveryStart(trx, delivery.id, delivery);
-    }
+    await queueResolvedPaymentEvent(trx, deps.secrets, {
+      payment: updated,
+      event: webhookEvents.resolvedPaymentUpdated,
+      subjectId: `${updated.id}:top_up:${row.id}`,
+    });
     return settled;
   });
 }
