@@ -3,8 +3,9 @@
  * watcher recognises the exact transfer out of the receiving address to the refund address (and not one of
  * another amount), the refund goes `sent` then `confirmed` after the chain's confirmations, exactly once,
  * the payment's refunded amount grows and its webhook says so, and no transfer of the refund becomes an
- * unmatched transfer. Real server and worker, real Temporal, a local EVM chain, an SMTP inbox and a
- * webhook receiver.
+ * unmatched transfer; and an unmatched transfer refunded through the API is paid from the wallet as its
+ * payment request asks, confirmed, and stays `refunded`. Real server and worker, real Temporal, a local EVM
+ * chain, an SMTP inbox and a webhook receiver.
  */
 import { createApiKey, findRefundById, findResolvedPayment } from '@checkout/db';
 import type { DevInbox } from '@checkout/mail';
@@ -193,5 +194,109 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     const ids = mails.map((m) => m.messageId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(mails.some((m) => m.subject === '[TEST] Refund confirmed: 7 BUSD · Filter papers')).toBe(true);
+  }, 240_000);
+
+  it('refunds an unmatched transfer through the API: paid from the wallet as asked, confirmed, the transfer refunded', async () => {
+    const db = service.deps.db.kysely;
+    const walletOf = 3;
+    const wallet = chain.deployment.shoppers[walletOf]!.address;
+    const merchant = await createApiKey(db, { address: wallet });
+    const headers = { authorization: `Bearer ${merchant.key}`, 'x-address': merchant.address };
+    const created = await service.request('POST', '/api/v1/products', {
+      headers,
+      json: {
+        product: {
+          name: 'Grinder',
+          email: `merchant-${merchant.merchantId}@example.com`,
+          active: true,
+          send_webhook: true,
+          webhook_url: `${receiver.url}/grinder`,
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const product = created.body.product as { id: string; slug: string };
+
+    // Shopper 1 opens a 10 BUSD checkout and sends 3 BUSD: no order's amount, an unmatched transfer.
+    const expected = await service.request('POST', `/api/v1/products/${product.id}/expected_payments`, {
+      headers,
+      json: { dollar_amount: '10.00' },
+    });
+    const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      json: {
+        email: 'bo@example.com',
+        expected_payment_id: expected.body.expected_payment.id,
+        sender_address: chain.deployment.shoppers[1]!.address,
+        token_address: busd,
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    const stray: Hash = await chain.transfer(1, busd, wallet, parseUnits('3', 18));
+    await chain.mine(3);
+    const [unmatched] = await poll(
+      async () =>
+        (await service.request('GET', '/api/v1/unmatched_transfers', { headers })).body
+          .unmatched_transfers as Array<{ id: string; tx_hash: string; status: string }>,
+      (rows) => rows.length > 0,
+      'the transfer was never recorded as unmatched',
+    );
+    expect(unmatched?.tx_hash).toBe(stray.toLowerCase());
+
+    // The merchant refunds all of it to the address the customer gave them.
+    const customer = randomAddress() as Address;
+    const asked = await service.request('POST', `/api/v1/unmatched_transfers/${unmatched!.id}/refunds`, {
+      headers: { ...headers, 'idempotency-key': `refund-${unmatched!.id}` },
+      json: { reason: 'Sent to the wrong checkout', refund_address: customer },
+    });
+    expect(asked.status, asked.text).toBe(201);
+    const refund = asked.body.refund as {
+      id: string;
+      status: string;
+      amount: string;
+      payment_request: { transaction: { from: string; to: string; data: string; chain_id: number } };
+    };
+    expect(refund).toMatchObject({ status: 'ready_to_pay', amount: '3' });
+    const listed = await service.request('GET', `/api/v1/unmatched_transfers/${unmatched!.id}`, { headers });
+    expect(listed.body.unmatched_transfer.status).toBe('refunded');
+
+    // The wallet sends exactly the transaction the refund asks for.
+    const tx = refund.payment_request.transaction;
+    expect(tx.from).toBe(wallet);
+    expect(tx.to.toLowerCase()).toBe(busd.toLowerCase());
+    const paid = await chain.transfer(walletOf, busd, customer, parseUnits('3', 18));
+    const sent = await poll(
+      async () => (await service.request('GET', `/api/v1/refunds/${refund.id}`, { headers })).body.refund,
+      (r) => r.status !== 'ready_to_pay',
+      'the refund was never recognised',
+    );
+    expect(sent).toMatchObject({ status: 'sent', tx_hash: paid.toLowerCase() });
+    await chain.mine(3);
+    await poll(
+      async () => (await service.request('GET', `/api/v1/refunds/${refund.id}`, { headers })).body.refund,
+      (r) => r.status === 'confirmed',
+      'the refund was never confirmed',
+    );
+
+    // One refund.updated a status; the transfer stays refunded, and the refund's own transfer is not unmatched.
+    const statuses = await poll(
+      async () =>
+        receiver.received
+          .filter((h) => h.path.endsWith('/grinder'))
+          .map((h) => JSON.parse(h.body))
+          .filter((b) => b.event === 'refund.updated')
+          .map((b) => b.payload.refund.status as string)
+          .sort(),
+      (list) => list.includes('confirmed'),
+      'no confirmed refund.updated',
+    );
+    expect(statuses).toEqual(['confirmed', 'ready_to_pay', 'sent']);
+    const after = await service.request('GET', '/api/v1/unmatched_transfers', { headers });
+    expect(
+      (after.body.unmatched_transfers as Array<{ tx_hash: string; status: string }>).map((u) => [
+        u.tx_hash,
+        u.status,
+      ]),
+    ).toEqual([[stray.toLowerCase(), 'refunded']]);
   }, 240_000);
 });
