@@ -2,6 +2,7 @@ export type * from './checkoutSchema.ts';
 export * from './databaseErrorKind.ts';
 export * from './dataDirLock.ts';
 export type * from './handOverSchema.ts';
+export * from './inTransaction.ts';
 export type { ListenHandlers } from './listenPostgres.ts';
 export * from './migrate.ts';
 export * from './openDatabase.ts';

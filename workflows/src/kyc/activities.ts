@@ -4,6 +4,7 @@ import { printableText, webhookEvents } from '@checkout/core';
 import {
   type Db,
   findUserById,
+  inTransaction,
   presentUser,
   queueAccountEvent,
   type SecretBox,
@@ -41,7 +42,7 @@ export function createKycActivities(deps: KycActivityDeps): KycActivities {
     },
 
     async recordKyc({ userId, version, kyc }: RecordKycInput): Promise<RecordedKyc> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await writeUserKyc(trx, userId, version, kyc);
         if (!row) {
           const current = await findUserById(trx, userId);

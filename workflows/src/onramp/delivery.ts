@@ -4,7 +4,13 @@
  * is checked until it is confirmed (`crypto_sent`) or reverted (`failed`, the deposit returned).
  */
 import { normalizeDecimal, parseUnits } from '@checkout/core';
-import { type Database, type OnrampRow, recordSignedTransfer, type SecretBox } from '@checkout/db';
+import {
+  type Database,
+  inTransaction,
+  type OnrampRow,
+  recordSignedTransfer,
+  type SecretBox,
+} from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
 import { cents, changeStatus, loadOnrampRow, money, newRefund, unchanged } from './changes.ts';
@@ -33,7 +39,7 @@ export function createDeliveryActivities(
 
   return {
     async sendOnrampCrypto({ onrampId }) {
-      const moved = await db.transaction().execute((trx) =>
+      const moved = await inTransaction(db, (trx) =>
         changeStatus(trx, secrets, onrampId, 'funds_received', {
           status: 'sending_crypto',
           statusMessage: null,
@@ -53,7 +59,7 @@ export function createDeliveryActivities(
       if (check.state === 'none' || check.state === 'pending')
         return { ...(await unchanged(db, row)), transfer: 'pending' };
       if (check.state === 'reverted') {
-        const step = await db.transaction().execute((trx) =>
+        const step = await inTransaction(db, (trx) =>
           changeStatus(trx, secrets, onrampId, 'sending_crypto', {
             status: 'failed',
             statusMessage: `The treasury transfer ${check.hash} reverted on chain; the deposit is returned to the sending account.`,
@@ -69,7 +75,7 @@ export function createDeliveryActivities(
           transfer: 'reverted',
         };
       }
-      const step = await db.transaction().execute((trx) =>
+      const step = await inTransaction(db, (trx) =>
         changeStatus(trx, secrets, onrampId, 'sending_crypto', {
           status: 'crypto_sent',
           statusMessage: null,

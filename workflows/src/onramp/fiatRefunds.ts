@@ -2,7 +2,7 @@
  * Fiat the onramp does not use goes back through the bank partner (bankPartner.ts): each pending refund is
  * returned once, keyed by its id, and the outcome is written with its `onramp_update` webhook.
  */
-import type { Database, SecretBox } from '@checkout/db';
+import { type Database, inTransaction, type SecretBox } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { BankPartner } from './bankPartner.ts';
 import { changeRefunds, loadOnrampRow } from './changes.ts';
@@ -28,7 +28,7 @@ export function createFiatRefundActivities(
           currency: row.fiat_currency,
           reference: row.deposit_message,
         });
-        const step = await db.transaction().execute(async (trx) => {
+        const step = await inTransaction(db, async (trx) => {
           const current = await loadOnrampRow(trx, onrampId);
           if (current.refunds.find((r) => r.id === pending.id)?.status !== 'pending') return null;
           return changeRefunds(trx, secrets, current, {

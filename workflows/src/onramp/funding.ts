@@ -4,7 +4,7 @@
  * for good.
  */
 import { printableText } from '@checkout/core';
-import type { Database, SecretBox, StoredDeposit } from '@checkout/db';
+import { type Database, inTransaction, type SecretBox, type StoredDeposit } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { cents, changeRefunds, changeStatus, loadOnrampRow, money, newRefund, unchanged } from './changes.ts';
 import type { OnrampActivities } from './shared.ts';
@@ -20,7 +20,7 @@ export function createFundingActivities(
     },
 
     async expireOnramp({ onrampId }) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const step = await changeStatus(trx, secrets, onrampId, 'initiated', {
           status: 'expired',
           statusMessage: 'No deposit arrived before the onramp expired.',
@@ -30,7 +30,7 @@ export function createFundingActivities(
     },
 
     async creditOnrampDeposit({ onrampId, deposit }) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await loadOnrampRow(trx, onrampId);
         const deposits = row.deposits as StoredDeposit[];
         // A repeated report of the same deposit, or one after funding, changes nothing.
@@ -73,7 +73,7 @@ export function createFundingActivities(
     },
 
     async recordOnrampStepFailure({ onrampId, message }) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await loadOnrampRow(trx, onrampId);
         // A retried note (its first attempt committed) changes nothing and queues no second webhook.
         if (row.status_message === printableText(message)) return unchanged(trx, row);

@@ -13,6 +13,7 @@ import {
   type Database,
   findQuoteRefundById,
   finishQuoteRefund,
+  inTransaction,
   listOfframpsOfQuote,
   listQuoteRefunds,
   listTransfersInto,
@@ -140,7 +141,7 @@ export function createDepositRefundActivities(
       const deposits = scan.deposits.filter(
         (d) => d.returnAddress.toLowerCase() !== treasury.address.toLowerCase(),
       );
-      const webhookDeliveryIds = await db.transaction().execute(async (trx) => {
+      const webhookDeliveryIds = await inTransaction(db, async (trx) => {
         // Under the quote's lock, so an execute cannot commit between this look and the refunds.
         const locked = await loadQuote(trx, quoteId, true);
         const ids: string[] = [];
@@ -168,7 +169,7 @@ export function createDepositRefundActivities(
       const check = await treasury.check(paymentOf(row, quote));
       if (check.state === 'none' || check.state === 'pending') return refundStep(row);
       const status = check.state === 'confirmed' ? 'sent' : 'failed';
-      const step = await db.transaction().execute(async (trx) => {
+      const step = await inTransaction(db, async (trx) => {
         const finished = await finishQuoteRefund(trx, refundId, status);
         if (!finished) return undefined;
         return refundStep(

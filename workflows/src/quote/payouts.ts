@@ -7,6 +7,7 @@
 import { printableText } from '@checkout/core';
 import {
   type Database,
+  inTransaction,
   listOfframpsOfQuote,
   type OfframpStatusValue,
   type SecretBox,
@@ -56,7 +57,7 @@ async function stepInitiated(
 export function createPayoutActivities({ db, secrets, partner }: QuoteActivityContext): PayoutActivities {
   return {
     async expireQuote({ quoteId }) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const quote = await loadQuote(trx, quoteId, true);
         // The workflow's timer is the authority: an execute committed before it fired has moved the quote on.
         const expired =
@@ -69,7 +70,7 @@ export function createPayoutActivities({ db, secrets, partner }: QuoteActivityCo
     },
 
     async beginQuotePayouts({ quoteId }) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const quote = await loadQuote(trx, quoteId, true);
         const to =
           quote.status === 'executed'
@@ -97,7 +98,7 @@ export function createPayoutActivities({ db, secrets, partner }: QuoteActivityCo
       const row = await loadOfframp(db, offrampId);
       if (row.status !== 'sending_fiat') return unchanged(db, row);
       const outcome = await partner.outcome(row);
-      const step = await db.transaction().execute(async (trx) => {
+      const step = await inTransaction(db, async (trx) => {
         const from = 'sending_fiat' as const;
         if (outcome.status === 'fiat_sent') {
           return changeOfframp(trx, secrets, offrampId, { from, to: 'fiat_sent', message: null });
@@ -117,7 +118,7 @@ export function createPayoutActivities({ db, secrets, partner }: QuoteActivityCo
     },
 
     async resolveBouncedOfframp({ offrampId }) {
-      const step = await db.transaction().execute(async (trx) => {
+      const step = await inTransaction(db, async (trx) => {
         const row = await loadOfframp(trx, offrampId, true);
         if (row.status !== 'bounced' || row.bounce_action === null) return null;
         if (row.bounce_action === 'resend') {
@@ -150,7 +151,7 @@ export function createPayoutActivities({ db, secrets, partner }: QuoteActivityCo
     },
 
     async recordOfframpStepFailure({ offrampId, message }) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const row = await loadOfframp(trx, offrampId, true);
         const text = printableText(message);
         // A retried note (its first attempt committed) changes nothing and queues no second webhook.

@@ -1,9 +1,10 @@
 /** Expected payments and checkout sessions. */
 import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow, ExpectedPaymentRow } from '../checkoutSchema.ts';
+import { inTransaction } from '../inTransaction.ts';
 import type { Database } from '../schema.ts';
 import { checkoutSessionTransitions, expectedPaymentTransitions, statusesBefore } from '../transitions.ts';
-import { inTransaction, type ProductWithAddress, productsWithAddress } from './products.ts';
+import { type ProductWithAddress, productsWithAddress } from './products.ts';
 
 /** Creates an expected payment. */
 export async function insertExpectedPayment(

@@ -1,7 +1,7 @@
 /** Transaction hashes claimed by checkout sessions: one hash pays one checkout, or is recorded as unmatched. */
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../inTransaction.ts';
 import type { Database } from '../schema.ts';
-import { inTransaction } from './products.ts';
 
 /**
  * Result of claiming a transaction hash for a session: `unmatched` when it was recorded as a transfer no

@@ -3,6 +3,7 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../databaseErrorKind.ts';
+import { inTransaction } from '../inTransaction.ts';
 import type { Database, NewProductRow, ProductRow } from '../schema.ts';
 
 const slugAlphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -16,14 +17,6 @@ export function generateSlug(length = 10): string {
 
 /** A product row joined with its wallet. */
 export type ProductWithAddress = ProductRow & { address: string; verified_address: boolean };
-
-/** Runs `fn` in a transaction: the caller's own when `db` already is one. */
-export function inTransaction<T>(
-  db: Kysely<Database>,
-  fn: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
-}
 
 /** Marks the wallet's product list as changed (in the caller's transaction when it has one). */
 async function bumpProductsVersion(db: Kysely<Database>, addressId: string): Promise<void> {
