@@ -51,49 +51,68 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     }
   };
 
-  it('recognises the exact transfer once: sent, then confirmed, and nothing becomes unmatched', async () => {
+  /**
+   * A merchant whose receiving wallet is shopper `walletOf` (its key pays refunds), its product sending
+   * webhooks to `<receiver>/<hook>`, and a 10 BUSD checkout of it opened by shopper `payer`.
+   */
+  const openCheckout = async (input: {
+    walletOf: number;
+    name: string;
+    hook: string;
+    payer: number;
+    email: string;
+  }) => {
     const db = service.deps.db.kysely;
-    const wallet = chain.deployment.shoppers[walletIndex]!.address;
+    const wallet = chain.deployment.shoppers[input.walletOf]!.address;
     const merchant = await createApiKey(db, { address: wallet });
     const headers = { authorization: `Bearer ${merchant.key}`, 'x-address': merchant.address };
     const created = await service.request('POST', '/api/v1/products', {
       headers,
       json: {
         product: {
-          name: 'Filter papers',
+          name: input.name,
           email: `merchant-${merchant.merchantId}@example.com`,
           active: true,
           send_webhook: true,
-          webhook_url: `${receiver.url}/shop`,
+          webhook_url: `${receiver.url}/${input.hook}`,
           token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
         },
       },
     });
     expect(created.status, created.text).toBe(200);
     const product = created.body.product as { id: string; slug: string };
-
-    // A paid checkout: 10 BUSD from shopper 0 into the merchant's wallet.
     const expected = await service.request('POST', `/api/v1/products/${product.id}/expected_payments`, {
       headers,
       json: { dollar_amount: '10.00' },
     });
     const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
       json: {
-        email: 'ana@example.com',
+        email: input.email,
         expected_payment_id: expected.body.expected_payment.id,
-        sender_address: chain.deployment.shoppers[0]!.address,
+        sender_address: chain.deployment.shoppers[input.payer]!.address,
         token_address: busd,
       },
     });
     expect(opened.status, opened.text).toBe(200);
+    return { db, wallet, merchant, headers, sessionId: opened.body.session.id as string };
+  };
+
+  it('recognises the exact transfer once: sent, then confirmed, and nothing becomes unmatched', async () => {
+    // A paid checkout: 10 BUSD from shopper 0 into the merchant's wallet.
+    const { db, wallet, merchant, sessionId } = await openCheckout({
+      walletOf: walletIndex,
+      name: 'Filter papers',
+      hook: 'shop',
+      payer: 0,
+      email: 'ana@example.com',
+    });
     const paid: Hash = await chain.transfer(0, busd, wallet, parseUnits('10', 18));
     await chain.mine(3);
-    await service.request('POST', `/api/v1/checkout/sessions/${opened.body.session.id}/transactions`, {
+    await service.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
       json: { tx_hash: paid },
     });
     const session = await poll(
-      async () =>
-        (await service.request('GET', `/api/v1/checkout/sessions/${opened.body.session.id}`)).body.session,
+      async () => (await service.request('GET', `/api/v1/checkout/sessions/${sessionId}`)).body.session,
       (s) => s.status === 'resolved',
       'the checkout never resolved',
     );
@@ -197,41 +216,15 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
   }, 240_000);
 
   it('refunds an unmatched transfer through the API: paid from the wallet as asked, confirmed, the transfer refunded', async () => {
-    const db = service.deps.db.kysely;
-    const walletOf = 3;
-    const wallet = chain.deployment.shoppers[walletOf]!.address;
-    const merchant = await createApiKey(db, { address: wallet });
-    const headers = { authorization: `Bearer ${merchant.key}`, 'x-address': merchant.address };
-    const created = await service.request('POST', '/api/v1/products', {
-      headers,
-      json: {
-        product: {
-          name: 'Grinder',
-          email: `merchant-${merchant.merchantId}@example.com`,
-          active: true,
-          send_webhook: true,
-          webhook_url: `${receiver.url}/grinder`,
-          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
-        },
-      },
-    });
-    expect(created.status, created.text).toBe(200);
-    const product = created.body.product as { id: string; slug: string };
-
     // Shopper 1 opens a 10 BUSD checkout and sends 3 BUSD: no order's amount, an unmatched transfer.
-    const expected = await service.request('POST', `/api/v1/products/${product.id}/expected_payments`, {
-      headers,
-      json: { dollar_amount: '10.00' },
+    const walletOf = 3;
+    const { wallet, headers } = await openCheckout({
+      walletOf,
+      name: 'Grinder',
+      hook: 'grinder',
+      payer: 1,
+      email: 'bo@example.com',
     });
-    const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
-      json: {
-        email: 'bo@example.com',
-        expected_payment_id: expected.body.expected_payment.id,
-        sender_address: chain.deployment.shoppers[1]!.address,
-        token_address: busd,
-      },
-    });
-    expect(opened.status, opened.text).toBe(200);
     const stray: Hash = await chain.transfer(1, busd, wallet, parseUnits('3', 18));
     await chain.mine(3);
     const [unmatched] = await poll(
