@@ -1,7 +1,6 @@
 /**
- * ERC-20 ABIs for reading balances, sending payments and minting on the dev chain. Those the element shares
- * are packages/core's object literals (its bundle carries no ABI parser); the service's own are Solidity
- * signatures that viem's `parseAbi` types and parses.
+ * ERC-20 ABIs for reading balances, sending payments and minting on the dev chain, as Solidity signatures
+ * that viem's `parseAbi` types and parses. Those the element's wallet module shares live in packages/core.
  */
 import { erc20Abi, parseAbi } from 'viem';
 

@@ -3,79 +3,18 @@
  * quote of a swap with exact output and its bounds. One home for the service and the element's wallet
  * module: only viem, nothing of the server.
  */
-import type { Address, Chain, Client, Transport } from 'viem';
+import { type Address, type Chain, type Client, parseAbi, type Transport } from 'viem';
 import { readContract } from 'viem/actions';
 
 /** The parts of the Uniswap V2 Router02 ABI the checkout uses. */
-export const uniswapV2RouterAbi = [
-  {
-    type: 'function',
-    name: 'factory',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ name: '', type: 'address' }],
-  },
-  {
-    type: 'function',
-    name: 'WETH',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ name: '', type: 'address' }],
-  },
-  {
-    type: 'function',
-    name: 'getAmountsIn',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'amountOut', type: 'uint256' },
-      { name: 'path', type: 'address[]' },
-    ],
-    outputs: [{ name: 'amounts', type: 'uint256[]' }],
-  },
-  {
-    type: 'function',
-    name: 'getAmountsOut',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'amountIn', type: 'uint256' },
-      { name: 'path', type: 'address[]' },
-    ],
-    outputs: [{ name: 'amounts', type: 'uint256[]' }],
-  },
-  {
-    type: 'function',
-    name: 'swapTokensForExactTokens',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'amountOut', type: 'uint256' },
-      { name: 'amountInMax', type: 'uint256' },
-      { name: 'path', type: 'address[]' },
-      { name: 'to', type: 'address' },
-      { name: 'deadline', type: 'uint256' },
-    ],
-    outputs: [{ name: 'amounts', type: 'uint256[]' }],
-  },
-  {
-    type: 'function',
-    name: 'addLiquidity',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'tokenA', type: 'address' },
-      { name: 'tokenB', type: 'address' },
-      { name: 'amountADesired', type: 'uint256' },
-      { name: 'amountBDesired', type: 'uint256' },
-      { name: 'amountAMin', type: 'uint256' },
-      { name: 'amountBMin', type: 'uint256' },
-      { name: 'to', type: 'address' },
-      { name: 'deadline', type: 'uint256' },
-    ],
-    outputs: [
-      { name: 'amountA', type: 'uint256' },
-      { name: 'amountB', type: 'uint256' },
-      { name: 'liquidity', type: 'uint256' },
-    ],
-  },
-] as const;
+export const uniswapV2RouterAbi = parseAbi([
+  'function factory() view returns (address)',
+  'function WETH() view returns (address)',
+  'function getAmountsIn(uint256 amountOut, address[] path) view returns (uint256[] amounts)',
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+  'function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
+]);
 
 /** What a swap with exact output costs: `amountIn` of `path[0]`, and the amount at every hop. */
 export interface ExactOutputQuote {
