@@ -8,7 +8,6 @@ export * from './deposits.ts';
 export * from './devChain.ts';
 export * from './erc20.ts';
 export * from './missingEdrBinding.ts';
-export * from './readOutgoingTransfers.ts';
 export * from './readTransfers.ts';
 export * from './rpcErrors.ts';
 export * from './sendToken.ts';

@@ -1,7 +1,8 @@
 /**
- * Reads the ERC-20 Transfer logs of several tokens into several addresses over a block range, with the
- * sender of each log's transaction (the payer of a swap, whose tokens a pool sends): what a chain's
- * watcher records once for every open checkout.
+ * Reads the ERC-20 Transfer logs of several tokens over a block range: into watched addresses, with the
+ * sender of each log's transaction (the payer of a swap, whose tokens a pool sends), which a chain's
+ * watcher records once for every open checkout; and out of watched addresses to known ones, which it
+ * reads to recognise the refunds merchants' wallets pay.
  */
 import {
   type Address,
@@ -15,24 +16,80 @@ import {
 import { getLogs, getTransaction } from 'viem/actions';
 import { erc20Abi } from './erc20.ts';
 
-/** One Transfer log into a watched address. */
-export interface TransferLog {
+type ReadClient = Client<Transport, Chain | undefined>;
+
+/** One Transfer log out of a watched address. */
+export interface OutgoingTransferLog {
   txHash: Hash;
   logIndex: number;
   blockNumber: bigint;
   blockHash: Hash;
   token: Address;
   from: Address;
-  /** The transaction's sender. */
-  txFrom: Address;
   to: Address;
   amount: bigint;
 }
 
+/** One Transfer log into a watched address. */
+export interface TransferLog extends OutgoingTransferLog {
+  /** The transaction's sender. */
+  txFrom: Address;
+}
+
 const transferEvent = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
 
-/** Most addresses per `eth_getLogs` filter (an OR of topics); providers cap the filter's size. */
-const addressesPerCall = 100;
+/** Most addresses per topic of one `eth_getLogs` filter (an OR of topics); providers cap the filter's size. */
+const addressesPerTopic = 100;
+
+/** `list` in chunks of `addressesPerTopic`; one empty chunk (no filter on that topic) for `undefined`. */
+function chunks(list: readonly Address[] | undefined): (Address[] | undefined)[] {
+  if (list === undefined) return [undefined];
+  const out: Address[][] = [];
+  for (let i = 0; i < list.length; i += addressesPerTopic) out.push(list.slice(i, i + addressesPerTopic));
+  return out;
+}
+
+/**
+ * The mined Transfer logs of `tokens` in `[fromBlock, toBlock]` from one of `from` (any sender when left
+ * out) to one of `to`, in chain order: one `eth_getLogs` per chunk of 100 senders and 100 receivers.
+ */
+async function transferLogs(
+  client: ReadClient,
+  filter: { tokens: readonly Address[]; from?: readonly Address[]; to: readonly Address[] },
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<OutgoingTransferLog[]> {
+  const found: OutgoingTransferLog[] = [];
+  for (const from of chunks(filter.from)) {
+    for (const to of chunks(filter.to)) {
+      const logs = await getLogs(client, {
+        address: [...filter.tokens],
+        event: transferEvent,
+        args: from === undefined ? { to } : { from, to },
+        fromBlock,
+        toBlock,
+        strict: true,
+      });
+      for (const log of logs) {
+        if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
+        if (log.logIndex === null || log.blockHash === null) continue;
+        found.push({
+          txHash: log.transactionHash,
+          logIndex: log.logIndex,
+          blockNumber: log.blockNumber,
+          blockHash: log.blockHash,
+          token: getAddress(log.address),
+          from: log.args.from,
+          to: log.args.to,
+          amount: log.args.value,
+        });
+      }
+    }
+  }
+  return found.sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
+}
 
 /**
  * Every Transfer of `tokens` into `to` in `[fromBlock, toBlock]`, in chain order. One `eth_getLogs` per
@@ -41,7 +98,7 @@ const addressesPerCall = 100;
  * whose sender is not in `knownSenders` (transactions read before, by lowercase hash).
  */
 export async function readTransfers(params: {
-  client: Client<Transport, Chain | undefined>;
+  client: ReadClient;
   tokens: readonly Address[];
   to: readonly Address[];
   fromBlock: bigint;
@@ -56,40 +113,34 @@ export async function readTransfers(params: {
   const senders = new Map<Hash, Address>();
   for (let start = params.fromBlock; start <= params.toBlock; start += range) {
     const end = start + range - 1n < params.toBlock ? start + range - 1n : params.toBlock;
-    for (let i = 0; i < to.length; i += addressesPerCall) {
-      const logs = await getLogs(client, {
-        address: [...tokens],
-        event: transferEvent,
-        args: { to: to.slice(i, i + addressesPerCall) as Address[] },
-        fromBlock: start,
-        toBlock: end,
-        strict: true,
-      });
-      for (const log of logs) {
-        if (log.removed || log.blockNumber === null || log.transactionHash === null) continue;
-        if (log.logIndex === null || log.blockHash === null) continue;
-        let txFrom =
-          senders.get(log.transactionHash) ?? params.knownSenders?.get(log.transactionHash.toLowerCase());
-        if (txFrom === undefined) {
-          txFrom = getAddress((await getTransaction(client, { hash: log.transactionHash })).from);
-          senders.set(log.transactionHash, txFrom);
-        }
-        found.push({
-          txHash: log.transactionHash,
-          logIndex: log.logIndex,
-          blockNumber: log.blockNumber,
-          blockHash: log.blockHash,
-          token: getAddress(log.address),
-          from: log.args.from,
-          txFrom,
-          to: log.args.to,
-          amount: log.args.value,
-        });
+    for (const log of await transferLogs(client, { tokens, to }, start, end)) {
+      let txFrom = senders.get(log.txHash) ?? params.knownSenders?.get(log.txHash.toLowerCase());
+      if (txFrom === undefined) {
+        txFrom = getAddress((await getTransaction(client, { hash: log.txHash })).from);
+        senders.set(log.txHash, txFrom);
       }
+      found.push({ ...log, txFrom });
     }
   }
-  found.sort((a, b) =>
-    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
-  );
   return found;
+}
+
+/**
+ * Every Transfer of `tokens` from one of `from` to one of `to` in `[fromBlock, toBlock]`, in chain order
+ * (the filter takes every pair, so a caller matches pairs itself). An endpoint that refuses the range is
+ * asked in smaller parts by its transport.
+ */
+export async function readOutgoingTransfers(params: {
+  client: ReadClient;
+  tokens: readonly Address[];
+  from: readonly Address[];
+  to: readonly Address[];
+  fromBlock: bigint;
+  toBlock: bigint;
+}): Promise<OutgoingTransferLog[]> {
+  const { tokens, from, to } = params;
+  if (tokens.length === 0 || from.length === 0 || to.length === 0 || params.fromBlock > params.toBlock) {
+    return [];
+  }
+  return transferLogs(params.client, { tokens, from, to }, params.fromBlock, params.toBlock);
 }
