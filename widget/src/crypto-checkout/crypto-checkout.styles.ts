@@ -1,6 +1,20 @@
 /** Styles of `<crypto-checkout>`: every colour comes from a documented custom property. */
 import { css } from 'lit';
 
+/** The dark palette, by media query or `theme="dark"`. */
+const dark = css`
+  color-scheme: dark;
+  --cc-background: #17191d;
+  --cc-foreground: #f1f3f5;
+  --cc-muted: #b3bac5;
+  --cc-border: #4a505a;
+  --cc-accent: #9db8ff;
+  --cc-accent-foreground: #0b1020;
+  --cc-error: #ffb4a9;
+  --cc-success: #8ee0a6;
+  --cc-focus: #9db8ff;
+`;
+
 /** The element's shadow styles, light by default, dark by media query or `theme="dark"`. */
 export const styles = css`
   :host {
@@ -24,29 +38,11 @@ export const styles = css`
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
-      color-scheme: dark;
-      --cc-background: #17191d;
-      --cc-foreground: #f1f3f5;
-      --cc-muted: #b3bac5;
-      --cc-border: #4a505a;
-      --cc-accent: #9db8ff;
-      --cc-accent-foreground: #0b1020;
-      --cc-error: #ffb4a9;
-      --cc-success: #8ee0a6;
-      --cc-focus: #9db8ff;
+      ${dark}
     }
   }
   :host([theme='dark']) {
-    color-scheme: dark;
-    --cc-background: #17191d;
-    --cc-foreground: #f1f3f5;
-    --cc-muted: #b3bac5;
-    --cc-border: #4a505a;
-    --cc-accent: #9db8ff;
-    --cc-accent-foreground: #0b1020;
-    --cc-error: #ffb4a9;
-    --cc-success: #8ee0a6;
-    --cc-focus: #9db8ff;
+    ${dark}
   }
   [part='base'] {
     box-sizing: border-box;
