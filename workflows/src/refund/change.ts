@@ -1,11 +1,12 @@
 /**
  * Every change of a refund's status, in one transaction: the row moves, the `refund.updated` webhook is
  * queued, an unmatched transfer whose refund ended unpaid is given back to the merchant, and the refund's
- * workflow is told to read the row again.
+ * workflow is told to read the row again. The merchant's cancel is one such change.
  */
-import { finalRefundStatuses } from '@checkout/core';
+import { ApiError, finalRefundStatuses } from '@checkout/core';
 import {
   type Database,
+  findRefundById,
   inTransaction,
   moveRefund,
   type RefundChange,
@@ -48,4 +49,25 @@ export async function changeRefund(
     });
     return row;
   });
+}
+
+/** Statuses a refund is canceled from: before its transfer was seen. */
+const cancelable: readonly RefundRowStatus[] = ['awaiting_address', 'ready_to_pay'];
+
+/**
+ * The merchant's cancel of a refund not yet paid; a 409 once its transfer was seen (`sent`, `confirmed`)
+ * or it already ended. An unmatched transfer's refund gives the transfer back, open.
+ */
+export async function cancelRefund(
+  db: Kysely<Database>,
+  deps: { secrets: SecretBox; publicBaseUrl: string },
+  row: RefundRow,
+): Promise<RefundRow> {
+  const canceled = await changeRefund(db, deps, { refundId: row.id, from: cancelable, to: 'canceled' });
+  if (canceled) return canceled;
+  const now = (await findRefundById(db, row.id)) ?? row;
+  throw new ApiError(
+    'conflict',
+    `This refund is ${now.status.replace(/_/g, ' ')}: it can no longer be canceled`,
+  );
 }

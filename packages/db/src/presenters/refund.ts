@@ -58,23 +58,14 @@ export function presentRefund(row: RefundRow, deps: { secrets: SecretBox; public
   const tokens = refundTokens(row, deps.secrets);
   return {
     id: row.id,
-    status: row.status,
+    ...presentRefundPayment(row),
     resolved_payment_id: row.resolved_payment_id,
     unmatched_transfer_id: row.unmatched_transfer_id,
     product_id: row.product_id,
-    chain_id: row.chain_id,
-    token: row.token,
-    amount: formatUnits(BigInt(row.amount), row.token.decimal_count),
-    amount_base_units: BigInt(row.amount).toString(),
-    reason: row.reason,
-    refund_address: row.refund_address === null ? null : getAddress(row.refund_address),
     address_source: row.address_source,
-    from_address: getAddress(row.from_address),
     claim_url: row.status === 'awaiting_address' ? refundClaimUrl(deps.publicBaseUrl, tokens.claim) : null,
     claim_expires_at: row.claim_expires_at.toISOString(),
     pay_url: row.refund_address === null ? null : refundPayUrl(deps.publicBaseUrl, tokens.pay),
-    payment_request: refundPaymentRequest(row),
-    tx_hash: row.tx_hash,
     sent_at: row.sent_at?.toISOString() ?? null,
     confirmed_at: row.confirmed_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
@@ -102,7 +93,10 @@ export function presentRefundClaim(
   };
 }
 
-/** What the merchant's pay page shows: the exact transfer to make from the receiving wallet. */
+/**
+ * What the merchant's pay page shows: the exact transfer to make from the receiving wallet (and the part
+ * of the merchant's refund it shares).
+ */
 export function presentRefundPayment(row: RefundRow): RefundPayment {
   return {
     status: row.status,
