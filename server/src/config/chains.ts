@@ -25,33 +25,57 @@ const rpcUrls = optional(
 const confirmations = (fallback: number) => z.coerce.number().int().min(1).max(1000).default(fallback);
 const blockTime = (fallback: number) => z.coerce.number().int().min(100).max(60_000).default(fallback);
 
+/**
+ * The chains, by the suffix of their settings' names, with their default confirmations and block time. A
+ * test network's chain id is a setting of its own (`testnet`). The test networks of Ethereum (Sepolia) and
+ * Polygon (Amoy) run only when their RPC URL is set. BNB Smart Chain makes a block every 0.75 s since its
+ * 2025 Maxwell upgrade.
+ */
+const chainTable = [
+  { key: 'ETHEREUM', name: 'Ethereum', chainId: 1, confirmations: 6, blockTimeMs: 12_000 },
+  { key: 'BINANCE_SMART_CHAIN', name: 'BNB Smart Chain', chainId: 56, confirmations: 15, blockTimeMs: 750 },
+  { key: 'POLYGON', name: 'Polygon', chainId: 137, confirmations: 32, blockTimeMs: 2_000 },
+  {
+    key: 'BINANCE_SMART_CHAIN_TESTNET',
+    name: 'BNB Smart Chain Testnet',
+    testnet: 'bscTestnet',
+    confirmations: 1,
+    blockTimeMs: 750,
+  },
+  {
+    key: 'ETHEREUM_TESTNET',
+    name: 'Ethereum Sepolia',
+    testnet: 'ethereumTestnet',
+    confirmations: 1,
+    blockTimeMs: 12_000,
+  },
+  {
+    key: 'POLYGON_TESTNET',
+    name: 'Polygon Amoy',
+    testnet: 'polygonTestnet',
+    confirmations: 1,
+    blockTimeMs: 2_000,
+  },
+] as const;
+type ChainRow = (typeof chainTable)[number];
+type ChainKey = ChainRow['key'];
+
+/** One setting per chain: `<prefix><CHAIN>`, each with its schema. */
+function perChain<const P extends string, S extends z.ZodType>(
+  prefix: P,
+  schema: (chain: ChainRow) => S,
+): Record<`${P}${ChainKey}`, S> {
+  return Object.fromEntries(chainTable.map((chain) => [`${prefix}${chain.key}`, schema(chain)])) as Record<
+    `${P}${ChainKey}`,
+    S
+  >;
+}
+
 export const chainsEnv = {
-  RPC_URL_ETHEREUM: rpcUrls,
-  RPC_URL_BINANCE_SMART_CHAIN: rpcUrls,
-  RPC_URL_POLYGON: rpcUrls,
-  RPC_URL_BINANCE_SMART_CHAIN_TESTNET: rpcUrls,
-  PUBLIC_RPC_URL_ETHEREUM: optional(z.url()),
-  PUBLIC_RPC_URL_BINANCE_SMART_CHAIN: optional(z.url()),
-  PUBLIC_RPC_URL_POLYGON: optional(z.url()),
-  PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET: optional(z.url()),
-  CONFIRMATIONS_ETHEREUM: confirmations(6),
-  CONFIRMATIONS_BINANCE_SMART_CHAIN: confirmations(15),
-  CONFIRMATIONS_POLYGON: confirmations(32),
-  CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: confirmations(1),
-  // The test networks of Ethereum (Sepolia) and Polygon (Amoy): run only when their RPC URL is set.
-  RPC_URL_ETHEREUM_TESTNET: rpcUrls,
-  RPC_URL_POLYGON_TESTNET: rpcUrls,
-  PUBLIC_RPC_URL_ETHEREUM_TESTNET: optional(z.url()),
-  PUBLIC_RPC_URL_POLYGON_TESTNET: optional(z.url()),
-  CONFIRMATIONS_ETHEREUM_TESTNET: confirmations(1),
-  CONFIRMATIONS_POLYGON_TESTNET: confirmations(1),
-  // Each chain's time between blocks (BNB Smart Chain: 0.75 s since its 2025 Maxwell upgrade).
-  BLOCK_TIME_MS_ETHEREUM: blockTime(12_000),
-  BLOCK_TIME_MS_BINANCE_SMART_CHAIN: blockTime(750),
-  BLOCK_TIME_MS_POLYGON: blockTime(2_000),
-  BLOCK_TIME_MS_BINANCE_SMART_CHAIN_TESTNET: blockTime(750),
-  BLOCK_TIME_MS_ETHEREUM_TESTNET: blockTime(12_000),
-  BLOCK_TIME_MS_POLYGON_TESTNET: blockTime(2_000),
+  ...perChain('RPC_URL_', () => rpcUrls),
+  ...perChain('PUBLIC_RPC_URL_', () => optional(z.url())),
+  ...perChain('CONFIRMATIONS_', (chain) => confirmations(chain.confirmations)),
+  ...perChain('BLOCK_TIME_MS_', (chain) => blockTime(chain.blockTimeMs)),
   CHAIN_WATCHER_MAX_LAG_BLOCKS: z.coerce.number().int().min(1).max(1_000_000).default(50),
 };
 type ChainsEnv = z.infer<z.ZodObject<typeof chainsEnv>>;
@@ -70,57 +94,21 @@ export interface ChainConfig {
 /** RPC endpoints, confirmations and block time per chain id; a chain without an RPC URL takes no payments. */
 export function chainsConfig(
   c: ChainsEnv,
-  chainIds: { bscTestnet: number; ethereumTestnet: number; polygonTestnet: number },
+  chainIds: Record<Extract<ChainRow, { testnet: string }>['testnet'], number>,
 ): { chains: ChainConfig[]; chainWatch: { maxLagBlocks: number } } {
-  const chains = [
-    {
-      chainId: 1,
-      name: 'Ethereum',
-      rpcUrls: c.RPC_URL_ETHEREUM,
-      publicRpcUrl: c.PUBLIC_RPC_URL_ETHEREUM,
-      confirmations: c.CONFIRMATIONS_ETHEREUM,
-      blockTimeMs: c.BLOCK_TIME_MS_ETHEREUM,
-    },
-    {
-      chainId: 56,
-      name: 'BNB Smart Chain',
-      rpcUrls: c.RPC_URL_BINANCE_SMART_CHAIN,
-      publicRpcUrl: c.PUBLIC_RPC_URL_BINANCE_SMART_CHAIN,
-      confirmations: c.CONFIRMATIONS_BINANCE_SMART_CHAIN,
-      blockTimeMs: c.BLOCK_TIME_MS_BINANCE_SMART_CHAIN,
-    },
-    {
-      chainId: 137,
-      name: 'Polygon',
-      rpcUrls: c.RPC_URL_POLYGON,
-      publicRpcUrl: c.PUBLIC_RPC_URL_POLYGON,
-      confirmations: c.CONFIRMATIONS_POLYGON,
-      blockTimeMs: c.BLOCK_TIME_MS_POLYGON,
-    },
-    {
-      chainId: chainIds.bscTestnet,
-      name: 'BNB Smart Chain Testnet',
-      rpcUrls: c.RPC_URL_BINANCE_SMART_CHAIN_TESTNET,
-      publicRpcUrl: c.PUBLIC_RPC_URL_BINANCE_SMART_CHAIN_TESTNET,
-      confirmations: c.CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET,
-      blockTimeMs: c.BLOCK_TIME_MS_BINANCE_SMART_CHAIN_TESTNET,
-    },
-    {
-      chainId: chainIds.ethereumTestnet,
-      name: 'Ethereum Sepolia',
-      rpcUrls: c.RPC_URL_ETHEREUM_TESTNET,
-      publicRpcUrl: c.PUBLIC_RPC_URL_ETHEREUM_TESTNET,
-      confirmations: c.CONFIRMATIONS_ETHEREUM_TESTNET,
-      blockTimeMs: c.BLOCK_TIME_MS_ETHEREUM_TESTNET,
-    },
-    {
-      chainId: chainIds.polygonTestnet,
-      name: 'Polygon Amoy',
-      rpcUrls: c.RPC_URL_POLYGON_TESTNET,
-      publicRpcUrl: c.PUBLIC_RPC_URL_POLYGON_TESTNET,
-      confirmations: c.CONFIRMATIONS_POLYGON_TESTNET,
-      blockTimeMs: c.BLOCK_TIME_MS_POLYGON_TESTNET,
-    },
-  ].flatMap((chain) => (chain.rpcUrls ? [{ ...chain, rpcUrls: chain.rpcUrls }] : []));
+  const chains = chainTable.flatMap((chain): ChainConfig[] => {
+    const rpcUrls = c[`RPC_URL_${chain.key}`];
+    if (!rpcUrls) return [];
+    return [
+      {
+        chainId: 'testnet' in chain ? chainIds[chain.testnet] : chain.chainId,
+        name: chain.name,
+        rpcUrls,
+        publicRpcUrl: c[`PUBLIC_RPC_URL_${chain.key}`],
+        confirmations: c[`CONFIRMATIONS_${chain.key}`],
+        blockTimeMs: c[`BLOCK_TIME_MS_${chain.key}`],
+      },
+    ];
+  });
   return { chains, chainWatch: { maxLagBlocks: c.CHAIN_WATCHER_MAX_LAG_BLOCKS } };
 }
