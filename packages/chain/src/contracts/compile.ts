@@ -9,6 +9,9 @@ import type { Abi, Hex } from 'viem';
 /** The contracts compiled from `src/contracts/*.sol`; each file holds the contract of the same name. */
 const contractNames = ['TestToken', 'NoReturnToken'] as const;
 
+/** Sources the contracts import: the base they share. */
+const baseSources = ['DevToken'] as const;
+
 /** Name of a contract compiled from this package's sources. */
 type ContractName = (typeof contractNames)[number];
 
@@ -47,7 +50,7 @@ export async function compileContracts(): Promise<CompiledContract[]> {
     throw new Error(`solc ${solcVersion} is required, found ${version}`);
   }
   const sources: Record<string, { content: string }> = {};
-  for (const name of contractNames) {
+  for (const name of [...contractNames, ...baseSources]) {
     sources[`${name}.sol`] = { content: await readFile(new URL(`./${name}.sol`, import.meta.url), 'utf8') };
   }
   const input = { language: 'Solidity', sources, settings: compilerSettings };
