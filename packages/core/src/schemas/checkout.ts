@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { fractionDigits, isDecimalString, parseUnits } from '../amount.ts';
 import { displayText } from '../displayText.ts';
-import { EvmAddress, jsonRecord, Timestamp, Uuid } from './common.ts';
+import { EvmAddress, jsonRecord, namedObject, Timestamp, Uuid } from './common.ts';
 import { customFieldNames, PaymentToken } from './product.ts';
 import { SessionUnmatchedTransfer } from './unmatchedTransfer.ts';
 
@@ -61,10 +61,9 @@ export const ExpectedPayment = z
   .strict()
   .meta({ id: 'ExpectedPayment' });
 export type ExpectedPayment = z.infer<typeof ExpectedPayment>;
-export const ExpectedPaymentResponse = z
-  .object({ expected_payment: ExpectedPayment })
-  .strict()
-  .meta({ id: 'ExpectedPaymentResponse' });
+export const ExpectedPaymentResponse = namedObject('ExpectedPaymentResponse', {
+  expected_payment: ExpectedPayment,
+});
 
 /** A token in the public checkout view. */
 const CheckoutToken = PaymentToken.extend({ chain_id: z.number().int() }).meta({
@@ -194,7 +193,4 @@ export const CheckoutSession = z
   .strict()
   .meta({ id: 'CheckoutSession' });
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
-export const CheckoutSessionResponse = z
-  .object({ session: CheckoutSession })
-  .strict()
-  .meta({ id: 'CheckoutSessionResponse' });
+export const CheckoutSessionResponse = namedObject('CheckoutSessionResponse', { session: CheckoutSession });

@@ -9,6 +9,11 @@ export const Timestamp = z.iso.datetime({ precision: 3 }).meta({ example: '2026-
 
 export const Uuid = z.uuid();
 
+/** A strict object under its own name in the API document (`id`): a request or response body. */
+export function namedObject<S extends z.ZodRawShape>(id: string, shape: S) {
+  return z.object(shape).strict().meta({ id });
+}
+
 /** An EVM address in any letter case; stored and returned checksummed. */
 export const EvmAddress = z
   .string()

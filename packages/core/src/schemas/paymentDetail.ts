@@ -1,6 +1,6 @@
 /** Area B payment details (bank accounts) and the Latam bank name list (spec 2.5, 2.8, 4.6-4.9, 4.13). */
 import { z } from 'zod';
-import { Uuid } from './common.ts';
+import { namedObject, Uuid } from './common.ts';
 
 /** Lifecycle of a payment detail (research §5); only `approved` details can be paid. */
 const paymentDetailStatuses = ['initiated', 'pending', 'approved', 'failed', 'deactivated'] as const;
@@ -56,10 +56,7 @@ export const PaymentDetailInput = z
   .meta({ id: 'PaymentDetailInput' });
 export type PaymentDetailInput = z.infer<typeof PaymentDetailInput>;
 
-export const PaymentDetailBody = z
-  .object({ payment_detail: PaymentDetailInput })
-  .strict()
-  .meta({ id: 'PaymentDetailBody' });
+export const PaymentDetailBody = namedObject('PaymentDetailBody', { payment_detail: PaymentDetailInput });
 
 /** A payment detail as shown (spec 2.5; address lines always address_line1/address_line2). */
 export const PaymentDetail = z
@@ -92,15 +89,11 @@ export const PaymentDetail = z
   .meta({ id: 'PaymentDetail' });
 export type PaymentDetail = z.infer<typeof PaymentDetail>;
 
-export const PaymentDetailResponse = z
-  .object({ payment_detail: PaymentDetail })
-  .strict()
-  .meta({ id: 'PaymentDetailResponse' });
+export const PaymentDetailResponse = namedObject('PaymentDetailResponse', { payment_detail: PaymentDetail });
 
-export const PaymentDetailListResponse = z
-  .object({ payment_details: z.array(PaymentDetail) })
-  .strict()
-  .meta({ id: 'PaymentDetailListResponse' });
+export const PaymentDetailListResponse = namedObject('PaymentDetailListResponse', {
+  payment_details: z.array(PaymentDetail),
+});
 
 /** Result of the format check: `errors` is empty exactly when `valid` is true. */
 export const PaymentDetailValidationResponse = z
@@ -123,7 +116,6 @@ export const SandboxPaymentDetailBody = z
   .strict()
   .meta({ id: 'SandboxPaymentDetailBody' });
 
-export const LatamBankNamesResponse = z
-  .object({ bank_names: z.array(z.string()) })
-  .strict()
-  .meta({ id: 'LatamBankNamesResponse' });
+export const LatamBankNamesResponse = namedObject('LatamBankNamesResponse', {
+  bank_names: z.array(z.string()),
+});

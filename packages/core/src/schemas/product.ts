@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { blockchains, networks, type TokenInfo } from '../chains.ts';
 import { displayText } from '../displayText.ts';
-import { decimalInput, HttpUrl, Timestamp, Uuid } from './common.ts';
+import { decimalInput, HttpUrl, namedObject, Timestamp, Uuid } from './common.ts';
 
 /** Custom fields a product may ask the shopper for. */
 export const customFieldNames = ['full_name', 'reference', 'referrer', 'company', 'job_title'] as const;
@@ -87,16 +87,12 @@ export const ProductCreateInput = z
   });
 export type ProductCreateInput = z.infer<typeof ProductCreateInput>;
 
-export const ProductCreateBody = z
-  .object({ product: ProductCreateInput })
-  .strict()
-  .meta({ id: 'ProductCreateBody' });
+export const ProductCreateBody = namedObject('ProductCreateBody', { product: ProductCreateInput });
 
 /** `product` of PATCH /api/v1/products/:id: only `active`, and it is required. */
-export const ProductUpdateBody = z
-  .object({ product: z.object({ active: z.boolean() }).strict() })
-  .strict()
-  .meta({ id: 'ProductUpdateBody' });
+export const ProductUpdateBody = namedObject('ProductUpdateBody', {
+  product: z.object({ active: z.boolean() }).strict(),
+});
 
 const productFields = {
   id: Uuid,
@@ -130,12 +126,6 @@ export type Product = z.infer<typeof Product>;
 export const UpdatedProduct = Product.omit({ verified_address: true }).meta({ id: 'UpdatedProduct' });
 export type UpdatedProduct = z.infer<typeof UpdatedProduct>;
 
-export const ProductResponse = z.object({ product: Product }).strict().meta({ id: 'ProductResponse' });
-export const UpdatedProductResponse = z
-  .object({ product: UpdatedProduct })
-  .strict()
-  .meta({ id: 'UpdatedProductResponse' });
-export const ProductListResponse = z
-  .object({ products: z.array(Product) })
-  .strict()
-  .meta({ id: 'ProductList' });
+export const ProductResponse = namedObject('ProductResponse', { product: Product });
+export const UpdatedProductResponse = namedObject('UpdatedProductResponse', { product: UpdatedProduct });
+export const ProductListResponse = namedObject('ProductList', { products: z.array(Product) });

@@ -1,6 +1,6 @@
 /** Request bodies of onramps, quotes and offramps (spec 2.6, 2.7, 4.10-4.12; research §7, §9). */
 import { z } from 'zod';
-import { decimalInput, EvmAddress, HttpUrl, jsonRecord, Uuid } from './common.ts';
+import { decimalInput, EvmAddress, HttpUrl, jsonRecord, namedObject, Uuid } from './common.ts';
 
 const code = z.string().trim().min(1).max(40).toLowerCase();
 
@@ -25,10 +25,9 @@ export const OnrampCreateBody = z
 export const SandboxDepositBody = z.object({ amount: decimalInput(2) }).strict();
 
 /** `POST /users/:id/quotes`. */
-export const QuoteCreateBody = z
-  .object({ quote: z.object({ deposit_token: code, deposit_token_chain: code }).strict() })
-  .strict()
-  .meta({ id: 'QuoteCreateBody' });
+export const QuoteCreateBody = namedObject('QuoteCreateBody', {
+  quote: z.object({ deposit_token: code, deposit_token_chain: code }).strict(),
+});
 
 /** `POST /users/:id/quote/rate`: a one-payout price from either side (exactly one amount). */
 export const QuoteRateBody = z
@@ -89,28 +88,24 @@ const OfframpInput = z
   .strict();
 
 /** `POST /users/:id/quotes/:qid/offramps`. */
-export const OfframpsCreateBody = z
-  .object({ offramps: z.array(OfframpInput).min(1).max(50) })
-  .strict()
-  .meta({ id: 'OfframpsCreateBody' });
+export const OfframpsCreateBody = namedObject('OfframpsCreateBody', {
+  offramps: z.array(OfframpInput).min(1).max(50),
+});
 
 /** `PATCH /users/:id/quotes/:qid/offramps/:oid`: only the reference changes. */
-export const OfframpUpdateBody = z
-  .object({ offramp: z.object({ reference: z.string().trim().max(140).nullable() }).strict() })
-  .strict()
-  .meta({ id: 'OfframpUpdateBody' });
+export const OfframpUpdateBody = namedObject('OfframpUpdateBody', {
+  offramp: z.object({ reference: z.string().trim().max(140).nullable() }).strict(),
+});
 
 /** `POST /users/:id/quotes/:qid/offramps/:oid/resend`: pays a bounced offramp out to another detail. */
-export const OfframpResendBody = z
-  .object({ offramp: z.object({ payment_detail_id: Uuid }).strict() })
-  .strict()
-  .meta({ id: 'OfframpResendBody' });
+export const OfframpResendBody = namedObject('OfframpResendBody', {
+  offramp: z.object({ payment_detail_id: Uuid }).strict(),
+});
 
 /** `POST /users/:id/quotes/:qid/offramps/:oid/refund`: returns a bounced offramp's tokens (to the sender by default). */
-export const OfframpRefundBody = z
-  .object({ offramp: z.object({ refund_address: EvmAddress.optional() }).strict() })
-  .strict()
-  .meta({ id: 'OfframpRefundBody' });
+export const OfframpRefundBody = namedObject('OfframpRefundBody', {
+  offramp: z.object({ refund_address: EvmAddress.optional() }).strict(),
+});
 
 // Responses. The presenters in @checkout/db build these shapes; the integration tests parse every ramp
 // response with them, so the OpenAPI document generated from them cannot drift from the wire.
@@ -187,17 +182,13 @@ const Onramp = z
   .strict()
   .meta({ id: 'Onramp' });
 
-export const OnrampResponse = z.object({ onramp: Onramp }).strict().meta({ id: 'OnrampResponse' });
-export const OnrampListResponse = z
-  .object({ onramps: z.array(Onramp) })
-  .strict()
-  .meta({ id: 'OnrampListResponse' });
+export const OnrampResponse = namedObject('OnrampResponse', { onramp: Onramp });
+export const OnrampListResponse = namedObject('OnrampListResponse', { onramps: z.array(Onramp) });
 
 /** The sandbox bank partner's acknowledgement of a deposit notice. */
-export const SandboxDepositResponse = z
-  .object({ deposit: z.object({ id: Uuid, onramp_id: Uuid, amount: z.number() }).strict() })
-  .strict()
-  .meta({ id: 'SandboxDepositResponse' });
+export const SandboxDepositResponse = namedObject('SandboxDepositResponse', {
+  deposit: z.object({ id: Uuid, onramp_id: Uuid, amount: z.number() }).strict(),
+});
 
 /** The refund of a failed payout's tokens (extension). */
 const OfframpRefund = z
@@ -235,11 +226,8 @@ const Offramp = z
   .strict()
   .meta({ id: 'Offramp' });
 
-export const OfframpResponse = z.object({ offramp: Offramp }).strict().meta({ id: 'OfframpResponse' });
-export const OfframpListResponse = z
-  .object({ offramps: z.array(Offramp) })
-  .strict()
-  .meta({ id: 'OfframpListResponse' });
+export const OfframpResponse = namedObject('OfframpResponse', { offramp: Offramp });
+export const OfframpListResponse = namedObject('OfframpListResponse', { offramps: z.array(Offramp) });
 
 /** Tokens a quote returns to their sender from the treasury because no payout uses them (extension). */
 const QuoteRefund = z

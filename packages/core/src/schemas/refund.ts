@@ -4,7 +4,7 @@
  * and recognises the transfer on the chain.
  */
 import { z } from 'zod';
-import { EvmAddress, Timestamp, Uuid } from './common.ts';
+import { EvmAddress, namedObject, Timestamp, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /**
@@ -109,11 +109,8 @@ export const Refund = z
   .meta({ id: 'Refund' });
 export type Refund = z.infer<typeof Refund>;
 
-export const RefundResponse = z.object({ refund: Refund }).strict().meta({ id: 'RefundResponse' });
-export const RefundListResponse = z
-  .object({ refunds: z.array(Refund) })
-  .strict()
-  .meta({ id: 'RefundListResponse' });
+export const RefundResponse = namedObject('RefundResponse', { refund: Refund });
+export const RefundListResponse = namedObject('RefundListResponse', { refunds: z.array(Refund) });
 
 /**
  * Body of POST /api/v1/resolved_payments/:id/refunds and /api/v1/unmatched_transfers/:id/refunds. Without
@@ -163,16 +160,10 @@ export const RefundClaim = z
   .strict()
   .meta({ id: 'RefundClaim' });
 export type RefundClaim = z.infer<typeof RefundClaim>;
-export const RefundClaimResponse = z
-  .object({ refund_claim: RefundClaim })
-  .strict()
-  .meta({ id: 'RefundClaimResponse' });
+export const RefundClaimResponse = namedObject('RefundClaimResponse', { refund_claim: RefundClaim });
 
 /** Body of POST /api/v1/refund_claims/:token: the address the customer gives. */
-export const RefundClaimBody = z
-  .object({ refund_address: EvmAddress })
-  .strict()
-  .meta({ id: 'RefundClaimBody' });
+export const RefundClaimBody = namedObject('RefundClaimBody', { refund_address: EvmAddress });
 
 /** What the merchant's pay page shows (GET /api/v1/refund_payments/:token). */
 export const RefundPayment = z
@@ -191,7 +182,4 @@ export const RefundPayment = z
   .strict()
   .meta({ id: 'RefundPayment' });
 export type RefundPayment = z.infer<typeof RefundPayment>;
-export const RefundPaymentResponse = z
-  .object({ refund_payment: RefundPayment })
-  .strict()
-  .meta({ id: 'RefundPaymentResponse' });
+export const RefundPaymentResponse = namedObject('RefundPaymentResponse', { refund_payment: RefundPayment });

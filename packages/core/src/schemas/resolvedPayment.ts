@@ -1,6 +1,7 @@
 /** Resolved Payment: one completed checkout, successful or failed (spec 2.3). */
 import { z } from 'zod';
 import { paymentExceptionStatuses } from '../paymentException.ts';
+import { namedObject } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /** Decimal amounts are strings on the wire. */
@@ -45,7 +46,6 @@ export const ResolvedPayment = z
   .meta({ id: 'ResolvedPayment' });
 export type ResolvedPayment = z.infer<typeof ResolvedPayment>;
 
-export const ResolvedPaymentListResponse = z
-  .object({ resolved_payments: z.array(ResolvedPayment) })
-  .strict()
-  .meta({ id: 'ResolvedPaymentList' });
+export const ResolvedPaymentListResponse = namedObject('ResolvedPaymentList', {
+  resolved_payments: z.array(ResolvedPayment),
+});

@@ -1,6 +1,6 @@
 /** Money that fits no order: unmatched transfers as the merchant API and webhooks show them (wire shapes). */
 import { z } from 'zod';
-import { Timestamp, Uuid } from './common.ts';
+import { namedObject, Timestamp, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /** Why a transfer fits no order. */
@@ -53,14 +53,12 @@ export const UnmatchedTransfer = z
   .meta({ id: 'UnmatchedTransfer' });
 export type UnmatchedTransfer = z.infer<typeof UnmatchedTransfer>;
 
-export const UnmatchedTransferResponse = z
-  .object({ unmatched_transfer: UnmatchedTransfer })
-  .strict()
-  .meta({ id: 'UnmatchedTransferResponse' });
-export const UnmatchedTransferListResponse = z
-  .object({ unmatched_transfers: z.array(UnmatchedTransfer) })
-  .strict()
-  .meta({ id: 'UnmatchedTransferListResponse' });
+export const UnmatchedTransferResponse = namedObject('UnmatchedTransferResponse', {
+  unmatched_transfer: UnmatchedTransfer,
+});
+export const UnmatchedTransferListResponse = namedObject('UnmatchedTransferListResponse', {
+  unmatched_transfers: z.array(UnmatchedTransfer),
+});
 
 /** Query of GET /api/v1/unmatched_transfers. */
 export const UnmatchedTransferQuery = z
@@ -96,13 +94,14 @@ export const UnmatchedTransferAttachBody = z
   .meta({ id: 'UnmatchedTransferAttachBody' });
 
 /** Body of POST /api/v1/unmatched_transfers/:id/dismiss. */
-export const UnmatchedTransferDismissBody = z
-  .object({ note: z.string().trim().min(1).max(500) })
-  .strict()
-  .meta({ id: 'UnmatchedTransferDismissBody' });
+export const UnmatchedTransferDismissBody = namedObject('UnmatchedTransferDismissBody', {
+  note: z.string().trim().min(1).max(500),
+});
 
 /** How the QR page shows a transfer of another amount that arrived in its session's window. */
-export const SessionUnmatchedTransfer = z
-  .object({ tx_hash: z.string(), amount: z.string(), token_symbol: z.string(), seen_at: Timestamp })
-  .strict()
-  .meta({ id: 'SessionUnmatchedTransfer' });
+export const SessionUnmatchedTransfer = namedObject('SessionUnmatchedTransfer', {
+  tx_hash: z.string(),
+  amount: z.string(),
+  token_symbol: z.string(),
+  seen_at: Timestamp,
+});

@@ -1,6 +1,6 @@
 /** Area B users, their KYC state and the account webhook endpoint (spec 2.4, 4.5; research §2, §4, §11, §13). */
 import { z } from 'zod';
-import { HttpUrl, Timestamp, Uuid } from './common.ts';
+import { HttpUrl, namedObject, Timestamp, Uuid } from './common.ts';
 
 /** Who a user is: a person or a company. */
 const beneficiaryTypes = ['individual', 'business'] as const;
@@ -28,10 +28,10 @@ const sandboxKycStatuses = [...kycStatuses, 'full_clearance'] as const;
 const KycStatusSchema = z.enum(kycStatuses);
 
 /** Clearance of one currency: its local rails and SWIFT. */
-const KycCurrencyState = z
-  .object({ status: KycStatusSchema, swift_status: KycStatusSchema })
-  .strict()
-  .meta({ id: 'KycCurrencyState' });
+const KycCurrencyState = namedObject('KycCurrencyState', {
+  status: KycStatusSchema,
+  swift_status: KycStatusSchema,
+});
 
 /** The `kyc` block of a user. */
 export const Kyc = z
@@ -143,7 +143,7 @@ export const UserCreateInput = z
   });
 export type UserCreateInput = z.infer<typeof UserCreateInput>;
 
-export const UserCreateBody = z.object({ user: UserCreateInput }).strict().meta({ id: 'UserCreateBody' });
+export const UserCreateBody = namedObject('UserCreateBody', { user: UserCreateInput });
 
 /** A user as every response and the `kyc_update` webhook show it (spec 2.4: no phone, nationality or business_activity). */
 export const User = z
@@ -171,17 +171,13 @@ export const User = z
   .meta({ id: 'User' });
 export type User = z.infer<typeof User>;
 
-export const UserResponse = z.object({ user: User }).strict().meta({ id: 'UserResponse' });
-export const UserListResponse = z
-  .object({ users: z.array(User) })
-  .strict()
-  .meta({ id: 'UserListResponse' });
+export const UserResponse = namedObject('UserResponse', { user: User });
+export const UserListResponse = namedObject('UserListResponse', { users: z.array(User) });
 
 /** A KYC session: the URL the user opens to verify. */
-export const KycSessionResponse = z
-  .object({ kyc: z.object({ user_id: Uuid, url: z.string() }).strict() })
-  .strict()
-  .meta({ id: 'KycSessionResponse' });
+export const KycSessionResponse = namedObject('KycSessionResponse', {
+  kyc: z.object({ user_id: Uuid, url: z.string() }).strict(),
+});
 
 /** Body of PATCH /sandbox/users/:id/kycs; `currency` and `rail` narrow the decision to one clearance. */
 export const SandboxKycBody = z
@@ -200,21 +196,20 @@ export const SandboxKycBody = z
 export type SandboxKycBody = z.infer<typeof SandboxKycBody>;
 
 /** The account's webhook endpoint, which receives `kyc_update` and `payment_detail_update`. */
-export const WebhookEndpoint = z
-  .object({ url: z.string(), created_at: Timestamp, updated_at: Timestamp })
-  .strict()
-  .meta({ id: 'WebhookEndpoint' });
+export const WebhookEndpoint = namedObject('WebhookEndpoint', {
+  url: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
-export const WebhookEndpointBody = z
-  .object({ webhook_endpoint: z.object({ url: HttpUrl }).strict() })
-  .strict()
-  .meta({ id: 'WebhookEndpointBody' });
+export const WebhookEndpointBody = namedObject('WebhookEndpointBody', {
+  webhook_endpoint: z.object({ url: HttpUrl }).strict(),
+});
 
-export const WebhookEndpointResponse = z
-  .object({ webhook_endpoint: WebhookEndpoint })
-  .strict()
-  .meta({ id: 'WebhookEndpointResponse' });
+export const WebhookEndpointResponse = namedObject('WebhookEndpointResponse', {
+  webhook_endpoint: WebhookEndpoint,
+});
 
 /** The KYC state of a new user: nothing started (the stored decisions; `status_message` is kept apart). */
 export function initialKyc(): Omit<Kyc, 'status_message'> {

@@ -1,6 +1,6 @@
 /** Webhook secret and delivery log responses of the merchant API. */
 import { z } from 'zod';
-import { Timestamp, Uuid } from './common.ts';
+import { namedObject, Timestamp, Uuid } from './common.ts';
 
 /** The merchant's signing secret; shown by its own endpoints only. */
 export const WebhookSecret = z
@@ -13,10 +13,7 @@ export const WebhookSecret = z
   .meta({ id: 'WebhookSecret' });
 export type WebhookSecret = z.infer<typeof WebhookSecret>;
 
-export const WebhookSecretResponse = z
-  .object({ webhook_secret: WebhookSecret })
-  .strict()
-  .meta({ id: 'WebhookSecretResponse' });
+export const WebhookSecretResponse = namedObject('WebhookSecretResponse', { webhook_secret: WebhookSecret });
 
 /** Lifecycle of a delivery: waiting for an attempt, attempt in flight, or final. */
 const webhookDeliveryStatuses = ['pending', 'delivering', 'succeeded', 'failed'] as const;
@@ -52,12 +49,10 @@ export const WebhookDelivery = z
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-export const WebhookDeliveryResponse = z
-  .object({ webhook_delivery: WebhookDelivery })
-  .strict()
-  .meta({ id: 'WebhookDeliveryResponse' });
+export const WebhookDeliveryResponse = namedObject('WebhookDeliveryResponse', {
+  webhook_delivery: WebhookDelivery,
+});
 
-export const WebhookDeliveryListResponse = z
-  .object({ webhook_deliveries: z.array(WebhookDelivery) })
-  .strict()
-  .meta({ id: 'WebhookDeliveryList' });
+export const WebhookDeliveryListResponse = namedObject('WebhookDeliveryList', {
+  webhook_deliveries: z.array(WebhookDelivery),
+});
