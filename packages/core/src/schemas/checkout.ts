@@ -31,35 +31,29 @@ const Metadata = jsonRecord(z.string().max(64))
   .refine((v) => JSON.stringify(v).length <= 8192, { message: 'must be at most 8 KiB as JSON' });
 
 /** Body of POST /api/v1/products/:id/expected_payments. */
-export const ExpectedPaymentCreateBody = z
-  .object({
-    dollar_amount: DollarAmount,
-    metadata: Metadata.nullable().optional(),
-    customer_email: z.email().max(254).nullable().optional(),
-  })
-  .strict()
-  .meta({ id: 'ExpectedPaymentCreateBody' });
+export const ExpectedPaymentCreateBody = namedObject('ExpectedPaymentCreateBody', {
+  dollar_amount: DollarAmount,
+  metadata: Metadata.nullable().optional(),
+  customer_email: z.email().max(254).nullable().optional(),
+});
 
 /** Lifecycle of an expected payment. */
 /** `closed`: a shopper's attempt given up (its amount changed, another wallet, started again); it takes nothing. */
 const expectedPaymentStatuses = ['open', 'confirming', 'paid', 'failed', 'expired', 'closed'] as const;
 
 /** An expected payment: the amount a checkout will charge, set by the merchant's server. */
-export const ExpectedPayment = z
-  .object({
-    id: Uuid,
-    product_id: Uuid,
-    dollar_amount: z.string(),
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    customer_email: z.string().nullable(),
-    status: z.enum(expectedPaymentStatuses),
-    checkout_url: z.string(),
-    resolved_payment_id: z.string().nullable(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  })
-  .strict()
-  .meta({ id: 'ExpectedPayment' });
+export const ExpectedPayment = namedObject('ExpectedPayment', {
+  id: Uuid,
+  product_id: Uuid,
+  dollar_amount: z.string(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  customer_email: z.string().nullable(),
+  status: z.enum(expectedPaymentStatuses),
+  checkout_url: z.string(),
+  resolved_payment_id: z.string().nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
 export type ExpectedPayment = z.infer<typeof ExpectedPayment>;
 export const ExpectedPaymentResponse = namedObject('ExpectedPaymentResponse', {
   expected_payment: ExpectedPayment,
@@ -71,44 +65,41 @@ const CheckoutToken = PaymentToken.extend({ chain_id: z.number().int() }).meta({
 });
 
 /** What the widget needs to render a product's checkout; no secrets. */
-export const CheckoutView = z
-  .object({
-    slug: z.string(),
-    name: z.string(),
-    active: z.boolean(),
-    is_test: z.boolean(),
-    token: CheckoutToken,
-    /** Tokens a shopper may pay with: the product token, plus swap sources when swappable. */
-    payment_tokens: z.array(CheckoutToken),
-    custom_fields: z.array(z.enum(customFieldNames)),
-    open_amount: z.boolean(),
-    swappable: z.boolean(),
-    /** Whether the merchant sends the shopper a receipt by e-mail (the product's `send_email`). */
-    sends_receipt: z.boolean(),
-    tax_rate: z.number(),
-    expires_in_minutes: z.number().int().nullable(),
-    receiving_address: z.string(),
-    chain_id: z.number().int(),
-    blockchain: z.string(),
-    network: z.string(),
-    router_address: z.string().nullable(),
-    rpc_url: z.string().nullable(),
-    required_confirmations: z.number().int(),
-    success_url: z.string(),
-    failure_url: z.string(),
-    expected_payment: z
-      .object({
-        id: Uuid,
-        dollar_amount: z.string(),
-        expected_token_amount: z.string(),
-        status: z.enum(expectedPaymentStatuses),
-        session_id: z.string().nullable(),
-      })
-      .strict()
-      .nullable(),
-  })
-  .strict()
-  .meta({ id: 'CheckoutView' });
+export const CheckoutView = namedObject('CheckoutView', {
+  slug: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  is_test: z.boolean(),
+  token: CheckoutToken,
+  /** Tokens a shopper may pay with: the product token, plus swap sources when swappable. */
+  payment_tokens: z.array(CheckoutToken),
+  custom_fields: z.array(z.enum(customFieldNames)),
+  open_amount: z.boolean(),
+  swappable: z.boolean(),
+  /** Whether the merchant sends the shopper a receipt by e-mail (the product's `send_email`). */
+  sends_receipt: z.boolean(),
+  tax_rate: z.number(),
+  expires_in_minutes: z.number().int().nullable(),
+  receiving_address: z.string(),
+  chain_id: z.number().int(),
+  blockchain: z.string(),
+  network: z.string(),
+  router_address: z.string().nullable(),
+  rpc_url: z.string().nullable(),
+  required_confirmations: z.number().int(),
+  success_url: z.string(),
+  failure_url: z.string(),
+  expected_payment: z
+    .object({
+      id: Uuid,
+      dollar_amount: z.string(),
+      expected_token_amount: z.string(),
+      status: z.enum(expectedPaymentStatuses),
+      session_id: z.string().nullable(),
+    })
+    .strict()
+    .nullable(),
+});
 export type CheckoutView = z.infer<typeof CheckoutView>;
 
 /** Body of POST /api/v1/checkout/:slug/sessions. */
@@ -141,12 +132,9 @@ export const CheckoutSessionCreateBody = z
   .meta({ id: 'CheckoutSessionCreateBody' });
 
 /** Body of POST /api/v1/checkout/sessions/:id/transactions. */
-export const CheckoutTransactionBody = z
-  .object({
-    tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash'),
-  })
-  .strict()
-  .meta({ id: 'CheckoutTransactionBody' });
+export const CheckoutTransactionBody = namedObject('CheckoutTransactionBody', {
+  tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash'),
+});
 
 /** Where a checkout session is. */
 const checkoutSessionStatuses = [
@@ -159,38 +147,35 @@ const checkoutSessionStatuses = [
 ] as const;
 
 /** A checkout session as the shopper's widget sees it. */
-export const CheckoutSession = z
-  .object({
-    id: Uuid,
-    expected_payment_id: Uuid,
-    status: z.enum(checkoutSessionStatuses),
-    dollar_amount: z.string(),
-    expected_token: PaymentToken,
-    expected_token_amount: z.string(),
-    payment_token_address: z.string(),
-    receiving_address: z.string(),
-    sender_address: z.string().nullable(),
-    /**
-     * For a session with a reserved amount (opened without a payer): the EIP-681 URI of the transfer that
-     * pays it, for a QR code; null otherwise.
-     */
-    payment_uri: z.string().nullable(),
-    tx_hash: z.string().nullable(),
-    confirmations: z.number().int(),
-    required_confirmations: z.number().int(),
-    resolved_payment_id: z.string().nullable(),
-    late: z.boolean(),
-    error: z.string().nullable(),
-    /**
-     * Transfers into the receiving address that arrived in this session's window, nearly its amount but not
-     * it, and that no checkout took (a rounded QR amount): the merchant has been told.
-     */
-    unmatched_transfers: z.array(SessionUnmatchedTransfer),
-    expires_at: Timestamp.nullable(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  })
-  .strict()
-  .meta({ id: 'CheckoutSession' });
+export const CheckoutSession = namedObject('CheckoutSession', {
+  id: Uuid,
+  expected_payment_id: Uuid,
+  status: z.enum(checkoutSessionStatuses),
+  dollar_amount: z.string(),
+  expected_token: PaymentToken,
+  expected_token_amount: z.string(),
+  payment_token_address: z.string(),
+  receiving_address: z.string(),
+  sender_address: z.string().nullable(),
+  /**
+   * For a session with a reserved amount (opened without a payer): the EIP-681 URI of the transfer that
+   * pays it, for a QR code; null otherwise.
+   */
+  payment_uri: z.string().nullable(),
+  tx_hash: z.string().nullable(),
+  confirmations: z.number().int(),
+  required_confirmations: z.number().int(),
+  resolved_payment_id: z.string().nullable(),
+  late: z.boolean(),
+  error: z.string().nullable(),
+  /**
+   * Transfers into the receiving address that arrived in this session's window, nearly its amount but not
+   * it, and that no checkout took (a rounded QR amount): the merchant has been told.
+   */
+  unmatched_transfers: z.array(SessionUnmatchedTransfer),
+  expires_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
 export const CheckoutSessionResponse = namedObject('CheckoutSessionResponse', { session: CheckoutSession });

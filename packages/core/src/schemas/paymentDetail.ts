@@ -59,34 +59,31 @@ export type PaymentDetailInput = z.infer<typeof PaymentDetailInput>;
 export const PaymentDetailBody = namedObject('PaymentDetailBody', { payment_detail: PaymentDetailInput });
 
 /** A payment detail as shown (spec 2.5; address lines always address_line1/address_line2). */
-export const PaymentDetail = z
-  .object({
-    id: Uuid,
-    user_id: Uuid,
-    bank_name: z.string(),
-    account_name: z.string(),
-    iban: z.string().nullable(),
-    swift_bic: z.string().nullable(),
-    beneficiary_type: z.enum(['individual', 'business']),
-    company_number: z.string().nullable(),
-    date_of_birth: z.string().nullable(),
-    account_number: z.string().nullable(),
-    routing_number: z.string().nullable(),
-    sort_code: z.string().nullable(),
-    document_number: z.string().nullable(),
-    account_type: z.string().nullable(),
-    currency: z.string(),
-    address_line1: z.string().nullable(),
-    address_line2: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    country: z.string().nullable(),
-    status: z.enum(paymentDetailStatuses),
-    rails: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'PaymentDetail' });
+export const PaymentDetail = namedObject('PaymentDetail', {
+  id: Uuid,
+  user_id: Uuid,
+  bank_name: z.string(),
+  account_name: z.string(),
+  iban: z.string().nullable(),
+  swift_bic: z.string().nullable(),
+  beneficiary_type: z.enum(['individual', 'business']),
+  company_number: z.string().nullable(),
+  date_of_birth: z.string().nullable(),
+  account_number: z.string().nullable(),
+  routing_number: z.string().nullable(),
+  sort_code: z.string().nullable(),
+  document_number: z.string().nullable(),
+  account_type: z.string().nullable(),
+  currency: z.string(),
+  address_line1: z.string().nullable(),
+  address_line2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  country: z.string().nullable(),
+  status: z.enum(paymentDetailStatuses),
+  rails: z.string().nullable(),
+});
 export type PaymentDetail = z.infer<typeof PaymentDetail>;
 
 export const PaymentDetailResponse = namedObject('PaymentDetailResponse', { payment_detail: PaymentDetail });
@@ -96,25 +93,19 @@ export const PaymentDetailListResponse = namedObject('PaymentDetailListResponse'
 });
 
 /** Result of the format check: `errors` is empty exactly when `valid` is true. */
-export const PaymentDetailValidationResponse = z
-  .object({
-    payment_detail: z
-      .object({
-        valid: z.boolean(),
-        errors: z.array(z.object({ field: z.string(), message: z.string() }).strict()),
-      })
-      .strict(),
-  })
-  .strict()
-  .meta({ id: 'PaymentDetailValidationResponse' });
+export const PaymentDetailValidationResponse = namedObject('PaymentDetailValidationResponse', {
+  payment_detail: z
+    .object({
+      valid: z.boolean(),
+      errors: z.array(z.object({ field: z.string(), message: z.string() }).strict()),
+    })
+    .strict(),
+});
 
 /** Body of PATCH /sandbox/users/:id/payment_details/:id. */
-export const SandboxPaymentDetailBody = z
-  .object({
-    payment_detail: z.object({ status: z.enum(['initiated', 'pending', 'approved', 'failed']) }).strict(),
-  })
-  .strict()
-  .meta({ id: 'SandboxPaymentDetailBody' });
+export const SandboxPaymentDetailBody = namedObject('SandboxPaymentDetailBody', {
+  payment_detail: z.object({ status: z.enum(['initiated', 'pending', 'approved', 'failed']) }).strict(),
+});
 
 export const LatamBankNamesResponse = namedObject('LatamBankNamesResponse', {
   bank_names: z.array(z.string()),

@@ -8,18 +8,15 @@ import { decimalInput, HttpUrl, namedObject, Timestamp, Uuid } from './common.ts
 export const customFieldNames = ['full_name', 'reference', 'referrer', 'company', 'job_title'] as const;
 
 /** Token of a product (2.2). */
-const Token = z
-  .object({
-    id: Uuid,
-    symbol: z.string(),
-    address: z.string(),
-    name: z.string(),
-    decimal_count: z.number().int(),
-    blockchain: z.string(),
-    network: z.string(),
-  })
-  .strict()
-  .meta({ id: 'Token' });
+const Token = namedObject('Token', {
+  id: Uuid,
+  symbol: z.string(),
+  address: z.string(),
+  name: z.string(),
+  decimal_count: z.number().int(),
+  blockchain: z.string(),
+  network: z.string(),
+});
 
 /** Token inside a Resolved Payment: the Token without its id. */
 export const PaymentToken = Token.omit({ id: true }).meta({ id: 'PaymentToken' });

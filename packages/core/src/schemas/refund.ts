@@ -43,70 +43,61 @@ const refundAddressSources = ['merchant', 'customer'] as const;
 const TokenAmount = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number, e.g. 12.5');
 
 /** The transaction that pays a refund: an ERC-20 `transfer` from the receiving wallet. */
-const RefundTransaction = z
-  .object({
-    chain_id: z.number().int(),
-    /** The receiving wallet that pays it. */
-    from: z.string(),
-    /** The token contract. */
-    to: z.string(),
-    /** `transfer(refund_address, amount_base_units)`, ABI-encoded. */
-    data: z.string(),
-    value: z.literal('0'),
-  })
-  .strict()
-  .meta({ id: 'RefundTransaction' });
+const RefundTransaction = namedObject('RefundTransaction', {
+  chain_id: z.number().int(),
+  /** The receiving wallet that pays it. */
+  from: z.string(),
+  /** The token contract. */
+  to: z.string(),
+  /** `transfer(refund_address, amount_base_units)`, ABI-encoded. */
+  data: z.string(),
+  value: z.literal('0'),
+});
 
 /** The exact payment a refund asks the merchant's wallet for. */
-export const RefundPaymentRequest = z
-  .object({
-    /** EIP-681: `ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<base units>`. */
-    uri: z.string(),
-    transaction: RefundTransaction,
-  })
-  .strict()
-  .meta({ id: 'RefundPaymentRequest' });
+export const RefundPaymentRequest = namedObject('RefundPaymentRequest', {
+  /** EIP-681: `ethereum:<token>@<chainId>/transfer?address=<to>&uint256=<base units>`. */
+  uri: z.string(),
+  transaction: RefundTransaction,
+});
 export type RefundPaymentRequest = z.infer<typeof RefundPaymentRequest>;
 
 /** A refund of a resolved payment or of an unmatched transfer. */
-export const Refund = z
-  .object({
-    id: Uuid,
-    status: z.enum(refundStatuses),
-    /** The resolved payment it refunds, or null for an unmatched transfer's refund. */
-    resolved_payment_id: Uuid.nullable(),
-    /** The unmatched transfer it refunds, or null. */
-    unmatched_transfer_id: Uuid.nullable(),
-    product_id: Uuid.nullable(),
-    chain_id: z.number().int(),
-    token: PaymentToken,
-    /** In token units (a decimal string). */
-    amount: z.string(),
-    /** The same amount in the token's base units (an integer string). */
-    amount_base_units: z.string(),
-    reason: z.string(),
-    /** Where it goes (checksummed); null until the customer claims it. */
-    refund_address: z.string().nullable(),
-    address_source: z.enum(refundAddressSources).nullable(),
-    /** The receiving wallet that pays it (checksummed). */
-    from_address: z.string(),
-    /** The hosted page where the customer gives an address, while the refund waits for one. */
-    claim_url: z.string().nullable(),
-    /** Until when the customer may claim it. */
-    claim_expires_at: Timestamp,
-    /** The hosted page where the merchant pays it, once its address is known. */
-    pay_url: z.string().nullable(),
-    /** The exact transfer to make, once its address is known. */
-    payment_request: RefundPaymentRequest.nullable(),
-    /** The transaction that paid it, once seen on the chain. */
-    tx_hash: z.string().nullable(),
-    sent_at: Timestamp.nullable(),
-    confirmed_at: Timestamp.nullable(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  })
-  .strict()
-  .meta({ id: 'Refund' });
+export const Refund = namedObject('Refund', {
+  id: Uuid,
+  status: z.enum(refundStatuses),
+  /** The resolved payment it refunds, or null for an unmatched transfer's refund. */
+  resolved_payment_id: Uuid.nullable(),
+  /** The unmatched transfer it refunds, or null. */
+  unmatched_transfer_id: Uuid.nullable(),
+  product_id: Uuid.nullable(),
+  chain_id: z.number().int(),
+  token: PaymentToken,
+  /** In token units (a decimal string). */
+  amount: z.string(),
+  /** The same amount in the token's base units (an integer string). */
+  amount_base_units: z.string(),
+  reason: z.string(),
+  /** Where it goes (checksummed); null until the customer claims it. */
+  refund_address: z.string().nullable(),
+  address_source: z.enum(refundAddressSources).nullable(),
+  /** The receiving wallet that pays it (checksummed). */
+  from_address: z.string(),
+  /** The hosted page where the customer gives an address, while the refund waits for one. */
+  claim_url: z.string().nullable(),
+  /** Until when the customer may claim it. */
+  claim_expires_at: Timestamp,
+  /** The hosted page where the merchant pays it, once its address is known. */
+  pay_url: z.string().nullable(),
+  /** The exact transfer to make, once its address is known. */
+  payment_request: RefundPaymentRequest.nullable(),
+  /** The transaction that paid it, once seen on the chain. */
+  tx_hash: z.string().nullable(),
+  sent_at: Timestamp.nullable(),
+  confirmed_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
 export type Refund = z.infer<typeof Refund>;
 
 export const RefundResponse = namedObject('RefundResponse', { refund: Refund });
@@ -118,47 +109,38 @@ export const RefundListResponse = namedObject('RefundListResponse', { refunds: z
  * its price. Without `refund_address` the customer is e-mailed a claim link (to `email`, else the payment's
  * customer).
  */
-export const RefundRequestBody = z
-  .object({
-    amount: z.union([TokenAmount, z.literal('overpaid')]).optional(),
-    reason: z.string().trim().min(1).max(500),
-    refund_address: EvmAddress.optional(),
-    email: z.email().max(254).optional(),
-  })
-  .strict()
-  .meta({ id: 'RefundRequestBody' });
+export const RefundRequestBody = namedObject('RefundRequestBody', {
+  amount: z.union([TokenAmount, z.literal('overpaid')]).optional(),
+  reason: z.string().trim().min(1).max(500),
+  refund_address: EvmAddress.optional(),
+  email: z.email().max(254).optional(),
+});
 export type RefundRequestBody = z.infer<typeof RefundRequestBody>;
 
 /** Query of GET /api/v1/refunds. */
-export const RefundQuery = z
-  .object({
-    status: z.enum(refundStatuses).optional(),
-    /** ISO 8601: requested at or after. */
-    since: z.iso.datetime({ offset: true }).optional(),
-    /** ISO 8601: requested before. */
-    until: z.iso.datetime({ offset: true }).optional(),
-  })
-  .strict()
-  .meta({ id: 'RefundQuery' });
+export const RefundQuery = namedObject('RefundQuery', {
+  status: z.enum(refundStatuses).optional(),
+  /** ISO 8601: requested at or after. */
+  since: z.iso.datetime({ offset: true }).optional(),
+  /** ISO 8601: requested before. */
+  until: z.iso.datetime({ offset: true }).optional(),
+});
 
 /** What the customer's claim page shows (GET /api/v1/refund_claims/:token). */
-export const RefundClaim = z
-  .object({
-    status: z.enum(refundStatuses),
-    merchant_name: z.string().nullable(),
-    product_name: z.string().nullable(),
-    chain_id: z.number().int(),
-    token: PaymentToken,
-    amount: z.string(),
-    reason: z.string(),
-    /** The receipt language of the customer: `en`, `es` or `pt`. */
-    locale: z.string(),
-    refund_address: z.string().nullable(),
-    claim_expires_at: Timestamp,
-    tx_hash: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'RefundClaim' });
+export const RefundClaim = namedObject('RefundClaim', {
+  status: z.enum(refundStatuses),
+  merchant_name: z.string().nullable(),
+  product_name: z.string().nullable(),
+  chain_id: z.number().int(),
+  token: PaymentToken,
+  amount: z.string(),
+  reason: z.string(),
+  /** The receipt language of the customer: `en`, `es` or `pt`. */
+  locale: z.string(),
+  refund_address: z.string().nullable(),
+  claim_expires_at: Timestamp,
+  tx_hash: z.string().nullable(),
+});
 export type RefundClaim = z.infer<typeof RefundClaim>;
 export const RefundClaimResponse = namedObject('RefundClaimResponse', { refund_claim: RefundClaim });
 
@@ -166,20 +148,17 @@ export const RefundClaimResponse = namedObject('RefundClaimResponse', { refund_c
 export const RefundClaimBody = namedObject('RefundClaimBody', { refund_address: EvmAddress });
 
 /** What the merchant's pay page shows (GET /api/v1/refund_payments/:token). */
-export const RefundPayment = z
-  .object({
-    status: z.enum(refundStatuses),
-    chain_id: z.number().int(),
-    token: PaymentToken,
-    amount: z.string(),
-    amount_base_units: z.string(),
-    reason: z.string(),
-    from_address: z.string(),
-    refund_address: z.string().nullable(),
-    payment_request: RefundPaymentRequest.nullable(),
-    tx_hash: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'RefundPayment' });
+export const RefundPayment = namedObject('RefundPayment', {
+  status: z.enum(refundStatuses),
+  chain_id: z.number().int(),
+  token: PaymentToken,
+  amount: z.string(),
+  amount_base_units: z.string(),
+  reason: z.string(),
+  from_address: z.string(),
+  refund_address: z.string().nullable(),
+  payment_request: RefundPaymentRequest.nullable(),
+  tx_hash: z.string().nullable(),
+});
 export type RefundPayment = z.infer<typeof RefundPayment>;
 export const RefundPaymentResponse = namedObject('RefundPaymentResponse', { refund_payment: RefundPayment });

@@ -9,48 +9,42 @@ const unmatchedTransferKinds = ['duplicate', 'closed_attempt', 'wrong_amount', '
 const unmatchedTransferStatuses = ['open', 'attached', 'refunded', 'dismissed'] as const;
 
 /** A session a transfer arrived near: its sender's, or one whose amount it nearly was. */
-const NearSession = z
-  .object({
-    session_id: Uuid,
-    expected_payment_id: Uuid,
-    product_id: Uuid,
-    status: z.string(),
-    /** The session's amount, in token units. */
-    expected_token_amount: z.string(),
-    sender_address: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'NearSession' });
+const NearSession = namedObject('NearSession', {
+  session_id: Uuid,
+  expected_payment_id: Uuid,
+  product_id: Uuid,
+  status: z.string(),
+  /** The session's amount, in token units. */
+  expected_token_amount: z.string(),
+  sender_address: z.string().nullable(),
+});
 
 /** A token transfer into a receiving address that no checkout took. */
-export const UnmatchedTransfer = z
-  .object({
-    id: Uuid,
-    status: z.enum(unmatchedTransferStatuses),
-    kind: z.enum(unmatchedTransferKinds),
-    chain_id: z.number().int(),
-    token: PaymentToken,
-    /** What arrived, in token units (a decimal string). */
-    amount: z.string(),
-    /** The transaction's sender (the payer of a swap). */
-    sender_address: z.string(),
-    receiving_address: z.string(),
-    tx_hash: z.string(),
-    log_index: z.number().int(),
-    block_number: z.string(),
-    /** The product of the nearest session, or null. */
-    product_id: Uuid.nullable(),
-    near_sessions: z.array(NearSession),
-    /** The order it duplicates, or the one it was attached to as a top-up. */
-    resolved_payment_id: Uuid.nullable(),
-    /** The expected payment it was attached to as its payment. */
-    expected_payment_id: Uuid.nullable(),
-    note: z.string().nullable(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  })
-  .strict()
-  .meta({ id: 'UnmatchedTransfer' });
+export const UnmatchedTransfer = namedObject('UnmatchedTransfer', {
+  id: Uuid,
+  status: z.enum(unmatchedTransferStatuses),
+  kind: z.enum(unmatchedTransferKinds),
+  chain_id: z.number().int(),
+  token: PaymentToken,
+  /** What arrived, in token units (a decimal string). */
+  amount: z.string(),
+  /** The transaction's sender (the payer of a swap). */
+  sender_address: z.string(),
+  receiving_address: z.string(),
+  tx_hash: z.string(),
+  log_index: z.number().int(),
+  block_number: z.string(),
+  /** The product of the nearest session, or null. */
+  product_id: Uuid.nullable(),
+  near_sessions: z.array(NearSession),
+  /** The order it duplicates, or the one it was attached to as a top-up. */
+  resolved_payment_id: Uuid.nullable(),
+  /** The expected payment it was attached to as its payment. */
+  expected_payment_id: Uuid.nullable(),
+  note: z.string().nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
 export type UnmatchedTransfer = z.infer<typeof UnmatchedTransfer>;
 
 export const UnmatchedTransferResponse = namedObject('UnmatchedTransferResponse', {
@@ -61,17 +55,14 @@ export const UnmatchedTransferListResponse = namedObject('UnmatchedTransferListR
 });
 
 /** Query of GET /api/v1/unmatched_transfers. */
-export const UnmatchedTransferQuery = z
-  .object({
-    product_id: Uuid.optional(),
-    status: z.enum(unmatchedTransferStatuses).optional(),
-    /** ISO 8601: recorded at or after. */
-    since: z.iso.datetime({ offset: true }).optional(),
-    /** ISO 8601: recorded before. */
-    until: z.iso.datetime({ offset: true }).optional(),
-  })
-  .strict()
-  .meta({ id: 'UnmatchedTransferQuery' });
+export const UnmatchedTransferQuery = namedObject('UnmatchedTransferQuery', {
+  product_id: Uuid.optional(),
+  status: z.enum(unmatchedTransferStatuses).optional(),
+  /** ISO 8601: recorded at or after. */
+  since: z.iso.datetime({ offset: true }).optional(),
+  /** ISO 8601: recorded before. */
+  until: z.iso.datetime({ offset: true }).optional(),
+});
 
 /** Body of POST /api/v1/unmatched_transfers/:id/attach: exactly one of the two. */
 export const UnmatchedTransferAttachBody = z

@@ -34,19 +34,16 @@ const KycCurrencyState = namedObject('KycCurrencyState', {
 });
 
 /** The `kyc` block of a user. */
-export const Kyc = z
-  .object({
-    general: z.object({ status: KycStatusSchema, moderation_comment: z.string().nullable() }).strict(),
-    eur: KycCurrencyState,
-    usd: KycCurrencyState,
-    ars: KycCurrencyState,
-    status_message: z
-      .string()
-      .nullable()
-      .describe('Why the last KYC decision could not be applied; null once a later one is'),
-  })
-  .strict()
-  .meta({ id: 'Kyc' });
+export const Kyc = namedObject('Kyc', {
+  general: z.object({ status: KycStatusSchema, moderation_comment: z.string().nullable() }).strict(),
+  eur: KycCurrencyState,
+  usd: KycCurrencyState,
+  ars: KycCurrencyState,
+  status_message: z
+    .string()
+    .nullable()
+    .describe('Why the last KYC decision could not be applied; null once a later one is'),
+});
 export type Kyc = z.infer<typeof Kyc>;
 
 /** Day/month/year with slashes, the form the API reads and writes (e.g. `12/12/1985` is 12 December). */
@@ -146,29 +143,26 @@ export type UserCreateInput = z.infer<typeof UserCreateInput>;
 export const UserCreateBody = namedObject('UserCreateBody', { user: UserCreateInput });
 
 /** A user as every response and the `kyc_update` webhook show it (spec 2.4: no phone, nationality or business_activity). */
-export const User = z
-  .object({
-    id: Uuid,
-    beneficiary_type: z.enum(beneficiaryTypes),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    company_name: z.string().nullable(),
-    email: z.string(),
-    date_of_birth: z.string().meta({ example: '12/12/1985' }),
-    address_line1: z.string(),
-    address_line2: z.string().nullable(),
-    city: z.string(),
-    state: z.string(),
-    postcode: z.string(),
-    country: z.string(),
-    ssn: z.string().nullable(),
-    website: z.string().nullable(),
-    source_of_funds: z.string().nullable(),
-    business_description: z.string().nullable(),
-    kyc: Kyc,
-  })
-  .strict()
-  .meta({ id: 'User' });
+export const User = namedObject('User', {
+  id: Uuid,
+  beneficiary_type: z.enum(beneficiaryTypes),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  company_name: z.string().nullable(),
+  email: z.string(),
+  date_of_birth: z.string().meta({ example: '12/12/1985' }),
+  address_line1: z.string(),
+  address_line2: z.string().nullable(),
+  city: z.string(),
+  state: z.string(),
+  postcode: z.string(),
+  country: z.string(),
+  ssn: z.string().nullable(),
+  website: z.string().nullable(),
+  source_of_funds: z.string().nullable(),
+  business_description: z.string().nullable(),
+  kyc: Kyc,
+});
 export type User = z.infer<typeof User>;
 
 export const UserResponse = namedObject('UserResponse', { user: User });
@@ -180,19 +174,16 @@ export const KycSessionResponse = namedObject('KycSessionResponse', {
 });
 
 /** Body of PATCH /sandbox/users/:id/kycs; `currency` and `rail` narrow the decision to one clearance. */
-export const SandboxKycBody = z
-  .object({
-    kyc: z
-      .object({
-        status: z.enum(sandboxKycStatuses),
-        currency: z.enum(kycCurrencies).optional(),
-        rail: z.enum(['local', 'swift']).optional(),
-        moderation_comment: z.union([z.string().max(1000), z.null()]).optional(),
-      })
-      .strict(),
-  })
-  .strict()
-  .meta({ id: 'SandboxKycBody' });
+export const SandboxKycBody = namedObject('SandboxKycBody', {
+  kyc: z
+    .object({
+      status: z.enum(sandboxKycStatuses),
+      currency: z.enum(kycCurrencies).optional(),
+      rail: z.enum(['local', 'swift']).optional(),
+      moderation_comment: z.union([z.string().max(1000), z.null()]).optional(),
+    })
+    .strict(),
+});
 export type SandboxKycBody = z.infer<typeof SandboxKycBody>;
 
 /** The account's webhook endpoint, which receives `kyc_update` and `payment_detail_update`. */
