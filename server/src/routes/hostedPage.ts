@@ -7,6 +7,17 @@ export const escapeHtml = (value: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
+/** The element's tag for a checkout, with its expected payment and the shopper's e-mail when known. */
+export function checkoutElement(
+  slug: string,
+  expectedPayment: string | undefined,
+  email?: string | null,
+): string {
+  const expected = expectedPayment ? ` expected-payment="${escapeHtml(expectedPayment)}"` : '';
+  const prefilled = email ? ` email="${escapeHtml(email)}"` : '';
+  return `<crypto-checkout slug="${escapeHtml(slug)}"${expected}${prefilled}></crypto-checkout>`;
+}
+
 /** A language the pages speak. */
 export type PageLanguage = 'en' | 'es' | 'pt';
 

@@ -10,6 +10,7 @@ import { expectedPaymentRoutes, publicCheckoutRoutes } from './checkout.ts';
 import { checkoutSessionRoutes } from './checkoutSessions.ts';
 import type { Routes } from './declare.ts';
 import { html, json } from './docs.ts';
+import { faviconRoutes } from './favicon.ts';
 import { healthRoutes } from './health.ts';
 import { hostedCheckoutRoutes } from './hostedCheckout.ts';
 import { hostedRefundRoutes } from './hostedRefunds.ts';
@@ -52,6 +53,7 @@ export function declareRoutes(
   const open = on('open');
   healthRoutes(open, deps);
   hostedCheckoutRoutes(open, deps);
+  faviconRoutes(open);
   hostedRefundRoutes(open, deps);
   open.get(
     '/openapi.json',
