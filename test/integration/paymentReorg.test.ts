@@ -1,6 +1,7 @@
 /**
  * A resolved payment whose block a reorganisation takes away: marked reversed when its transaction left the
- * chain, moved when it was mined again in another block, and each announced once by webhook and e-mail.
+ * chain, moved when it was mined again in another block, and each announced once by webhook and e-mail. An
+ * unmatched transfer that left the chain is marked reversed, and its unpaid refund canceled.
  * The dev chain reorganises with `evm_snapshot` / `evm_revert`. Real server and worker, real Temporal.
  */
 import { broadcastSignedTransaction, prepareTokenTransfer } from '@checkout/chain';
@@ -205,5 +206,60 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
     await inbox.waitFor((m) => m.to.includes(to) && m.subject.includes('Payment moved to another block'), {
       timeoutMs: 30_000,
     });
+  });
+
+  it('marks an unmatched transfer whose transaction left the chain reversed, and cancels its unpaid refund', async () => {
+    const merchant = await service.createMerchant();
+    // The payer's session is open, for another amount.
+    await shopOrder(merchant, '2.00', chain.deployment.shoppers[2]!.address);
+    const before = await snapshot();
+    // Nine BUSD from the session's payer: not its order's amount, so no order takes it.
+    const stray = await prepareTokenTransfer({
+      client: chain.publicClient,
+      account: chain.deployment.shoppers[2]!.privateKey,
+      token: busd,
+      to: merchant.address as Address,
+      amount: parseUnits('9', 18),
+    });
+    await broadcastSignedTransaction({ client: chain.publicClient, serialized: stray.serialized });
+    await chain.publicClient.waitForTransactionReceipt({ hash: stray.hash, timeout: 30_000 });
+    const listed = () =>
+      service
+        .request('GET', '/api/v1/unmatched_transfers', { headers: merchant.headers })
+        .then((r) => r.body.unmatched_transfers as { id: string; status: string; tx_hash: string }[]);
+    const [transfer] = await waitFor(listed, (l) => l.length === 1, 'the transfer was never recorded');
+    expect(transfer!.tx_hash).toBe(stray.hash.toLowerCase());
+    const requested = await service.request('POST', `/api/v1/unmatched_transfers/${transfer!.id}/refunds`, {
+      headers: merchant.headers,
+      json: { reason: 'Not ours', refund_address: chain.deployment.shoppers[2]!.address },
+    });
+    expect(requested.status, requested.text).toBe(201);
+    expect(requested.body.refund.status).toBe('ready_to_pay');
+
+    // The chain that stays never had the transfer: the merchant must not pay its refund.
+    await revert(before);
+    await chain.mine(3);
+    const [reversed] = await waitFor(listed, (l) => l[0]?.status === 'reversed', 'never marked reversed');
+    expect(reversed!.id).toBe(transfer!.id);
+    const refund = await service.request('GET', `/api/v1/refunds/${requested.body.refund.id}`, {
+      headers: merchant.headers,
+    });
+    expect(refund.body.refund.status).toBe('canceled');
+    await waitFor(
+      async () => hooks('unmatched_transfer.updated', transfer!.id),
+      (h) => h.length === 1,
+      'no webhook',
+    );
+    expect(JSON.parse(hooks('unmatched_transfer.updated', transfer!.id)[0]!.body)).toMatchObject({
+      event: 'unmatched_transfer.updated',
+      payload: { unmatched_transfer: { id: transfer!.id, status: 'reversed' } },
+    });
+    // Ticks later, nothing more.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(hooks('unmatched_transfer.updated', transfer!.id)).toHaveLength(1);
+    const reversedList = await service.request('GET', '/api/v1/unmatched_transfers?status=reversed', {
+      headers: merchant.headers,
+    });
+    expect(reversedList.body.unmatched_transfers).toHaveLength(1);
   });
 });

@@ -25,6 +25,8 @@ export const webhookEvents = {
   quoteUpdate: 'quote_update',
   /** A transfer into a receiving address fits no order (an extension, to the nearest product's `webhook_url`). */
   unmatchedTransferCreated: 'unmatched_transfer.created',
+  /** A reorganisation took an unmatched transfer off the chain, or moved it to another block (an extension). */
+  unmatchedTransferUpdated: 'unmatched_transfer.updated',
   /** A refund changed status (an extension, to its product's `webhook_url`; body `{ refund }`). */
   refundUpdated: 'refund.updated',
 } as const;

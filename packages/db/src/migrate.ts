@@ -24,6 +24,7 @@ import * as unmatchedTransfers from './migrations/0020_unmatched_transfers.ts';
 import * as paymentBlocks from './migrations/0021_payment_blocks.ts';
 import * as chainWatchStatus from './migrations/0022_chain_watch_status.ts';
 import * as refunds from './migrations/0023_refunds.ts';
+import * as unmatchedTransferBlocks from './migrations/0024_unmatched_transfer_blocks.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0021_payment_blocks': paymentBlocks,
   '0022_chain_watch_status': chainWatchStatus,
   '0023_refunds': refunds,
+  '0024_unmatched_transfer_blocks': unmatchedTransferBlocks,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

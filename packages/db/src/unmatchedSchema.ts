@@ -13,8 +13,8 @@ export type UnmatchedTransferKind =
   /** Near no order of its sender. */
   | 'unexpected';
 
-/** What the merchant did with it. */
-export type UnmatchedTransferStatus = 'open' | 'attached' | 'refunded' | 'dismissed';
+/** What the merchant did with it, or `reversed`: a reorganisation took its transaction off the chain. */
+export type UnmatchedTransferStatus = 'open' | 'attached' | 'refunded' | 'dismissed' | 'reversed';
 
 /** A token transfer into a receiving address that no session took (addresses lowercase). */
 export interface UnmatchedTransfersTable {
@@ -27,6 +27,8 @@ export interface UnmatchedTransfersTable {
   log_index: number;
   /** numeric(20,0). */
   block_number: string;
+  /** The hash of the block that holds it (lowercase); null for a transfer recorded before blocks were kept. */
+  block_hash: string | null;
   token_address: string;
   /** The token as the registry names it. */
   token: Json<StoredToken>;

@@ -12,6 +12,7 @@ import {
   findReadToBlock,
   findResolvedPayment,
   listPaymentsToRecheck,
+  listUnmatchedToRecheck,
   presentResolvedPayment,
   type SecretBox,
 } from '@checkout/db';
@@ -19,7 +20,8 @@ import { type Mailer, paymentReorgNotice } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { performOnce } from '../effects.ts';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
-import { chainVerdict, recordVerdict } from './recheck.ts';
+import { chainVerdict, type RecordedPlace, recordVerdict } from './recheck.ts';
+import { recordUnmatchedVerdict } from './recheckUnmatched.ts';
 import type { PaymentReorgInput } from './shared.ts';
 
 /** What the reorganisation activities need. */
@@ -29,6 +31,8 @@ export interface ReorgActivityDeps {
   tokens: TokenRegistry;
   chains: ChainClients;
   mailer?: Mailer | undefined;
+  /** Where the hosted pages are (a canceled refund's webhook carries its links). */
+  publicBaseUrl: string;
   checkout: { reorgDepthBlocks?: number };
 }
 
@@ -43,7 +47,10 @@ export function createReorgActivities(deps: ReorgActivityDeps) {
   const depth = BigInt(deps.checkout.reorgDepthBlocks ?? defaultReorgDepthBlocks);
 
   return {
-    /** Re-checks the chain's recent payments the watcher no longer vouches for; how many changed. */
+    /**
+     * Re-checks the chain's recent payments and unmatched transfers the watcher no longer vouches for; how
+     * many changed.
+     */
     async recheckPayments(input: { chainId: number }): Promise<{ changed: number }> {
       const chain = deps.chains.get(input.chainId);
       const watch = await findChainWatch(db, input.chainId);
@@ -51,16 +58,24 @@ export function createReorgActivities(deps: ReorgActivityDeps) {
       const next = BigInt(watch.next_block);
       // Every block the watcher read, also the newest ones it reads again until they are confirmed.
       const readTo = await findReadToBlock(db, input.chainId);
-      const rows = await listPaymentsToRecheck(db, {
+      const range = {
         chainId: input.chainId,
         fromBlock: next > depth ? next - depth : 0n,
         toBlock: readTo !== undefined && readTo >= next ? readTo + 1n : next,
-      });
+      };
+      const payments = await listPaymentsToRecheck(db, range);
+      const unmatched = await listUnmatchedToRecheck(db, range);
       return withQueuedCalls(db, async () => {
         let changed = 0;
-        for (const row of rows) {
-          const verdict = await chainVerdict(chain, row);
+        for (const row of payments) {
+          const place = { txHash: row.tx_id, blockNumber: row.block_number, blockHash: row.block_hash };
+          const verdict = await chainVerdict(chain, place as RecordedPlace);
           if (verdict && (await recordVerdict(db, deps.secrets, row, verdict))) changed += 1;
+        }
+        for (const row of unmatched) {
+          const place = { txHash: row.tx_hash, blockNumber: row.block_number, blockHash: row.block_hash };
+          const verdict = await chainVerdict(chain, place as RecordedPlace);
+          if (verdict && (await recordUnmatchedVerdict(db, deps, row, verdict))) changed += 1;
         }
         return { changed };
       });

@@ -22,23 +22,32 @@ import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
 import { MerchantId, ProductId } from '../shared.ts';
 import { type PaymentReorgInput, paymentReorgWorkflowId } from './shared.ts';
 
-/** What the chain says of a payment's block now. */
-type Verdict = { outcome: 'reversed' } | { outcome: 'moved'; number: bigint; hash: string } | null;
+/** What the chain says of a transaction's block now. */
+export type Verdict = { outcome: 'reversed' } | { outcome: 'moved'; number: bigint; hash: string } | null;
+
+/** Where a transaction was recorded: its hash, and the number and hash (lowercase) of its block. */
+export interface RecordedPlace {
+  txHash: string;
+  blockNumber: string;
+  blockHash: string;
+}
 
 /**
- * The chain's word on the payment: `reversed` when the provider is at or past its block, shows another block
- * there, and knows neither the transaction nor its receipt; `moved` when its receipt is in another block that
- * is canonical; null when it stands (or the provider cannot tell yet: lagging, or down).
+ * The chain's word on a recorded transaction: `reversed` when the provider is at or past its block, shows
+ * another block there, and knows neither the transaction nor its receipt; `moved` when its receipt is in
+ * another block that is canonical; null when it stands (or the provider cannot tell yet: lagging, or down).
  */
-export async function chainVerdict(chain: ChainClient, row: ResolvedPaymentRow): Promise<Verdict> {
+export async function chainVerdict(chain: ChainClient, place: RecordedPlace): Promise<Verdict> {
   const client = chain.client;
-  const blockNumber = BigInt(row.block_number as string);
-  const receipt = await client.getTransactionReceipt({ hash: row.tx_id as Hash }).catch((error: unknown) => {
-    if (error instanceof TransactionReceiptNotFoundError) return null;
-    throw error;
-  });
+  const blockNumber = BigInt(place.blockNumber);
+  const receipt = await client
+    .getTransactionReceipt({ hash: place.txHash as Hash })
+    .catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return null;
+      throw error;
+    });
   if (receipt) {
-    if (receipt.blockHash.toLowerCase() === row.block_hash) return null;
+    if (receipt.blockHash.toLowerCase() === place.blockHash) return null;
     const holding = await client.getBlock({ blockNumber: receipt.blockNumber });
     return holding.hash === receipt.blockHash
       ? { outcome: 'moved', number: receipt.blockNumber, hash: receipt.blockHash }
@@ -47,7 +56,7 @@ export async function chainVerdict(chain: ChainClient, row: ResolvedPaymentRow):
   const head = await client.getBlockNumber({ cacheTime: 0 });
   if (head < blockNumber) return null;
   const there = await client.getBlock({ blockNumber });
-  return there.hash.toLowerCase() === row.block_hash ? null : { outcome: 'reversed' };
+  return there.hash.toLowerCase() === place.blockHash ? null : { outcome: 'reversed' };
 }
 
 /** Records what the chain says of the payment and queues its announcements; whether anything changed. */

@@ -2140,7 +2140,7 @@ export interface paths {
             parameters: {
                 query?: {
                     product_id?: string;
-                    status?: "open" | "attached" | "refunded" | "dismissed";
+                    status?: "open" | "attached" | "refunded" | "dismissed" | "reversed";
                     since?: string;
                     until?: string;
                 };
@@ -6148,7 +6148,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            status: "open" | "attached" | "refunded" | "dismissed";
+            status: "open" | "attached" | "refunded" | "dismissed" | "reversed";
             /** @enum {string} */
             kind: "duplicate" | "closed_attempt" | "wrong_amount" | "unexpected";
             chain_id: number;

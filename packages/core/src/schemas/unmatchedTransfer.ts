@@ -5,8 +5,8 @@ import { PaymentToken } from './product.ts';
 
 /** Why a transfer fits no order. */
 const unmatchedTransferKinds = ['duplicate', 'closed_attempt', 'wrong_amount', 'unexpected'] as const;
-/** What the merchant did with it. */
-const unmatchedTransferStatuses = ['open', 'attached', 'refunded', 'dismissed'] as const;
+/** What the merchant did with it, or `reversed`: a reorganisation took its transaction off the chain. */
+const unmatchedTransferStatuses = ['open', 'attached', 'refunded', 'dismissed', 'reversed'] as const;
 
 /** A session a transfer arrived near: its sender's, or one whose amount it nearly was. */
 const NearSession = namedObject('NearSession', {

@@ -145,6 +145,19 @@ export async function moveRefund(
     .executeTakeFirst();
 }
 
+/** The refunds of an unmatched transfer not paid yet (`awaiting_address`, `ready_to_pay`). */
+export async function listUnpaidRefundsOfTransfer(
+  db: Kysely<Database>,
+  unmatchedTransferId: string,
+): Promise<RefundRow[]> {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('unmatched_transfer_id', '=', unmatchedTransferId)
+    .where('status', 'in', ['awaiting_address', 'ready_to_pay'])
+    .execute();
+}
+
 /** Refunds waiting for their transfer on a chain (the chain's watcher looks for these). */
 export async function listRefundsReadyToPay(db: Kysely<Database>, chainId: number): Promise<RefundRow[]> {
   return db

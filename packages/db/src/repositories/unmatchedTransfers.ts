@@ -141,6 +141,7 @@ export async function insertUnmatchedTransfer(
       tx_hash: t.tx_hash,
       log_index: t.log_index,
       block_number: t.block_number,
+      block_hash: t.block_hash,
       token_address: t.token_address,
       token: JSON.stringify(input.token),
       amount: t.amount,
@@ -330,4 +331,59 @@ export async function listPaidTwice(db: Kysely<Database>, ids: readonly string[]
     .where('resolved_payment_id', 'in', ids)
     .execute();
   return new Set(rows.map((r) => r.resolved_payment_id as string));
+}
+
+/**
+ * Open unmatched transfers (or refunded ones, whose refund may not be paid yet) in `[fromBlock, toBlock)`
+ * whose block the chain's watcher no longer vouches for: their recorded transfer is gone or in another block.
+ */
+export async function listUnmatchedToRecheck(
+  db: Kysely<Database>,
+  input: { chainId: number; fromBlock: bigint; toBlock: bigint },
+): Promise<UnmatchedTransferRow[]> {
+  return db
+    .selectFrom('unmatched_transfers')
+    .leftJoin('chain_transfers', (join) =>
+      join
+        .onRef('chain_transfers.chain_id', '=', 'unmatched_transfers.chain_id')
+        .onRef('chain_transfers.tx_hash', '=', 'unmatched_transfers.tx_hash')
+        .onRef('chain_transfers.log_index', '=', 'unmatched_transfers.log_index'),
+    )
+    .selectAll('unmatched_transfers')
+    .where('unmatched_transfers.chain_id', '=', input.chainId)
+    .where('unmatched_transfers.status', 'in', ['open', 'refunded'])
+    .where('unmatched_transfers.block_hash', 'is not', null)
+    .where(sql<boolean>`unmatched_transfers.block_number >= ${input.fromBlock.toString()}::numeric`)
+    .where(sql<boolean>`unmatched_transfers.block_number < ${input.toBlock.toString()}::numeric`)
+    .where((eb) =>
+      eb.or([
+        eb('chain_transfers.block_hash', 'is', null),
+        eb('chain_transfers.block_hash', '!=', eb.ref('unmatched_transfers.block_hash')),
+      ]),
+    )
+    .limit(100)
+    .execute();
+}
+
+/**
+ * What a reorganisation did to an unmatched transfer: `reversed` (its transaction left the chain) when it is
+ * open, or moved to the block that holds it now when it is open or refunded; undefined otherwise.
+ */
+export async function recordUnmatchedReorg(
+  db: Kysely<Database>,
+  id: string,
+  change: { reversed: true } | { block: { number: bigint; hash: string } },
+): Promise<UnmatchedTransferRow | undefined> {
+  return db
+    .updateTable('unmatched_transfers')
+    .set({
+      ...('reversed' in change
+        ? { status: 'reversed' as const }
+        : { block_number: change.block.number.toString(), block_hash: change.block.hash.toLowerCase() }),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('status', 'in', 'reversed' in change ? ['open'] : ['open', 'refunded'])
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -1,0 +1,72 @@
+/**
+ * An unmatched transfer whose block a reorganisation took away, asked of the chain as a resolved payment is
+ * (`chainVerdict`): moved to the block that holds it now, or — when its transaction left the chain —
+ * `reversed`, so that the merchant never refunds money that did not arrive. A refund of it not yet paid is
+ * canceled first, in the same transaction. Each outcome is announced once there: the signed
+ * `unmatched_transfer.updated` webhook to the nearest product's `webhook_url`.
+ */
+import { webhookEvents } from '@checkout/core';
+import {
+  createWebhookDelivery,
+  type Database,
+  findProductById,
+  inTransaction,
+  listNearSessions,
+  listUnpaidRefundsOfTransfer,
+  presentUnmatchedTransfer,
+  recordUnmatchedReorg,
+  type SecretBox,
+  type UnmatchedTransferRow,
+} from '@checkout/db';
+import type { Kysely } from 'kysely';
+import { changeRefund } from '../refund/change.ts';
+import { queueDeliveryStart } from '../webhookDelivery/start.ts';
+import type { Verdict } from './recheck.ts';
+
+/** Records what the chain says of the transfer and queues its webhook; whether anything changed. */
+export async function recordUnmatchedVerdict(
+  db: Kysely<Database>,
+  deps: { secrets: SecretBox; publicBaseUrl: string },
+  row: UnmatchedTransferRow,
+  verdict: NonNullable<Verdict>,
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    if (verdict.outcome === 'reversed' && row.status === 'refunded') {
+      for (const refund of await listUnpaidRefundsOfTransfer(trx, row.id)) {
+        await changeRefund(trx, deps, {
+          refundId: refund.id,
+          from: ['awaiting_address', 'ready_to_pay'],
+          to: 'canceled',
+        });
+      }
+    }
+    const updated = await recordUnmatchedReorg(
+      trx,
+      row.id,
+      verdict.outcome === 'reversed' ? { reversed: true } : { block: verdict },
+    );
+    if (!updated) return false;
+    const product = updated.product_id ? await findProductById(trx, updated.product_id) : undefined;
+    if (product?.send_webhook && product.webhook_url) {
+      const event = webhookEvents.unmatchedTransferUpdated;
+      const delivery = await createWebhookDelivery(trx, deps.secrets, {
+        merchantId: updated.merchant_id,
+        eventType: event,
+        subjectId: `${updated.id}:reorg:${row.block_hash}`,
+        productId: product.id,
+        url: product.webhook_url,
+        payload: JSON.stringify({
+          event,
+          payload: {
+            unmatched_transfer: presentUnmatchedTransfer(
+              updated,
+              (await listNearSessions(trx, [updated.id])).get(updated.id) ?? [],
+            ),
+          },
+        }),
+      });
+      await queueDeliveryStart(trx, delivery.id, delivery);
+    }
+    return true;
+  });
+}
