@@ -7,7 +7,8 @@
  * process, sometimes both, is SIGKILLed and restarted, again and again. Then everything is counted:
  *
  * - payments: resolved exactly once, with the transfer that paid them (lost, duplicated, wrong transfer);
- * - e-mails: one customer receipt and one merchant notice per payment (missing, duplicated);
+ * - e-mails: one customer receipt and one merchant notice per payment (missing, duplicated; the one resend of
+ *   an e-mail whose sender was killed mid-send, with the same Message-ID, is reported apart: takeOvers.ts);
  * - payment webhooks: at least one request per payment, one delivery per payment (lost, duplicated
  *   deliveries; exact retries of one delivery are reported, not counted as faults);
  * - onramps: delivered once on chain (lost, doubled) and every `onramp_update` version received;
@@ -53,6 +54,7 @@ import { countRefunds, type RefundRow, refundMessageIdsOf, refundStatusesOf } fr
 import { startRecorder } from './recorder.ts';
 import { type ChaosCall, type ChaosRefund, createRefunder } from './refunds.ts';
 import { runRpcFaults } from './rpcFaults.ts';
+import { setAsideTakeOvers, takenOverMessageIds } from './takeOvers.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const chainId = 97;
@@ -449,7 +451,8 @@ async function main(): Promise<number> {
   await sleep(10_000);
 
   const resolved = await resolvedOf();
-  const mails = await inbox.list();
+  const received = await inbox.list();
+  const { mails, takeOvers } = setAsideTakeOvers(received, await takenOverMessageIds(db));
   const unmatched = await unmatchedOf();
   const effects = await countEffects({
     resolved,
@@ -484,7 +487,7 @@ async function main(): Promise<number> {
     resolved,
     exceptionStatus: new Map(listed.map((p) => [p.id, p.payment.exception_status])),
   });
-  const counts = { ...effects.counts, ...refundCount.counts };
+  const counts = { ...effects.counts, ...refundCount.counts, emailTakeOverRetries: takeOvers };
   const faults = effects.faults + refundCount.faults;
 
   const report = {
@@ -494,7 +497,7 @@ async function main(): Promise<number> {
     paymentErrors: paymentErrors.slice(0, 20),
     refundErrors: refunds.flatMap((r) => (r.error ? [`refund ${r.index}: ${r.error}`] : [])).slice(0, 20),
     // Which e-mails came more than once, to look into a duplicate.
-    repeatedMessageIds: mails
+    repeatedMessageIds: received
       .map((m) => m.messageId)
       .filter((id, at, ids) => ids.indexOf(id) !== at)
       .filter((id, at, ids) => ids.indexOf(id) === at),

@@ -1,7 +1,8 @@
 /**
  * A resolved payment whose block a reorganisation takes away: marked reversed when its transaction left the
  * chain, moved when it was mined again in another block, and each announced once by webhook and e-mail. An
- * unmatched transfer that left the chain is marked reversed, and its unpaid refund canceled.
+ * unmatched transfer that left the chain is marked reversed, and its unpaid refund canceled; mined again, it is
+ * open again.
  * The dev chain reorganises with `evm_snapshot` / `evm_revert`. Real server and worker, real Temporal.
  */
 import { broadcastSignedTransaction, prepareTokenTransfer } from '@checkout/chain';
@@ -208,7 +209,7 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
     });
   });
 
-  it('marks an unmatched transfer whose transaction left the chain reversed, and cancels its unpaid refund', async () => {
+  it('marks an unmatched transfer whose transaction left the chain reversed, cancels its unpaid refund, and opens it again when it is mined again', async () => {
     const merchant = await service.createMerchant();
     // The payer's session is open, for another amount.
     await shopOrder(merchant, '2.00', chain.deployment.shoppers[2]!.address);
@@ -261,5 +262,26 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
       headers: merchant.headers,
     });
     expect(reversedList.body.unmatched_transfers).toHaveLength(1);
+
+    // Its transaction is mined again: the money did arrive, and the transfer is open again in its new block.
+    await broadcastSignedTransaction({ client: chain.publicClient, serialized: stray.serialized });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash: stray.hash, timeout: 30_000 });
+    await chain.mine(1);
+    await waitFor(listed, (l) => l[0]?.status === 'open', 'never open again');
+    const row = await service.deps.db.kysely
+      .selectFrom('unmatched_transfers')
+      .select(['block_number', 'block_hash'])
+      .where('id', '=', transfer!.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      block_number: receipt.blockNumber.toString(),
+      block_hash: receipt.blockHash.toLowerCase(),
+    });
+    await waitFor(
+      async () => hooks('unmatched_transfer.updated', transfer!.id),
+      (h) => h.length === 2,
+      'the transfer mined again was never announced',
+    );
+    expect(await listed()).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table unmatched_transfers add constraint unmatched_transfers_status_check
     check (status in ('open', 'attached', 'refunded', 'dismissed', 'reversed'))`.execute(db);
   await sql`create index unmatched_transfers_block_idx on unmatched_transfers (chain_id, block_number)
-    where status in ('open', 'refunded')`.execute(db);
+    where status in ('open', 'refunded', 'reversed')`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

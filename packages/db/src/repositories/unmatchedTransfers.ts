@@ -334,8 +334,9 @@ export async function listPaidTwice(db: Kysely<Database>, ids: readonly string[]
 }
 
 /**
- * Open unmatched transfers (or refunded ones, whose refund may not be paid yet) in `[fromBlock, toBlock)`
- * whose block the chain's watcher no longer vouches for: their recorded transfer is gone or in another block.
+ * Unmatched transfers in `[fromBlock, toBlock)` whose block the chain's watcher no longer vouches for (their
+ * recorded transfer is gone or in another block): open ones, refunded ones (whose refund may not be paid
+ * yet), and reversed ones (whose transaction may be mined again).
  */
 export async function listUnmatchedToRecheck(
   db: Kysely<Database>,
@@ -351,7 +352,7 @@ export async function listUnmatchedToRecheck(
     )
     .selectAll('unmatched_transfers')
     .where('unmatched_transfers.chain_id', '=', input.chainId)
-    .where('unmatched_transfers.status', 'in', ['open', 'refunded'])
+    .where('unmatched_transfers.status', 'in', ['open', 'refunded', 'reversed'])
     .where('unmatched_transfers.block_hash', 'is not', null)
     .where(sql<boolean>`unmatched_transfers.block_number >= ${input.fromBlock.toString()}::numeric`)
     .where(sql<boolean>`unmatched_transfers.block_number < ${input.toBlock.toString()}::numeric`)
@@ -367,7 +368,8 @@ export async function listUnmatchedToRecheck(
 
 /**
  * What a reorganisation did to an unmatched transfer: `reversed` (its transaction left the chain) when it is
- * open, or moved to the block that holds it now when it is open or refunded; undefined otherwise.
+ * open, or moved to the block that holds it now (a reversed one is open again: its transaction was mined
+ * again); undefined when nothing changed.
  */
 export async function recordUnmatchedReorg(
   db: Kysely<Database>,
@@ -379,11 +381,15 @@ export async function recordUnmatchedReorg(
     .set({
       ...('reversed' in change
         ? { status: 'reversed' as const }
-        : { block_number: change.block.number.toString(), block_hash: change.block.hash.toLowerCase() }),
+        : {
+            status: sql<UnmatchedTransferStatus>`case when status = 'reversed' then 'open' else status end`,
+            block_number: change.block.number.toString(),
+            block_hash: change.block.hash.toLowerCase(),
+          }),
       updated_at: new Date(),
     })
     .where('id', '=', id)
-    .where('status', 'in', 'reversed' in change ? ['open'] : ['open', 'refunded'])
+    .where('status', 'in', 'reversed' in change ? ['open'] : ['open', 'refunded', 'reversed'])
     .returningAll()
     .executeTakeFirst();
 }
