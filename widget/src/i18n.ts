@@ -2,13 +2,14 @@
  * The element's languages: English, Spanish and Portuguese, each in a file of its own (`i18n/`), fetched the
  * first time a page uses it — the first render ("Loading…") needs none of them.
  */
+import { type Language, languageOf } from '@checkout/core/language';
 import type { messages as english } from './i18n/en.ts';
 
 /** Every text of the element in one language. */
 export type Messages = typeof english;
 
 /** A language the element speaks. */
-export type Lang = 'en' | 'es' | 'pt';
+export type Lang = Language;
 
 /** "Loading…" of each language: the first render comes before the language's texts are fetched. */
 const loadingTexts: Record<Lang, string> = {
@@ -41,21 +42,9 @@ export interface Localized {
   messages: Messages;
 }
 
-/** `tag` as Intl writes it, or undefined when Intl cannot use it (`es-x`). */
-function intlLocale(tag: string): string | undefined {
-  // The usual tags (`es`, `pt-BR`) are already canonical: no need to ask Intl before the first render.
-  if (/^[a-z]{2,3}(-[A-Z]{2})?$/.test(tag)) return tag;
-  try {
-    return Intl.getCanonicalLocales(tag)[0];
-  } catch {
-    return undefined;
-  }
-}
-
 /** The language tag to use: the nearest `lang`, else the browser's, reduced to a supported one. */
 export function pickLocale(requested: string | undefined): { locale: string; lang: Lang } {
-  const tag = (requested || (typeof navigator === 'undefined' ? 'en' : navigator.language) || 'en').trim();
-  const base = tag.toLowerCase().split('-')[0] ?? 'en';
-  if (base !== 'en' && base !== 'es' && base !== 'pt') return { locale: 'en', lang: 'en' };
-  return { locale: intlLocale(tag) ?? base, lang: base };
+  const tag = requested || (typeof navigator === 'undefined' ? 'en' : navigator.language) || 'en';
+  const found = languageOf(tag);
+  return found ? { locale: found.intl ?? found.lang, lang: found.lang } : { locale: 'en', lang: 'en' };
 }

@@ -2,10 +2,10 @@
  * The languages a shopper's receipt is written in, and the receipt's words in each. The element knows
  * the shopper's language and sends it when the checkout opens; anything else reads English.
  */
+import { type Language, languageOf } from '@checkout/core/language';
 
 /** Languages receipts are written in. */
-export const receiptLanguages = ['en', 'es', 'pt'] as const;
-export type ReceiptLanguage = (typeof receiptLanguages)[number];
+export type ReceiptLanguage = Language;
 
 /** The language a receipt is written in and the Intl locale its figures are formatted with. */
 export interface ReceiptLocale {
@@ -14,26 +14,16 @@ export interface ReceiptLocale {
   locale: string;
 }
 
-/** `tag` as Intl writes it, or undefined when Intl cannot use it. */
-function intlLocale(tag: string): string | undefined {
-  try {
-    return Intl.getCanonicalLocales(tag.replaceAll('_', '-'))[0];
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The receipt's language and locale for the shopper's BCP 47 tag (`es-ES`, `pt-BR`, `en`), chosen as the element
- * chooses its own (widget/src/i18n.ts `pickLocale`): the primary subtag picks the language, in any case; any other
- * language, or none, reads English (`en`); the whole tag formats the figures, or the language alone when Intl
- * cannot use the tag.
+ * chooses its own (`languageOf`, packages/core/src/language.ts): any other language, or none, reads English
+ * (`en`); the whole tag formats the figures, or the language alone when Intl cannot use the tag.
  */
 export function receiptLocaleOf(tag: string | null | undefined): ReceiptLocale {
-  const trimmed = (tag ?? '').trim();
-  const primary = trimmed.split(/[-_]/)[0]?.toLowerCase() ?? '';
-  if (!(receiptLanguages as readonly string[]).includes(primary)) return { language: 'en', locale: 'en' };
-  return { language: primary as ReceiptLanguage, locale: intlLocale(trimmed) ?? primary };
+  const found = languageOf(tag ?? '');
+  return found
+    ? { language: found.lang, locale: found.intl ?? found.lang }
+    : { language: 'en', locale: 'en' };
 }
 
 /** Every sentence and label of a receipt, in one language. */

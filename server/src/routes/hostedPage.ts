@@ -1,4 +1,5 @@
 /** The frame of the service's own pages (hosted checkout, demo shop, refund pages) and their language. */
+import { type Language, languageOf } from '@checkout/core/language';
 
 /** `value` safe inside HTML text and attribute values. */
 export const escapeHtml = (value: string) =>
@@ -19,7 +20,7 @@ export function checkoutElement(
 }
 
 /** A language the pages speak. */
-export type PageLanguage = 'en' | 'es' | 'pt';
+export type PageLanguage = Language;
 
 /**
  * The visitor's language from `Accept-Language`: the first tag (in their order) whose language the pages
@@ -31,27 +32,13 @@ export function shopperLanguage(
   only?: PageLanguage,
 ): { tag: string; lang: PageLanguage } {
   for (const tag of accepted) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (
-      (base === 'en' || base === 'es' || base === 'pt') &&
-      (only === undefined || base === only) &&
-      /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag)
-    ) {
-      // A well-formed tag Intl cannot use (`en-x`) would break amount formatting here and in the element.
-      if (!isIntlLocale(tag)) continue;
-      return { tag, lang: base };
-    }
+    if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag)) continue;
+    const found = languageOf(tag);
+    // A well-formed tag Intl cannot use (`en-x`) would break amount formatting here and in the element.
+    if (found?.intl !== undefined && (only === undefined || found.lang === only))
+      return { tag, lang: found.lang };
   }
   return only ? { tag: only, lang: only } : { tag: 'en', lang: 'en' };
-}
-
-function isIntlLocale(tag: string): boolean {
-  try {
-    Intl.getCanonicalLocales(tag);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The page's script: the classic element, or a module entry. */

@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { ErrorResponse } from '@checkout/core';
+import { languageOf } from '@checkout/core/language';
 import { findRefundByToken } from '@checkout/db';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
@@ -48,9 +49,6 @@ const texts: Record<PageLanguage, RefundPageTexts> = {
   },
 };
 
-const isPageLanguage = (value: string): value is PageLanguage =>
-  value === 'en' || value === 'es' || value === 'pt';
-
 const tokenPath = z.object({ token: z.string() });
 
 const pageResponses = (what: string) => ({
@@ -82,7 +80,7 @@ export function hostedRefundRoutes(router: Routes, deps: AppDeps): void {
           ? await findRefundByToken(deps.db.kysely, kind, token)
           : undefined;
         // The customer's page speaks the refund's language (the browser may add the region); the merchant's, the browser's.
-        const own = row && kind === 'claim' && isPageLanguage(row.locale) ? row.locale : undefined;
+        const own = row && kind === 'claim' ? languageOf(row.locale)?.lang : undefined;
         const { tag, lang } = shopperLanguage(ctx.acceptsLanguages(), own);
         const t = texts[lang];
         ctx.set('Vary', 'Accept-Language');

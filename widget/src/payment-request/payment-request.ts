@@ -67,10 +67,13 @@ const texts = {
   },
 };
 
-/** The texts of the request in `locale`'s language (English when it has none). */
+/**
+ * The texts of the request in `locale`'s language: a tag the element picked (`pickLocale`), so its first two
+ * letters name one of its languages; English otherwise.
+ */
 export function requestTexts(locale: string): (typeof texts)['en'] {
-  const base = locale.toLowerCase().split('-')[0] ?? 'en';
-  return Object.hasOwn(texts, base) ? texts[base as keyof typeof texts] : texts.en;
+  const lang = locale.slice(0, 2);
+  return Object.hasOwn(texts, lang) ? texts[lang as keyof typeof texts] : texts.en;
 }
 
 /** The QR code of `data` as one SVG path, one unit per module, with a quiet zone of 4 around `size`. */
