@@ -2,8 +2,9 @@
  * An unmatched transfer whose block a reorganisation took away, asked of the chain as a resolved payment is
  * (`chainVerdict`): moved to the block that holds it now, or — when its transaction left the chain —
  * `reversed`, so that the merchant never refunds money that did not arrive. A refund of it not yet paid is
- * canceled first, in the same transaction. A reversed one whose transaction is mined again is open again. Each outcome is announced once there: the signed
- * `unmatched_transfer.updated` webhook to the nearest product's `webhook_url`.
+ * canceled first, in the same transaction. A reversed one whose transaction is mined again is open again.
+ * Each outcome is announced once there: the signed `unmatched_transfer.updated` webhook to the nearest
+ * product's `webhook_url`.
  */
 import { webhookEvents } from '@checkout/core';
 import {
