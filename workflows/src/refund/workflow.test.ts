@@ -186,8 +186,12 @@ describe('refund on the time-skipping server', () => {
         expect(asked?.subject).toBe('[PRUEBA] Tienes un reembolso de 7 BUSD de Filter papers');
         expect(asked?.text).toContain(`https://pay.example/refunds/claim/${claim}`);
         expect(asked?.text).toContain('exchange');
+        // The Summary is upserted in the workflow task that runs the e-mail's local activity: it reaches the
+        // server when that task completes, which may be just after the e-mail arrived.
+        await expect
+          .poll(async () => (await shownStatus(handle)).summary, { timeout: 10_000 })
+          .toBe(`Refund 7 BUSD · awaiting address · payment ${row.resolved_payment_id}`);
         const waiting = await shownStatus(handle);
-        expect(waiting.summary).toBe(`Refund 7 BUSD · awaiting address · payment ${row.resolved_payment_id}`);
         expect(waiting.details).toContain('reminder to the customer at');
 
         // Just before half the window: no reminder yet.
