@@ -8,20 +8,17 @@
  */
 import { webhookEvents } from '@checkout/core';
 import {
-  createWebhookDelivery,
   type Database,
-  findProductById,
   inTransaction,
   listNearSessions,
   listUnpaidRefundsOfTransfer,
-  presentUnmatchedTransfer,
   recordUnmatchedReorg,
   type SecretBox,
   type UnmatchedTransferRow,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { changeRefund } from '../refund/change.ts';
-import { queueDeliveryStart } from '../webhookDelivery/start.ts';
+import { queueUnmatchedTransferEvent } from '../unmatched/queueTransferEvent.ts';
 import type { Verdict } from './recheck.ts';
 
 /** Records what the chain says of the transfer and queues its webhook; whether anything changed. */
@@ -47,27 +44,12 @@ export async function recordUnmatchedVerdict(
       verdict.outcome === 'reversed' ? { reversed: true } : { block: verdict },
     );
     if (!updated) return false;
-    const product = updated.product_id ? await findProductById(trx, updated.product_id) : undefined;
-    if (product?.send_webhook && product.webhook_url) {
-      const event = webhookEvents.unmatchedTransferUpdated;
-      const delivery = await createWebhookDelivery(trx, deps.secrets, {
-        merchantId: updated.merchant_id,
-        eventType: event,
-        subjectId: `${updated.id}:reorg:${verdict.outcome}:${row.block_hash}`,
-        productId: product.id,
-        url: product.webhook_url,
-        payload: JSON.stringify({
-          event,
-          payload: {
-            unmatched_transfer: presentUnmatchedTransfer(
-              updated,
-              (await listNearSessions(trx, [updated.id])).get(updated.id) ?? [],
-            ),
-          },
-        }),
-      });
-      await queueDeliveryStart(trx, delivery.id, delivery);
-    }
+    await queueUnmatchedTransferEvent(trx, deps.secrets, {
+      transfer: updated,
+      near: (await listNearSessions(trx, [updated.id])).get(updated.id) ?? [],
+      event: webhookEvents.unmatchedTransferUpdated,
+      subjectId: `${updated.id}:reorg:${verdict.outcome}:${row.block_hash}`,
+    });
     return true;
   });
 }

@@ -9,12 +9,9 @@ import {
   type ChainTransferRow,
   type CheckoutSessionRow,
   claimForUnmatched,
-  createWebhookDelivery,
   type Database,
-  findProductById,
   insertUnmatchedTransfer,
   inTransaction,
-  presentUnmatchedTransfer,
   type SecretBox,
   type StoredToken,
 } from '@checkout/db';
@@ -22,8 +19,8 @@ import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
-import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 import type { Classification } from './classify.ts';
+import { queueUnmatchedTransferEvent } from './queueTransferEvent.ts';
 import { unmatchedTransferEvent, unmatchedTransferSummary, unmatchedWorkflowId } from './shared.ts';
 
 /** What recording a transfer needs: it, its token, its merchant, and what the classification decided. */
@@ -58,21 +55,12 @@ export async function recordUnmatchedTransfer(
       nearSessionIds: near.map((s) => s.id),
     });
     if (!row) return null;
-    const product = productId ? await findProductById(trx, productId) : undefined;
-    if (product?.send_webhook && product.webhook_url) {
-      const delivery = await createWebhookDelivery(trx, secrets, {
-        merchantId: input.merchantId,
-        eventType: unmatchedTransferEvent,
-        subjectId: row.id,
-        productId: product.id,
-        url: product.webhook_url,
-        payload: JSON.stringify({
-          event: unmatchedTransferEvent,
-          payload: { unmatched_transfer: presentUnmatchedTransfer(row, near) },
-        }),
-      });
-      await queueDeliveryStart(trx, delivery.id, delivery);
-    }
+    await queueUnmatchedTransferEvent(trx, secrets, {
+      transfer: row,
+      near,
+      event: unmatchedTransferEvent,
+      subjectId: row.id,
+    });
     await queueWorkflowCall(trx, {
       kind: 'start',
       workflowType: 'unmatchedTransfer',
