@@ -34,15 +34,15 @@ export function setAsideTakeOvers<M extends { messageId: string }>(
   const seen = new Map<string, number>();
   for (const m of mails) seen.set(m.messageId, (seen.get(m.messageId) ?? 0) + 1);
   const kept: M[] = [];
-  const setAside = new Set<string>();
+  const first = new Set<string>();
+  let takeOvers = 0;
   for (const m of mails) {
-    if (seen.get(m.messageId) === 2 && takenOver.has(m.messageId) && !setAside.has(m.messageId)) {
-      if (kept.some((k) => k.messageId === m.messageId)) {
-        setAside.add(m.messageId);
-        continue;
-      }
+    if (first.has(m.messageId) && seen.get(m.messageId) === 2 && takenOver.has(m.messageId)) {
+      takeOvers += 1;
+      continue;
     }
+    first.add(m.messageId);
     kept.push(m);
   }
-  return { mails: kept, takeOvers: setAside.size };
+  return { mails: kept, takeOvers };
 }
