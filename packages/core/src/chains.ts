@@ -38,16 +38,14 @@ export interface ChainInfo {
   router?: `0x${string}`;
 }
 
+/** A token of a chain's table: symbol, name, contract address, decimals, and whether `transfer` returns no bool. */
+type TokenRow = readonly [TokenSymbol, string, `0x${string}`, number, (boolean | undefined)?];
+
 function token(
-  chainId: number,
-  blockchain: Blockchain,
-  network: Network,
-  symbol: TokenSymbol,
-  name: string,
-  address: `0x${string}`,
-  decimals: number,
-  noReturnTransfer = false,
+  chain: Pick<ChainInfo, 'chainId' | 'blockchain' | 'network'>,
+  [symbol, name, address, decimals, noReturnTransfer]: TokenRow,
 ): TokenInfo {
+  const { blockchain, network, chainId } = chain;
   return {
     symbol,
     name,
@@ -60,148 +58,57 @@ function token(
   };
 }
 
-/** Uniswap-V2-style routers: Uniswap V2 Router02, PancakeSwap V2, QuickSwap. */
-const mainnetRouters: Readonly<Record<number, `0x${string}`>> = {
-  1: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
-  56: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
-  137: '0xa5E0829CaCEd8fFDD4De3c43696c57F7D7A678ff',
-};
-
-/** Mainnet stablecoin contracts (addresses exactly as published, EIP-55 checksummed). */
+/**
+ * Mainnet stablecoin contracts (addresses exactly as published, EIP-55 checksummed) and each chain's
+ * Uniswap-V2-style router: Uniswap V2 Router02, PancakeSwap V2, QuickSwap.
+ */
 const mainnetChains: readonly ChainInfo[] = (
   [
     {
       chainId: 1,
       blockchain: 'ethereum',
-      network: 'mainnet',
       name: 'Ethereum',
+      router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
       tokens: [
-        token(1, 'ethereum', 'mainnet', 'USDC', 'USD Coin', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 6),
-        token(
-          1,
-          'ethereum',
-          'mainnet',
-          'USDT',
-          'Tether USD',
-          '0xdAC17F958D2ee523a2206206994597C13D831ec7',
-          6,
-          true,
-        ),
-        token(
-          1,
-          'ethereum',
-          'mainnet',
-          'DAI',
-          'Dai Stablecoin',
-          '0x6B175474E89094C44Da98b954EedeAC495271d0F',
-          18,
-        ),
-        token(
-          1,
-          'ethereum',
-          'mainnet',
-          'BUSD',
-          'Binance USD',
-          '0x4Fabb145d64652a948d72533023f6E7A623C7C53',
-          18,
-        ),
+        ['USDC', 'USD Coin', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 6],
+        ['USDT', 'Tether USD', '0xdAC17F958D2ee523a2206206994597C13D831ec7', 6, true],
+        ['DAI', 'Dai Stablecoin', '0x6B175474E89094C44Da98b954EedeAC495271d0F', 18],
+        ['BUSD', 'Binance USD', '0x4Fabb145d64652a948d72533023f6E7A623C7C53', 18],
       ],
     },
     {
       chainId: 56,
       blockchain: 'binance-smart-chain',
-      network: 'mainnet',
       name: 'BNB Smart Chain',
+      router: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
       tokens: [
-        token(
-          56,
-          'binance-smart-chain',
-          'mainnet',
-          'USDC',
-          'USD Coin',
-          '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
-          18,
-        ),
-        token(
-          56,
-          'binance-smart-chain',
-          'mainnet',
-          'USDT',
-          'Tether USD',
-          '0x55d398326f99059fF775485246999027B3197955',
-          18,
-        ),
-        token(
-          56,
-          'binance-smart-chain',
-          'mainnet',
-          'DAI',
-          'Dai Token',
-          '0x1AF3F329e8BE154074D8769D1FFa4eE058B1DBc3',
-          18,
-        ),
-        token(
-          56,
-          'binance-smart-chain',
-          'mainnet',
-          'BUSD',
-          'BUSD Token',
-          '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56',
-          18,
-        ),
+        ['USDC', 'USD Coin', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', 18],
+        ['USDT', 'Tether USD', '0x55d398326f99059fF775485246999027B3197955', 18],
+        ['DAI', 'Dai Token', '0x1AF3F329e8BE154074D8769D1FFa4eE058B1DBc3', 18],
+        ['BUSD', 'BUSD Token', '0xe9e7CEA3DedcA5984780Bafc599bD69ADd087D56', 18],
       ],
     },
     {
       chainId: 137,
       blockchain: 'polygon',
-      network: 'mainnet',
       name: 'Polygon',
+      router: '0xa5E0829CaCEd8fFDD4De3c43696c57F7D7A678ff',
       tokens: [
-        token(137, 'polygon', 'mainnet', 'USDC', 'USD Coin', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 6),
-        token(
-          137,
-          'polygon',
-          'mainnet',
-          'USDC',
-          'USD Coin (PoS)',
-          '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
-          6,
-        ),
-        token(
-          137,
-          'polygon',
-          'mainnet',
-          'USDT',
-          'Tether USD (PoS)',
-          '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
-          6,
-        ),
-        token(
-          137,
-          'polygon',
-          'mainnet',
-          'DAI',
-          'Dai Stablecoin (PoS)',
-          '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063',
-          18,
-        ),
-        token(
-          137,
-          'polygon',
-          'mainnet',
-          'BUSD',
-          'BUSD Token',
-          '0xdAb529f40E671A1D4bF91361c21bf9f0C9712ab7',
-          18,
-        ),
+        ['USDC', 'USD Coin', '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 6],
+        ['USDC', 'USD Coin (PoS)', '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', 6],
+        ['USDT', 'Tether USD (PoS)', '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', 6],
+        ['DAI', 'Dai Stablecoin (PoS)', '0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063', 18],
+        ['BUSD', 'BUSD Token', '0xdAb529f40E671A1D4bF91361c21bf9f0C9712ab7', 18],
       ],
     },
-  ] as Array<Omit<ChainInfo, 'paymentTokens'>>
-).map((c) => ({
-  ...c,
-  paymentTokens: c.tokens,
-  router: mainnetRouters[c.chainId]!,
-}));
+  ] as const satisfies ReadonlyArray<
+    Pick<ChainInfo, 'chainId' | 'blockchain' | 'name' | 'router'> & { tokens: readonly TokenRow[] }
+  >
+).map((c) => {
+  const chain = { ...c, network: 'mainnet' as const };
+  const tokens = c.tokens.map((row) => token(chain, row));
+  return { ...chain, tokens, paymentTokens: tokens };
+});
 
 /**
  * The test networks of the three chains: chain id and name as wallets and explorers know them. Payments
@@ -245,26 +152,10 @@ export interface TokenRegistry {
 function testChain(testnet: TestnetConfig): ChainInfo {
   const blockchain = testnet.blockchain ?? 'binance-smart-chain';
   const known = testNetworks.find((n) => n.blockchain === blockchain);
-  const testBusd = token(
-    testnet.chainId,
-    blockchain,
-    'testnet',
-    'BUSD',
-    'BUSD Token',
-    testnet.testTokenAddress,
-    18,
-  );
+  const chain = { chainId: testnet.chainId, blockchain, network: 'testnet' } as const;
+  const testBusd = token(chain, ['BUSD', 'BUSD Token', testnet.testTokenAddress, 18]);
   const swapTokens = (testnet.swapTokens ?? []).map((t) =>
-    token(
-      testnet.chainId,
-      blockchain,
-      'testnet',
-      t.symbol,
-      t.name,
-      t.address,
-      t.decimals,
-      t.noReturnTransfer,
-    ),
+    token(chain, [t.symbol, t.name, t.address, t.decimals, t.noReturnTransfer]),
   );
   return {
     chainId: testnet.chainId,
