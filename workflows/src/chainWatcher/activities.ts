@@ -7,25 +7,21 @@
  * A tick that fails notes why (its kind, the message with URLs redacted) and the provider's head when it
  * got that far, so /health shows a watcher that cannot read and how far behind it falls.
  */
-import { type ChainClients, classifyRpcError } from '@checkout/chain';
-import { redactUrlsIn, type TokenRegistry } from '@checkout/core';
-import { type Db, hasPayerlessSessionWaiting, recordWatchFailure, type SecretBox } from '@checkout/db';
+import { classifyRpcError } from '@checkout/chain';
+import { redactUrlsIn } from '@checkout/core';
+import { hasPayerlessSessionWaiting, recordWatchFailure } from '@checkout/db';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type Address, BaseError, getAddress } from 'viem';
 import { getBlockNumber } from 'viem/actions';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import type { WorkerResources } from '../resources.ts';
 import { handOverTransfers } from './handOver.ts';
 import type { WatchTick } from './shared.ts';
 import { readNewBlocks } from './tick.ts';
 
 /** What the watcher needs. */
-export interface ChainWatcherActivityDeps {
-  db: Db;
-  chains: ChainClients;
-  tokens: TokenRegistry;
-  /** A refund the watcher recognises as paid is announced with its pages' links. */
-  secrets: SecretBox;
-  publicBaseUrl: string;
+export interface ChainWatcherActivityDeps
+  extends Pick<WorkerResources, 'db' | 'chains' | 'tokens' | 'secrets' | 'publicBaseUrl'> {
   checkout: {
     pollIntervalMs: number;
     scanIntervalMs?: number;

@@ -1,18 +1,11 @@
 /** What every checkout activity needs, and the lookups they share. */
-import type { ChainClients } from '@checkout/chain';
-import type { TokenRegistry } from '@checkout/core';
-import { type Db, findSession, type SecretBox } from '@checkout/db';
-import type { Mailer } from '@checkout/mail';
+import { findSession } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/activity';
+import type { WorkerResources } from '../resources.ts';
 
 /** What checkout activities need. */
-export interface CheckoutActivityDeps {
-  db: Db;
-  secrets: SecretBox;
-  tokens: TokenRegistry;
-  chains: ChainClients;
-  /** Absent when no SMTP server is configured: e-mails are then skipped (and logged). */
-  mailer?: Mailer | undefined;
+export interface CheckoutActivityDeps
+  extends Pick<WorkerResources, 'db' | 'secrets' | 'tokens' | 'chains' | 'mailer'> {
   checkout: {
     pollIntervalMs: number;
     scanClaimDelayMs: number;

@@ -2,16 +2,15 @@
 
 import { printableText, webhookEvents } from '@checkout/core';
 import {
-  type Db,
   findUserById,
   inTransaction,
   presentUser,
   queueAccountEvent,
-  type SecretBox,
   writeUserKyc,
   writeUserKycStatusMessage,
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/common';
+import type { WorkerResources } from '../resources.ts';
 import {
   type KycActivities,
   type KycState,
@@ -22,10 +21,7 @@ import {
 } from './shared.ts';
 
 /** What the KYC activities need. */
-export interface KycActivityDeps {
-  db: Db;
-  secrets: SecretBox;
-}
+export type KycActivityDeps = Pick<WorkerResources, 'db' | 'secrets'>;
 
 function missing(userId: string): ApplicationFailure {
   return ApplicationFailure.retryable(`user ${userId} does not exist`, kycUserNotFound);

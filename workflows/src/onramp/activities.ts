@@ -4,9 +4,8 @@
  * bank partner (fiatRefunds.ts). Every change is written with its `onramp_update` webhook in one transaction
  * (changes.ts).
  */
-import type { ChainClients } from '@checkout/chain';
-import type { Db, SecretBox } from '@checkout/db';
 import type { Hex } from 'viem';
+import type { WorkerResources } from '../resources.ts';
 import { type BankPartner, createSandboxBankPartner } from './bankPartner.ts';
 import { createDeliveryActivities } from './delivery.ts';
 import { createFiatRefundActivities } from './fiatRefunds.ts';
@@ -15,10 +14,7 @@ import type { OnrampActivities } from './shared.ts';
 import { createTreasury } from './treasury.ts';
 
 /** What the onramp activities need. */
-export interface OnrampActivityDeps {
-  db: Db;
-  secrets: SecretBox;
-  chains: ChainClients;
+export interface OnrampActivityDeps extends Pick<WorkerResources, 'db' | 'secrets' | 'chains'> {
   ramps: { treasuryPrivateKey: Hex };
   /** The bank partner that returns unused fiat; the sandbox partner when absent. */
   bankPartner?: BankPartner;

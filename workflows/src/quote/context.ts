@@ -7,7 +7,6 @@ import type { ChainClients } from '@checkout/chain';
 import { type TokenRegistry, webhookEvents } from '@checkout/core';
 import {
   type Database,
-  type Db,
   findOfframpById,
   findQuoteById,
   findUnattemptedDelivery,
@@ -25,15 +24,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
 import { createTreasury, type Treasury, type TreasuryPayment } from '../onramp/treasury.ts';
+import type { WorkerResources } from '../resources.ts';
 import { createSandboxPayoutPartner, type PayoutPartner } from './payoutPartner.ts';
 import { type OfframpStep, quoteNotFound } from './shared.ts';
 
 /** What the quote activities need. */
-export interface QuoteActivityDeps {
-  db: Db;
-  secrets: SecretBox;
-  /** Chains with an RPC endpoint, for refunds. */
-  chains: ChainClients;
+export interface QuoteActivityDeps extends Pick<WorkerResources, 'db' | 'secrets' | 'chains'> {
   ramps: { payoutSandboxDelayMs: number; treasuryPrivateKey: Hex };
   /** The token registry, to know USDT-style tokens; refunds encode the standard transfer without it. */
   tokens?: TokenRegistry;

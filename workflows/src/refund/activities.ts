@@ -3,25 +3,17 @@
  * sent), its expiry at the end of the claim window, and the look at a sent refund's transaction until it
  * is confirmed (confirm.ts). The chain's watcher recognises the transfer (recognise.ts).
  */
-import type { ChainClients } from '@checkout/chain';
-import { formatUnits, type TokenRegistry } from '@checkout/core';
-import { type Db, findRefundById, type RefundRowStatus, type SecretBox } from '@checkout/db';
-import type { Mailer } from '@checkout/mail';
+import { formatUnits } from '@checkout/core';
+import { findRefundById, type RefundRowStatus } from '@checkout/db';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import type { WorkerResources } from '../resources.ts';
 import { changeRefund } from './change.ts';
 import { checkSentRefund, type RefundConfirmation } from './confirm.ts';
 import { createRefundEmailSteps } from './emails.ts';
 
 /** What the refund activities need. */
-export interface RefundActivityDeps {
-  db: Db;
-  secrets: SecretBox;
-  tokens: TokenRegistry;
-  chains: ChainClients;
-  mailer?: Mailer | undefined;
-  /** Where the hosted pages are (claim and pay links). */
-  publicBaseUrl: string;
+export interface RefundActivityDeps extends WorkerResources {
   checkout: { pollIntervalMs: number };
 }
 

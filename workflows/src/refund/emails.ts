@@ -4,15 +4,7 @@
  * Each is claimed before it is sent (`email:refund:<id>:<status>:<customer|merchant>`), so a retried
  * activity or workflow task never sends one twice.
  */
-import type { TokenRegistry } from '@checkout/core';
-import {
-  type Db,
-  findProductById,
-  findRefundById,
-  presentRefund,
-  type RefundRow,
-  type SecretBox,
-} from '@checkout/db';
+import { findProductById, findRefundById, presentRefund, type RefundRow } from '@checkout/db';
 import {
   type CustomerRefundNoticeKind,
   customerRefundNotice,
@@ -22,15 +14,10 @@ import {
 } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { performOnce } from '../effects.ts';
+import type { WorkerResources } from '../resources.ts';
 
 /** What the refund e-mails need. */
-export interface RefundEmailDeps {
-  db: Db;
-  secrets: SecretBox;
-  tokens: TokenRegistry;
-  mailer?: Mailer | undefined;
-  publicBaseUrl: string;
-}
+export type RefundEmailDeps = Pick<WorkerResources, 'db' | 'secrets' | 'tokens' | 'mailer' | 'publicBaseUrl'>;
 
 /** How long one e-mail's claim is held: above the SMTP client's own timeouts. */
 const mailLeaseMs = 3 * 60_000;

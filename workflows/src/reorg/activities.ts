@@ -3,10 +3,7 @@
  * payments in the blocks the watcher no longer vouches for (read back to `REORG_DEPTH_BLOCKS` behind its
  * position), and the merchant's e-mail of each outcome, claimed before it is sent.
  */
-import type { ChainClients } from '@checkout/chain';
-import type { TokenRegistry } from '@checkout/core';
 import {
-  type Db,
   findChainWatch,
   findProductById,
   findReadToBlock,
@@ -14,25 +11,18 @@ import {
   listPaymentsToRecheck,
   listUnmatchedToRecheck,
   presentResolvedPayment,
-  type SecretBox,
 } from '@checkout/db';
-import { type Mailer, paymentReorgNotice } from '@checkout/mail';
+import { paymentReorgNotice } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { performOnce } from '../effects.ts';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import type { WorkerResources } from '../resources.ts';
 import { chainVerdict, type RecordedPlace, recordVerdict } from './recheck.ts';
 import { recordUnmatchedVerdict } from './recheckUnmatched.ts';
 import type { PaymentReorgInput } from './shared.ts';
 
 /** What the reorganisation activities need. */
-export interface ReorgActivityDeps {
-  db: Db;
-  secrets: SecretBox;
-  tokens: TokenRegistry;
-  chains: ChainClients;
-  mailer?: Mailer | undefined;
-  /** Where the hosted pages are (a canceled refund's webhook carries its links). */
-  publicBaseUrl: string;
+export interface ReorgActivityDeps extends WorkerResources {
   checkout: { reorgDepthBlocks?: number };
 }
 

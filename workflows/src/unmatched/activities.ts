@@ -2,32 +2,27 @@
  * Activities of unmatched transfers: settling the transfers the chain's watcher recorded that no session
  * took (run after each watcher tick), and the merchant's e-mail of each one, claimed before it is sent.
  */
-import { type TokenRegistry, wireTokenOf } from '@checkout/core';
+import { wireTokenOf } from '@checkout/core';
 import {
-  type Db,
   findProductById,
   findUnmatchedTransferById,
   listNearSessions,
   listSessionsAtAddress,
   listUnsettledTransfers,
   presentUnmatchedTransfer,
-  type SecretBox,
   type StoredToken,
 } from '@checkout/db';
-import { type Mailer, unmatchedTransferNotice } from '@checkout/mail';
+import { unmatchedTransferNotice } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { defaultMatchTolerancePercent } from '../checkout/matchingSteps.ts';
 import { performOnce } from '../effects.ts';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import type { WorkerResources } from '../resources.ts';
 import { classifyTransfer, type SessionAround } from './classify.ts';
 import { recordUnmatchedTransfer } from './record.ts';
 
 /** What the unmatched-transfer activities need. */
-export interface UnmatchedActivityDeps {
-  db: Db;
-  secrets: SecretBox;
-  tokens: TokenRegistry;
-  mailer?: Mailer | undefined;
+export interface UnmatchedActivityDeps extends Pick<WorkerResources, 'db' | 'secrets' | 'tokens' | 'mailer'> {
   checkout: {
     scanClaimDelayMs: number;
     scanIntervalMs?: number;

@@ -1,18 +1,17 @@
 /** Activities of `webhookDelivery`: read the delivery, and make one signed, recorded HTTP attempt. */
 import { signWebhook, webhookHeaderNames, webhookSignatureHeader } from '@checkout/core/webhookSignature';
 import {
-  type Db,
   ensureWebhookSecret,
   findProductById,
   findWebhookDelivery,
   markWebhookDelivering,
   recordWebhookAttempt,
-  type SecretBox,
   webhookRequestBody,
 } from '@checkout/db';
 import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { performOnce } from '../effects.ts';
+import type { WorkerResources } from '../resources.ts';
 import { sendWebhookRequest, type WebhookHttpOutcome } from './sendWebhookRequest.ts';
 import {
   type WebhookActivities,
@@ -29,9 +28,7 @@ import {
 const webhookUserAgent = 'stable-checkout-webhooks/1';
 
 /** Resources the webhook activities use. */
-export interface WebhookActivityDeps {
-  db: Db;
-  secrets: SecretBox;
+export interface WebhookActivityDeps extends Pick<WorkerResources, 'db' | 'secrets'> {
   webhooks: {
     /** Lets webhooks reach loopback and private networks (development and tests only). */
     allowPrivateAddresses: boolean;
