@@ -84,8 +84,10 @@ export function widgetAssets(build: 'es' | 'iife' | 'refunds', distDir: string):
     apply: 'build',
     enforce: 'post',
     generateBundle(_options, bundle) {
+      const emit = (fileName: string, source: string) => this.emitFile({ type: 'asset', fileName, source });
+      let manifest: WidgetManifest;
       if (build === 'es') {
-        const manifest: WidgetManifest = {
+        manifest = {
           module: entry(bundle, 'crypto-checkout').fileName,
           wallet: entry(bundle, 'crypto-checkout-wallet').fileName,
           qr: entry(bundle, 'crypto-checkout-qr').fileName,
@@ -95,46 +97,20 @@ export function widgetAssets(build: 'es' | 'iife' | 'refunds', distDir: string):
             pt: entry(bundle, 'crypto-checkout-pt').fileName,
           },
         };
-        this.emitFile({
-          type: 'asset',
-          fileName: 'crypto-checkout.js',
-          source: `export*from${JSON.stringify(`./${manifest.module}`)};\n`,
-        });
-        this.emitFile({
-          type: 'asset',
-          fileName: manifestFile,
-          source: `${JSON.stringify(manifest, null, 2)}\n`,
-        });
-        return;
-      }
-      if (build === 'refunds') {
-        const manifest: WidgetManifest = {
-          ...readManifest(distDir),
-          refunds: {
-            claim: entry(bundle, 'refund-claim').fileName,
-            pay: entry(bundle, 'refund-pay').fileName,
-          },
+        emit('crypto-checkout.js', `export*from${JSON.stringify(`./${manifest.module}`)};\n`);
+      } else if (build === 'refunds') {
+        const refunds = {
+          claim: entry(bundle, 'refund-claim').fileName,
+          pay: entry(bundle, 'refund-pay').fileName,
         };
-        this.emitFile({
-          type: 'asset',
-          fileName: manifestFile,
-          source: `${JSON.stringify(manifest, null, 2)}\n`,
-        });
-        return;
+        manifest = { ...readManifest(distDir), refunds };
+      } else {
+        const classic = Object.values(bundle).find((c): c is OutputChunk => c.type === 'chunk' && c.isEntry);
+        if (!classic) throw new Error('the classic build has no entry');
+        manifest = { ...readManifest(distDir), classic: classic.fileName };
+        emit('crypto-checkout.iife.js', classicLoader(classic.fileName));
       }
-      const classic = Object.values(bundle).find((c): c is OutputChunk => c.type === 'chunk' && c.isEntry);
-      if (!classic) throw new Error('the classic build has no entry');
-      const manifest: WidgetManifest = { ...readManifest(distDir), classic: classic.fileName };
-      this.emitFile({
-        type: 'asset',
-        fileName: 'crypto-checkout.iife.js',
-        source: classicLoader(classic.fileName),
-      });
-      this.emitFile({
-        type: 'asset',
-        fileName: manifestFile,
-        source: `${JSON.stringify(manifest, null, 2)}\n`,
-      });
+      emit(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
     },
     writeBundle(options, bundle) {
       const dir = options.dir ?? distDir;

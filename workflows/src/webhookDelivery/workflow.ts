@@ -25,14 +25,15 @@ import {
 } from './shared.ts';
 
 // Retries here cover infrastructure only (database down, worker lost); HTTP failures are outcomes.
+const retry = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  maximumAttempts: 8,
+};
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '1 minute',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: 8,
-  },
+  retry,
 });
 
 // The first look and the first attempt run as local activities, in the workflow's first task: the
@@ -42,12 +43,7 @@ const firstSteps = proxyLocalActivities<WebhookActivities>({
   // Above the HTTP request's own limit (10 s), so a slow receiver's attempt is recorded, not cut off.
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: '10 seconds',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: 8,
-  },
+  retry,
 });
 
 function isMissingDelivery(error: unknown): boolean {
