@@ -2,7 +2,7 @@
  * Activity failures that no retry can cure, as the worker marks them and as workflows recognise them.
  * Safe to import inside the workflow sandbox.
  */
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, type LocalActivityOptions } from '@temporalio/common';
 
 /** Error types of activity failures the worker made non-retryable. */
 export const finalFailureTypes = {
@@ -24,6 +24,27 @@ export function finalFailureOf(error: unknown): ApplicationFailure | undefined {
   const cause = error instanceof ActivityFailure ? error.cause : error;
   return cause instanceof ApplicationFailure && cause.nonRetryable ? cause : undefined;
 }
+
+/** Runs a step; a failure made final is handed to `onFinal` (whose result is returned), any other is thrown. */
+export async function unlessFinal<T, R>(
+  step: () => Promise<T>,
+  onFinal: (final: ApplicationFailure) => R | Promise<R>,
+): Promise<T | R> {
+  try {
+    return await step();
+  } catch (error) {
+    const final = finalFailureOf(error);
+    if (!final) throw error;
+    return onFinal(final);
+  }
+}
+
+/** E-mails as local activities: no round trip through the server; long outages back off on timers. */
+export const localMailOptions: LocalActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};
 
 /** Memo key of the last step a workflow noted as failed for good, shown in the Temporal UI. */
 export const failedStepMemo = 'last_failed_step';

@@ -3,7 +3,7 @@
  * delivery's own workflow for the rest, and the payment's e-mails. Each effect is claimed before it is made.
  */
 import { isCancellation, log, upsertMemo } from '@temporalio/workflow';
-import { failedStepMemo, finalFailureOf } from '../finalFailure.ts';
+import { failedStepMemo, unlessFinal } from '../finalFailure.ts';
 import { MerchantId, ProductId } from '../shared.ts';
 import { startDeliveryChild } from '../webhookDelivery/child.ts';
 import { firstAttemptRetry, type WebhookDeliveryInput } from '../webhookDelivery/shared.ts';
@@ -16,21 +16,15 @@ export async function announceResolution(
   recorded: RecordedResolution,
 ): Promise<void> {
   if (recorded.webhookDeliveryId) await deliverWebhook(input, recorded);
-  try {
-    await localMail.sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId });
-  } catch (error) {
-    const final = finalFailureOf(error);
-    if (!final) throw error;
-    // The payment stands: only its e-mails failed for good (noted in the memo and the log).
-    log.error('the payment e-mails failed for good', { sessionId: input.sessionId, type: final.type });
-    upsertMemo({
-      [failedStepMemo]: {
-        step: 'e-mails',
-        type: final.type,
-        message: `The e-mails failed: ${final.message}`,
-      },
-    });
-  }
+  // The payment stands when only its e-mails failed for good (noted in the memo and the log).
+  await unlessFinal(
+    () => localMail.sendPaymentEmails({ resolvedPaymentId: recorded.resolvedPaymentId }),
+    (final) => {
+      log.error('the payment e-mails failed for good', { sessionId: input.sessionId, type: final.type });
+      const message = `The e-mails failed: ${final.message}`;
+      upsertMemo({ [failedStepMemo]: { step: 'e-mails', type: final.type, message } });
+    },
+  );
 }
 
 async function deliverWebhook(input: CheckoutSessionInput, recorded: RecordedResolution): Promise<void> {

@@ -1,5 +1,6 @@
 /** The checkout workflow's activity proxies (workflow code): how long each step may take, and its retries. */
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { localMailOptions } from '../finalFailure.ts';
 import type { WebhookActivities } from '../webhookDelivery/shared.ts';
 import type { CheckoutActivities } from './activities.ts';
 
@@ -20,11 +21,7 @@ export const glance = proxyLocalActivities<CheckoutActivities>({
 });
 
 /** E-mails as a local activity: no round trip through the server; long outages back off on timers. */
-export const localMail = proxyLocalActivities<CheckoutActivities>({
-  startToCloseTimeout: '1 minute',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+export const localMail = proxyLocalActivities<CheckoutActivities>(localMailOptions);
 
 /** Polls a transaction until it is final: long, heartbeating. */
 export const watching = proxyActivities<CheckoutActivities>({

@@ -16,7 +16,7 @@ import {
   upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { finalFailureOf } from '../finalFailure.ts';
+import { unlessFinal } from '../finalFailure.ts';
 import { AccountId, KycStatus, UserId } from '../shared.ts';
 import { ownMemo, showStatus } from '../showStatus.ts';
 import { kycStatus } from '../summaries.ts';
@@ -72,27 +72,24 @@ function describeEvent(event: KycEvent): string {
  * user, in the memo and the log, and skipped: undefined is returned and later events still apply.
  */
 async function recordStep(event: KycEvent, step: RecordKycInput): Promise<RecordedKyc | undefined> {
-  try {
-    return await recordKyc(step);
-  } catch (error) {
-    const final = finalFailureOf(error);
-    if (!final) throw error;
-    const message = `The ${describeEvent(event)} decision could not be stored: ${final.message}`;
-    log.warn('a KYC step failed for good; later events still apply', {
-      userId: step.userId,
-      status: event.status,
-      type: final.type,
-      message,
-    });
-    upsertMemo({ [kycFailedStepMemo]: { status: event.status, type: final.type, message } });
-    try {
-      await recordKycStepFailure({ userId: step.userId, message });
-    } catch (noting) {
-      if (!finalFailureOf(noting)) throw noting;
-      log.error('the failed KYC step could not be noted on the user', { userId: step.userId });
-    }
-    return undefined;
-  }
+  return unlessFinal(
+    () => recordKyc(step),
+    async (final) => {
+      const message = `The ${describeEvent(event)} decision could not be stored: ${final.message}`;
+      log.warn('a KYC step failed for good; later events still apply', {
+        userId: step.userId,
+        status: event.status,
+        type: final.type,
+        message,
+      });
+      upsertMemo({ [kycFailedStepMemo]: { status: event.status, type: final.type, message } });
+      await unlessFinal(
+        () => recordKycStepFailure({ userId: step.userId, message }),
+        () => log.error('the failed KYC step could not be noted on the user', { userId: step.userId }),
+      );
+      return undefined;
+    },
+  );
 }
 
 /** Shows the case's status (`KycStatus`, the `Summary` line) and its clearances (the current details). */

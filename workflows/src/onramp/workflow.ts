@@ -16,7 +16,7 @@ import {
   upsertMemo,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { finalFailureOf } from '../finalFailure.ts';
+import { finalFailureOf, unlessFinal } from '../finalFailure.ts';
 import { AccountId, OnrampStatus, UserId } from '../shared.ts';
 import { ownMemo, showStatus } from '../showStatus.ts';
 import { onrampStatus } from '../summaries.ts';
@@ -86,12 +86,11 @@ export async function onrampLifecycle(input: OnrampLifecycleInput): Promise<Onra
         type: final.type,
       });
       upsertMemo({ [onrampFailedStepMemo]: { step: name, type: final.type, message } });
-      try {
-        await apply(await activities.recordOnrampStepFailure({ onrampId: input.onrampId, message }));
-      } catch (noting) {
-        if (!finalFailureOf(noting)) throw noting;
-        log.error('the failed onramp step could not be noted on the onramp', { onrampId: input.onrampId });
-      }
+      await unlessFinal(
+        async () => apply(await activities.recordOnrampStepFailure({ onrampId: input.onrampId, message })),
+        () =>
+          log.error('the failed onramp step could not be noted on the onramp', { onrampId: input.onrampId }),
+      );
       return null;
     }
   };

@@ -5,7 +5,7 @@
  * memo and the log; that offramp's payout stops where it is, the others go on.
  */
 import { condition, log, sleep, upsertMemo } from '@temporalio/workflow';
-import { failedStepMemo, finalFailureOf } from '../finalFailure.ts';
+import { failedStepMemo, finalFailureOf, unlessFinal } from '../finalFailure.ts';
 import { activities, notify, type Outcome, type QuoteRun } from './run.ts';
 import type { OfframpStep } from './shared.ts';
 
@@ -59,12 +59,10 @@ async function noteFailure(run: QuoteRun, at: OfframpStep, error: unknown): Prom
     type: final.type,
   });
   upsertMemo({ [failedStepMemo]: { step: 'payout', offrampId: at.offrampId, type: final.type, message } });
-  let noted = at;
-  try {
-    noted = await notify(await activities.recordOfframpStepFailure({ offrampId: at.offrampId, message }));
-  } catch (noting) {
-    if (!finalFailureOf(noting)) throw noting;
-  }
+  const noted = await unlessFinal(
+    async () => notify(await activities.recordOfframpStepFailure({ offrampId: at.offrampId, message })),
+    () => at,
+  );
   return { id: noted.offrampId, status: noted.status };
 }
 

@@ -21,18 +21,14 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { finalFailureOf } from '../finalFailure.ts';
+import { localMailOptions, unlessFinal } from '../finalFailure.ts';
 import { showStatus } from '../showStatus.ts';
 import { refundStatus } from '../summaries.ts';
 import type { RefundActivities, RefundView } from './activities.ts';
 import { type RefundInput, refundChangedSignal } from './shared.ts';
 
 // Reading the row and the e-mails: local activities, each e-mail claimed before it is sent.
-const local = proxyLocalActivities<RefundActivities>({
-  startToCloseTimeout: '1 minute',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const local = proxyLocalActivities<RefundActivities>(localMailOptions);
 
 // Changes that queue workflow calls, and looks at the chain: ordinary activities.
 const steps = proxyActivities<RefundActivities>({
@@ -112,11 +108,5 @@ function show(
 
 /** Sends e-mails; one that fails for good is logged, and the refund goes on. */
 async function mailSafely(what: string, send: () => Promise<{ sent: number }>): Promise<void> {
-  try {
-    await send();
-  } catch (error) {
-    const final = finalFailureOf(error);
-    if (!final) throw error;
-    log.error(`${what} failed for good`, { type: final.type });
-  }
+  await unlessFinal(send, (final) => log.error(`${what} failed for good`, { type: final.type }));
 }

@@ -3,24 +3,19 @@
  * that records it). It e-mails the merchant once; the webhook is its own delivery, started beside it.
  */
 import { log, proxyLocalActivities } from '@temporalio/workflow';
-import { finalFailureOf } from '../finalFailure.ts';
+import { localMailOptions, unlessFinal } from '../finalFailure.ts';
 import type { ReorgActivities } from './activities.ts';
 import type { PaymentReorgInput } from './shared.ts';
 
-const mail = proxyLocalActivities<ReorgActivities>({
-  startToCloseTimeout: '1 minute',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const mail = proxyLocalActivities<ReorgActivities>(localMailOptions);
 
 /** Tells the merchant what a reorganisation did to one of their payments. */
 export async function paymentReorg(input: PaymentReorgInput): Promise<{ sent: number }> {
-  try {
-    return await mail.sendReorgEmail(input);
-  } catch (error) {
-    const final = finalFailureOf(error);
-    if (!final) throw error;
-    log.error('the reorganisation e-mail failed for good', { ...input, type: final.type });
-    return { sent: 0 };
-  }
+  return unlessFinal(
+    () => mail.sendReorgEmail(input),
+    (final) => {
+      log.error('the reorganisation e-mail failed for good', { ...input, type: final.type });
+      return { sent: 0 };
+    },
+  );
 }
