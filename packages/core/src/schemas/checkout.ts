@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { fractionDigits, isDecimalString, parseUnits } from '../amount.ts';
 import { displayText } from '../displayText.ts';
-import { EvmAddress, jsonRecord, namedObject, Timestamp, Uuid } from './common.ts';
+import { EvmAddress, exactlyOneOf, jsonRecord, namedObject, Timestamp, Uuid } from './common.ts';
 import { customFieldNames, PaymentToken } from './product.ts';
 import { SessionUnmatchedTransfer } from './unmatchedTransfer.ts';
 
@@ -90,21 +90,20 @@ export const CheckoutView = namedObject('CheckoutView', {
   success_url: z.string(),
   failure_url: z.string(),
   expected_payment: z
-    .object({
+    .strictObject({
       id: Uuid,
       dollar_amount: z.string(),
       expected_token_amount: z.string(),
       status: z.enum(expectedPaymentStatuses),
       session_id: z.string().nullable(),
     })
-    .strict()
     .nullable(),
 });
 export type CheckoutView = z.infer<typeof CheckoutView>;
 
 /** Body of POST /api/v1/checkout/:slug/sessions. */
 export const CheckoutSessionCreateBody = z
-  .object({
+  .strictObject({
     expected_payment_id: Uuid.optional(),
     dollar_amount: DollarAmount.optional(),
     email: z.email().max(254),
@@ -119,16 +118,7 @@ export const CheckoutSessionCreateBody = z
       .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en, es-ES or pt-BR')
       .optional(),
   })
-  .strict()
-  .superRefine((b, ctx) => {
-    if (!b.expected_payment_id === !b.dollar_amount) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [b.expected_payment_id ? 'dollar_amount' : 'expected_payment_id'],
-        message: 'give exactly one of expected_payment_id and dollar_amount',
-      });
-    }
-  })
+  .superRefine(exactlyOneOf('expected_payment_id', 'dollar_amount'))
   .meta({ id: 'CheckoutSessionCreateBody' });
 
 /** Body of POST /api/v1/checkout/sessions/:id/transactions. */

@@ -11,8 +11,27 @@ export const Uuid = z.uuid();
 
 /** A strict object under its own name in the API document (`id`): a request or response body. */
 export function namedObject<S extends z.ZodRawShape>(id: string, shape: S) {
-  return z.object(shape).strict().meta({ id });
+  return z.strictObject(shape).meta({ id });
 }
+
+/** A `superRefine` check that exactly one of two optional fields is given (an empty value is not given). */
+export function exactlyOneOf<K extends string>(first: K, second: K) {
+  return (value: Partial<Record<K, unknown>>, ctx: z.RefinementCtx) => {
+    if (!value[first] === !value[second]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [value[first] ? second : first],
+        message: `give exactly one of ${first} and ${second}`,
+      });
+    }
+  };
+}
+
+/** `since` and `until` of a list query: ISO 8601 bounds of when its records were made (at or after, before). */
+export const timeWindow = {
+  since: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+};
 
 /** An EVM address in any letter case; stored and returned checksummed. */
 export const EvmAddress = z

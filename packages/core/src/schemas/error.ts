@@ -6,5 +6,5 @@ export const ErrorResponse = namedObject('Error', {
   error_code: z.string().meta({ example: 'record_invalid' }),
   message: z.string(),
   status: z.number().int(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() }).strict()),
+  errors: z.array(z.strictObject({ path: z.string(), message: z.string() })),
 });

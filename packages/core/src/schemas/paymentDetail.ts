@@ -47,12 +47,11 @@ const fieldValue = z.union([z.string().max(500), z.null()]).optional();
 
 /** `payment_detail` of create and validate: every field an optional string; the format rules are the banking checks. */
 export const PaymentDetailInput = z
-  .object(
+  .strictObject(
     Object.fromEntries(paymentDetailInputFields.map((f) => [f, fieldValue])) as {
       [K in (typeof paymentDetailInputFields)[number]]: typeof fieldValue;
     },
   )
-  .strict()
   .meta({ id: 'PaymentDetailInput' });
 export type PaymentDetailInput = z.infer<typeof PaymentDetailInput>;
 
@@ -94,17 +93,15 @@ export const PaymentDetailListResponse = namedObject('PaymentDetailListResponse'
 
 /** Result of the format check: `errors` is empty exactly when `valid` is true. */
 export const PaymentDetailValidationResponse = namedObject('PaymentDetailValidationResponse', {
-  payment_detail: z
-    .object({
-      valid: z.boolean(),
-      errors: z.array(z.object({ field: z.string(), message: z.string() }).strict()),
-    })
-    .strict(),
+  payment_detail: z.strictObject({
+    valid: z.boolean(),
+    errors: z.array(z.strictObject({ field: z.string(), message: z.string() })),
+  }),
 });
 
 /** Body of PATCH /sandbox/users/:id/payment_details/:id. */
 export const SandboxPaymentDetailBody = namedObject('SandboxPaymentDetailBody', {
-  payment_detail: z.object({ status: z.enum(['initiated', 'pending', 'approved', 'failed']) }).strict(),
+  payment_detail: z.strictObject({ status: z.enum(['initiated', 'pending', 'approved', 'failed']) }),
 });
 
 export const LatamBankNamesResponse = namedObject('LatamBankNamesResponse', {

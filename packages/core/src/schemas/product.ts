@@ -34,20 +34,18 @@ export function wireTokenOf(t: TokenInfo): PaymentToken {
   };
 }
 
-const TokenInput = z
-  .object({
-    blockchain: z.enum(blockchains),
-    network: z.enum(networks),
-    address: z.string().min(1).max(64),
-  })
-  .strict();
+const TokenInput = z.strictObject({
+  blockchain: z.enum(blockchains),
+  network: z.enum(networks),
+  address: z.string().min(1).max(64),
+});
 
 /** Upper bound of `expires_in_minutes` (one year); the spec sets only the minimum of 5. */
 const maxExpiresInMinutes = 525_600;
 
 /** `product` of POST /api/v1/products. Cross-field rules are checked in `superRefine`. */
 export const ProductCreateInput = z
-  .object({
+  .strictObject({
     name: displayText(z.string().trim().min(1).max(200)),
     email: z.email().max(254),
     send_webhook: z.boolean().default(false),
@@ -69,7 +67,6 @@ export const ProductCreateInput = z
     open_amount: z.boolean().default(false),
     token: TokenInput,
   })
-  .strict()
   .superRefine((p, ctx) => {
     if (p.send_webhook && !p.webhook_url) {
       ctx.addIssue({
@@ -88,7 +85,7 @@ export const ProductCreateBody = namedObject('ProductCreateBody', { product: Pro
 
 /** `product` of PATCH /api/v1/products/:id: only `active`, and it is required. */
 export const ProductUpdateBody = namedObject('ProductUpdateBody', {
-  product: z.object({ active: z.boolean() }).strict(),
+  product: z.strictObject({ active: z.boolean() }),
 });
 
 const productFields = {
@@ -116,7 +113,7 @@ const productFields = {
 };
 
 /** Product as returned by create and list (2.1). */
-export const Product = z.object(productFields).strict().meta({ id: 'Product' });
+export const Product = z.strictObject(productFields).meta({ id: 'Product' });
 export type Product = z.infer<typeof Product>;
 
 /** Product as returned by PATCH: without `verified_address` (2.1). */

@@ -6,30 +6,28 @@ const code = z.string().trim().min(1).max(40).toLowerCase();
 
 /** `POST /users/:id/onramps`. */
 export const OnrampCreateBody = namedObject('OnrampCreateBody', {
-  onramp: z
-    .object({
-      destination_amount: decimalInput(2),
-      crypto_currency: code,
-      crypto_rails: code,
-      destination_address: EvmAddress,
-      fiat_currency: code,
-      fiat_rails: code,
-    })
-    .strict(),
+  onramp: z.strictObject({
+    destination_amount: decimalInput(2),
+    crypto_currency: code,
+    crypto_rails: code,
+    destination_address: EvmAddress,
+    fiat_currency: code,
+    fiat_rails: code,
+  }),
 });
 
 /** `POST /sandbox/users/:id/onramps/:oid/deposit`: the bank partner's deposit notification. */
-export const SandboxDepositBody = z.object({ amount: decimalInput(2) }).strict();
+export const SandboxDepositBody = z.strictObject({ amount: decimalInput(2) });
 
 /** `POST /users/:id/quotes`. */
 export const QuoteCreateBody = namedObject('QuoteCreateBody', {
-  quote: z.object({ deposit_token: code, deposit_token_chain: code }).strict(),
+  quote: z.strictObject({ deposit_token: code, deposit_token_chain: code }),
 });
 
 /** `POST /users/:id/quote/rate`: a one-payout price from either side (exactly one amount). */
 export const QuoteRateBody = namedObject('QuoteRateBody', {
   quote: z
-    .object({
+    .strictObject({
       deposit_token: code,
       deposit_token_chain: code,
       fiat_currency: code,
@@ -37,7 +35,6 @@ export const QuoteRateBody = namedObject('QuoteRateBody', {
       deposit_token_amount: decimalInput(18).optional(),
       fiat_amount: decimalInput(2).optional(),
     })
-    .strict()
     .superRefine((q, ctx) => {
       if ((q.deposit_token_amount === undefined) === (q.fiat_amount === undefined)) {
         ctx.addIssue({
@@ -51,32 +48,26 @@ export const QuoteRateBody = namedObject('QuoteRateBody', {
 
 /** `POST /users/:id/quotes/:qid/execute`. */
 export const QuoteExecuteBody = namedObject('QuoteExecuteBody', {
-  quote: z
-    .object({
-      crypto_transfer: z
-        .object({
-          tx_id: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash'),
-          blockchain: code,
-          network: code,
-        })
-        .strict(),
-    })
-    .strict(),
+  quote: z.strictObject({
+    crypto_transfer: z.strictObject({
+      tx_id: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash'),
+      blockchain: code,
+      network: code,
+    }),
+  }),
 });
 
 /** One offramp of `POST /users/:id/quotes/:qid/offramps`. */
-const OfframpInput = z
-  .object({
-    payment_detail_id: Uuid,
-    destination_amount: decimalInput(2),
-    destination_currency: code,
-    rails: code.optional(),
-    reference: z.string().trim().max(140).nullable().optional(),
-    supporting_document_attributes: z.object({ submitted_url: HttpUrl }).strict().nullable().optional(),
-    supporting_document_url: HttpUrl.nullable().optional(),
-    metadata: jsonRecord().nullable().optional(),
-  })
-  .strict();
+const OfframpInput = z.strictObject({
+  payment_detail_id: Uuid,
+  destination_amount: decimalInput(2),
+  destination_currency: code,
+  rails: code.optional(),
+  reference: z.string().trim().max(140).nullable().optional(),
+  supporting_document_attributes: z.strictObject({ submitted_url: HttpUrl }).nullable().optional(),
+  supporting_document_url: HttpUrl.nullable().optional(),
+  metadata: jsonRecord().nullable().optional(),
+});
 
 /** `POST /users/:id/quotes/:qid/offramps`. */
 export const OfframpsCreateBody = namedObject('OfframpsCreateBody', {
@@ -85,17 +76,17 @@ export const OfframpsCreateBody = namedObject('OfframpsCreateBody', {
 
 /** `PATCH /users/:id/quotes/:qid/offramps/:oid`: only the reference changes. */
 export const OfframpUpdateBody = namedObject('OfframpUpdateBody', {
-  offramp: z.object({ reference: z.string().trim().max(140).nullable() }).strict(),
+  offramp: z.strictObject({ reference: z.string().trim().max(140).nullable() }),
 });
 
 /** `POST /users/:id/quotes/:qid/offramps/:oid/resend`: pays a bounced offramp out to another detail. */
 export const OfframpResendBody = namedObject('OfframpResendBody', {
-  offramp: z.object({ payment_detail_id: Uuid }).strict(),
+  offramp: z.strictObject({ payment_detail_id: Uuid }),
 });
 
 /** `POST /users/:id/quotes/:qid/offramps/:oid/refund`: returns a bounced offramp's tokens (to the sender by default). */
 export const OfframpRefundBody = namedObject('OfframpRefundBody', {
-  offramp: z.object({ refund_address: EvmAddress.optional() }).strict(),
+  offramp: z.strictObject({ refund_address: EvmAddress.optional() }),
 });
 
 // Responses. The presenters in @checkout/db build these shapes; the integration tests parse every ramp
@@ -169,7 +160,7 @@ export const OnrampListResponse = namedObject('OnrampListResponse', { onramps: z
 
 /** The sandbox bank partner's acknowledgement of a deposit notice. */
 export const SandboxDepositResponse = namedObject('SandboxDepositResponse', {
-  deposit: z.object({ id: Uuid, onramp_id: Uuid, amount: z.number() }).strict(),
+  deposit: z.strictObject({ id: Uuid, onramp_id: Uuid, amount: z.number() }),
 });
 
 /** The refund of a failed payout's tokens (extension). */
@@ -195,8 +186,7 @@ const Offramp = namedObject('Offramp', {
   rate: z.number(),
   fee: z.number(),
   supporting_document: z
-    .object({ submitted_url: z.string(), status: z.literal('not_checked') })
-    .strict()
+    .strictObject({ submitted_url: z.string(), status: z.literal('not_checked') })
     .nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   refund: OfframpRefund.nullable(),
@@ -220,43 +210,38 @@ const QuoteRefund = namedObject('QuoteRefund', {
 
 /** A quote with its deposit address, funding transfer and offramps (spec 2.6; `adddress` has three d's). */
 export const QuoteResponse = namedObject('QuoteResponse', {
-  quote: z
-    .object({
-      id: Uuid,
-      user_id: Uuid,
-      deposit_token: z.string().meta({ example: 'usdc' }),
-      deposit_token_chain: z.string().meta({ example: 'ethereum' }),
-      deposit_token_amount: z.number(),
-      fees: z.number(),
-      expiry: z.number().int().meta({ description: 'Epoch seconds' }),
-      executed: z.boolean(),
-      rates: z.record(z.string(), z.number()),
-      refunds: z.array(QuoteRefund),
-    })
-    .strict(),
-  deposit_address: z.object({ adddress: z.string(), blockchain: z.string() }).strict(),
+  quote: z.strictObject({
+    id: Uuid,
+    user_id: Uuid,
+    deposit_token: z.string().meta({ example: 'usdc' }),
+    deposit_token_chain: z.string().meta({ example: 'ethereum' }),
+    deposit_token_amount: z.number(),
+    fees: z.number(),
+    expiry: z.number().int().meta({ description: 'Epoch seconds' }),
+    executed: z.boolean(),
+    rates: z.record(z.string(), z.number()),
+    refunds: z.array(QuoteRefund),
+  }),
+  deposit_address: z.strictObject({ adddress: z.string(), blockchain: z.string() }),
   crypto_transfer: z
-    .object({ tx_id: z.string(), blockchain: z.string(), network: z.string() })
-    .strict()
+    .strictObject({ tx_id: z.string(), blockchain: z.string(), network: z.string() })
     .nullable(),
   offramps: z.array(Offramp),
 });
 
 /** The price of one payout (research §7, Quote#Rate); nothing is stored. */
 export const QuoteRateResponse = namedObject('QuoteRateResponse', {
-  quote: z
-    .object({
-      deposit_token: z.string(),
-      deposit_token_chain: z.string(),
-      deposit_token_amount: z.number(),
-      fiat_amount: z.number(),
-      fiat_currency: z.string(),
-      currency_pair: z.string().meta({ example: 'usdcusd' }),
-      fees: z.number(),
-      rails: z.string(),
-      rate: z.string().meta({ example: '0.92', description: 'Fiat per token, exact decimal' }),
-      expiry: z.number().int(),
-      executed: z.literal(false),
-    })
-    .strict(),
+  quote: z.strictObject({
+    deposit_token: z.string(),
+    deposit_token_chain: z.string(),
+    deposit_token_amount: z.number(),
+    fiat_amount: z.number(),
+    fiat_currency: z.string(),
+    currency_pair: z.string().meta({ example: 'usdcusd' }),
+    fees: z.number(),
+    rails: z.string(),
+    rate: z.string().meta({ example: '0.92', description: 'Fiat per token, exact decimal' }),
+    expiry: z.number().int(),
+    executed: z.literal(false),
+  }),
 });

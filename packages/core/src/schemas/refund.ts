@@ -4,7 +4,7 @@
  * and recognises the transfer on the chain.
  */
 import { z } from 'zod';
-import { EvmAddress, namedObject, Timestamp, Uuid } from './common.ts';
+import { EvmAddress, namedObject, Timestamp, timeWindow, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /**
@@ -120,10 +120,7 @@ export type RefundRequestBody = z.infer<typeof RefundRequestBody>;
 /** Query of GET /api/v1/refunds. */
 export const RefundQuery = namedObject('RefundQuery', {
   status: z.enum(refundStatuses).optional(),
-  /** ISO 8601: requested at or after. */
-  since: z.iso.datetime({ offset: true }).optional(),
-  /** ISO 8601: requested before. */
-  until: z.iso.datetime({ offset: true }).optional(),
+  ...timeWindow,
 });
 
 /** What the customer's claim page shows (GET /api/v1/refund_claims/:token). */

@@ -16,30 +16,26 @@ export const ResolvedPayment = namedObject('ResolvedPayment', {
   slug: z.string(),
   dollar_amount: DecimalString,
   metadata: z.record(z.string(), z.unknown()).nullable(),
-  user: z
-    .object({
-      email: z.string(),
-      custom_fields: z.record(z.string(), z.string()),
-    })
-    .strict(),
-  payment: z
-    .object({
-      expected_token: PaymentToken,
-      received_token: PaymentToken,
-      expected_token_amount: DecimalString,
-      received_token_amount: DecimalString,
-      amount_difference: DecimalString,
-      /** Extension: `paid_partially`, `paid_over` or `paid_late`; null when nothing was unusual. */
-      exception_status: z.enum(paymentExceptionStatuses).nullable(),
-      receiving_address: z.string(),
-      sender_address: z.string(),
-      tx_id: z.string(),
-      tx_success: z.boolean(),
-      tx_failure: z.boolean(),
-      swapped: z.boolean(),
-      created_at: z.iso.datetime({ precision: 3 }),
-    })
-    .strict(),
+  user: z.strictObject({
+    email: z.string(),
+    custom_fields: z.record(z.string(), z.string()),
+  }),
+  payment: z.strictObject({
+    expected_token: PaymentToken,
+    received_token: PaymentToken,
+    expected_token_amount: DecimalString,
+    received_token_amount: DecimalString,
+    amount_difference: DecimalString,
+    /** Extension: `paid_partially`, `paid_over` or `paid_late`; null when nothing was unusual. */
+    exception_status: z.enum(paymentExceptionStatuses).nullable(),
+    receiving_address: z.string(),
+    sender_address: z.string(),
+    tx_id: z.string(),
+    tx_success: z.boolean(),
+    tx_failure: z.boolean(),
+    swapped: z.boolean(),
+    created_at: z.iso.datetime({ precision: 3 }),
+  }),
 });
 export type ResolvedPayment = z.infer<typeof ResolvedPayment>;
 

@@ -1,6 +1,6 @@
 /** Money that fits no order: unmatched transfers as the merchant API and webhooks show them (wire shapes). */
 import { z } from 'zod';
-import { namedObject, Timestamp, Uuid } from './common.ts';
+import { exactlyOneOf, namedObject, Timestamp, timeWindow, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /** Why a transfer fits no order. */
@@ -58,30 +58,18 @@ export const UnmatchedTransferListResponse = namedObject('UnmatchedTransferListR
 export const UnmatchedTransferQuery = namedObject('UnmatchedTransferQuery', {
   product_id: Uuid.optional(),
   status: z.enum(unmatchedTransferStatuses).optional(),
-  /** ISO 8601: recorded at or after. */
-  since: z.iso.datetime({ offset: true }).optional(),
-  /** ISO 8601: recorded before. */
-  until: z.iso.datetime({ offset: true }).optional(),
+  ...timeWindow,
 });
 
 /** Body of POST /api/v1/unmatched_transfers/:id/attach: exactly one of the two. */
 export const UnmatchedTransferAttachBody = z
-  .object({
+  .strictObject({
     /** An open expected payment the transfer pays (its checkout records it as its payment). */
     expected_payment_id: Uuid.optional(),
     /** A resolved payment the transfer tops up (same token). */
     resolved_payment_id: Uuid.optional(),
   })
-  .strict()
-  .superRefine((b, ctx) => {
-    if (!b.expected_payment_id === !b.resolved_payment_id) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [b.expected_payment_id ? 'resolved_payment_id' : 'expected_payment_id'],
-        message: 'give exactly one of expected_payment_id and resolved_payment_id',
-      });
-    }
-  })
+  .superRefine(exactlyOneOf('expected_payment_id', 'resolved_payment_id'))
   .meta({ id: 'UnmatchedTransferAttachBody' });
 
 /** Body of POST /api/v1/unmatched_transfers/:id/dismiss. */

@@ -35,7 +35,7 @@ const KycCurrencyState = namedObject('KycCurrencyState', {
 
 /** The `kyc` block of a user. */
 export const Kyc = namedObject('Kyc', {
-  general: z.object({ status: KycStatusSchema, moderation_comment: z.string().nullable() }).strict(),
+  general: z.strictObject({ status: KycStatusSchema, moderation_comment: z.string().nullable() }),
   eur: KycCurrencyState,
   usd: KycCurrencyState,
   ars: KycCurrencyState,
@@ -89,6 +89,11 @@ const SlashDate = z
   })
   .meta({ example: '12/12/1985', description: 'DD/MM/YYYY' });
 
+const CountryCode = z
+  .string()
+  .trim()
+  .meta({ pattern: '^\\s*[A-Z]{2}\\s*$', description: 'ISO 3166-1 alpha-2, upper case (e.g. US)' });
+
 const text = (max = 200) => z.string().trim().min(1).max(max);
 const optionalText = (max = 200) => z.union([z.string().trim().max(max), z.null()]).optional();
 
@@ -97,7 +102,7 @@ const optionalText = (max = 200) => z.union([z.string().trim().max(max), z.null(
  * are checked by the API with the banking format checks; the fields required by type here.
  */
 export const UserCreateInput = z
-  .object({
+  .strictObject({
     beneficiary_type: z.enum(beneficiaryTypes),
     first_name: optionalText(),
     last_name: optionalText(),
@@ -109,14 +114,8 @@ export const UserCreateInput = z
     city: text(),
     state: text(100),
     postcode: text(20),
-    country: z
-      .string()
-      .trim()
-      .meta({ pattern: '^\\s*[A-Z]{2}\\s*$', description: 'ISO 3166-1 alpha-2, upper case (e.g. US)' }),
-    nationality: z
-      .string()
-      .trim()
-      .meta({ pattern: '^\\s*[A-Z]{2}\\s*$', description: 'ISO 3166-1 alpha-2, upper case (e.g. US)' }),
+    country: CountryCode,
+    nationality: CountryCode,
     phone: text(40),
     ssn: text(64),
     source_of_funds: optionalText(500),
@@ -124,7 +123,6 @@ export const UserCreateInput = z
     website: z.union([HttpUrl, z.null()]).optional(),
     business_description: optionalText(1000),
   })
-  .strict()
   .superRefine((u, ctx) => {
     const blank = (v: string | null | undefined) => v === undefined || v === null || v === '';
     const need = (field: 'first_name' | 'last_name' | 'company_name' | 'source_of_funds', why: string) => {
@@ -170,19 +168,17 @@ export const UserListResponse = namedObject('UserListResponse', { users: z.array
 
 /** A KYC session: the URL the user opens to verify. */
 export const KycSessionResponse = namedObject('KycSessionResponse', {
-  kyc: z.object({ user_id: Uuid, url: z.string() }).strict(),
+  kyc: z.strictObject({ user_id: Uuid, url: z.string() }),
 });
 
 /** Body of PATCH /sandbox/users/:id/kycs; `currency` and `rail` narrow the decision to one clearance. */
 export const SandboxKycBody = namedObject('SandboxKycBody', {
-  kyc: z
-    .object({
-      status: z.enum(sandboxKycStatuses),
-      currency: z.enum(kycCurrencies).optional(),
-      rail: z.enum(['local', 'swift']).optional(),
-      moderation_comment: z.union([z.string().max(1000), z.null()]).optional(),
-    })
-    .strict(),
+  kyc: z.strictObject({
+    status: z.enum(sandboxKycStatuses),
+    currency: z.enum(kycCurrencies).optional(),
+    rail: z.enum(['local', 'swift']).optional(),
+    moderation_comment: z.union([z.string().max(1000), z.null()]).optional(),
+  }),
 });
 export type SandboxKycBody = z.infer<typeof SandboxKycBody>;
 
@@ -195,7 +191,7 @@ export const WebhookEndpoint = namedObject('WebhookEndpoint', {
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 export const WebhookEndpointBody = namedObject('WebhookEndpointBody', {
-  webhook_endpoint: z.object({ url: HttpUrl }).strict(),
+  webhook_endpoint: z.strictObject({ url: HttpUrl }),
 });
 
 export const WebhookEndpointResponse = namedObject('WebhookEndpointResponse', {
