@@ -1,13 +1,13 @@
 /** How deep a transaction is buried: the count verifyPayment compares with a chain's required confirmations. */
-import type { Chain, Client, Transport } from 'viem';
 import { getBlockNumber } from 'viem/actions';
+import type { AnyClient } from './chainReads.ts';
 
 /**
  * Confirmations of a block: latest − `blockNumber` + 1, so the block itself counts as one; 0 when not
  * mined. Pass `latestBlockNumber` when already read to save the RPC call.
  */
 export async function getConfirmations(params: {
-  client: Client<Transport, Chain | undefined>;
+  client: AnyClient;
   blockNumber: bigint | null | undefined;
   latestBlockNumber?: bigint;
 }): Promise<number> {

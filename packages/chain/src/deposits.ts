@@ -6,19 +6,15 @@
  */
 import {
   type Address,
-  type Chain,
-  type Client,
   getAddress,
   type Hash,
-  parseEventLogs,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
-  type Transport,
+  zeroAddress,
 } from 'viem';
 import { getBlock, getBlockNumber, getTransactionReceipt } from 'viem/actions';
-import { erc20Abi } from './erc20.ts';
-
-type AnyClient = Client<Transport, Chain | undefined>;
+import { type AnyClient, erc20Transfers, sameHex, unlessError } from './chainReads.ts';
+import { getConfirmations } from './confirmations.ts';
 
 /** The quote token that one transaction brought to the deposit address. */
 export interface DepositTransfer {
@@ -34,9 +30,6 @@ export interface DepositTransfer {
   blockNumber: bigint;
 }
 
-const zeroAddress = '0x0000000000000000000000000000000000000000';
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
 /** The deposit a mined transaction made into `to` in `token`; undefined when it made none (or reverted). */
 export function depositOfReceipt(
   receipt: TransactionReceipt,
@@ -44,20 +37,19 @@ export function depositOfReceipt(
   to: Address,
 ): DepositTransfer | undefined {
   if (receipt.status !== 'success') return undefined;
-  const live = receipt.logs.filter((log) => !log.removed);
-  const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: live, strict: true });
-  const incoming = transfers.filter((t) => same(t.address, token) && same(t.args.to, to));
+  const transfers = erc20Transfers(receipt);
+  const incoming = transfers.filter((t) => sameHex(t.address, token) && sameHex(t.args.to, to));
   const first = incoming[0];
   if (!first) return undefined;
   const amount = incoming.reduce((sum, t) => sum + t.args.value, 0n);
   const sender = receipt.from;
   // A swap straight into the address: the pool sends the tokens, the transaction's sender pays it another.
   const swap =
-    !same(first.args.from, sender) &&
-    transfers.some((t) => same(t.args.from, sender) && !same(t.address, token));
+    !sameHex(first.args.from, sender) &&
+    transfers.some((t) => sameHex(t.args.from, sender) && !sameHex(t.address, token));
   const returnAddress = getAddress(swap ? sender : first.args.from);
   // Minted tokens have no sender to return them to.
-  if (amount <= 0n || same(returnAddress, zeroAddress)) return undefined;
+  if (amount <= 0n || sameHex(returnAddress, zeroAddress)) return undefined;
   return {
     txHash: receipt.transactionHash.toLowerCase(),
     amount,
@@ -82,14 +74,10 @@ export async function readDeposit(params: {
   confirmations: number;
 }): Promise<DepositReading> {
   const receipt = await getTransactionReceipt(params.client, { hash: params.txHash }).catch(
-    (error: unknown) => {
-      if (error instanceof TransactionReceiptNotFoundError) return undefined;
-      throw error;
-    },
+    unlessError(TransactionReceiptNotFoundError),
   );
   if (!receipt) return { status: 'none' };
-  const latest = await getBlockNumber(params.client, { cacheTime: 0 });
-  const confirmations = latest < receipt.blockNumber ? 0 : Number(latest - receipt.blockNumber + 1n);
+  const confirmations = await getConfirmations({ client: params.client, blockNumber: receipt.blockNumber });
   if (confirmations < Math.max(1, params.confirmations)) return { status: 'pending', confirmations };
   const deposit = depositOfReceipt(receipt, params.token, params.to);
   return deposit ? { status: 'confirmed', deposit } : { status: 'none' };

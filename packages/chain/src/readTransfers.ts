@@ -4,30 +4,17 @@
  * watcher records once for every open checkout; and out of watched addresses to known ones, which it
  * reads to recognise the refunds merchants' wallets pay.
  */
-import {
-  type Address,
-  type Chain,
-  type Client,
-  getAbiItem,
-  getAddress,
-  type Hash,
-  type Transport,
-} from 'viem';
+import { type Address, getAbiItem, getAddress, type Hash } from 'viem';
 import { getLogs, getTransaction } from 'viem/actions';
+import type { AnyClient } from './chainReads.ts';
 import { erc20Abi } from './erc20.ts';
+import type { IncomingTransfer } from './verifyPayment.ts';
 
-type ReadClient = Client<Transport, Chain | undefined>;
-
-/** One Transfer log out of a watched address. */
-export interface OutgoingTransferLog {
+/** One Transfer log out of a watched address (`token` is the log's address, checksummed). */
+export interface OutgoingTransferLog extends IncomingTransfer {
   txHash: Hash;
-  logIndex: number;
   blockNumber: bigint;
   blockHash: Hash;
-  token: Address;
-  from: Address;
-  to: Address;
-  amount: bigint;
 }
 
 /** One Transfer log into a watched address. */
@@ -54,7 +41,7 @@ function chunks(list: readonly Address[] | undefined): (Address[] | undefined)[]
  * out) to one of `to`, in chain order: one `eth_getLogs` per chunk of 100 senders and 100 receivers.
  */
 async function transferLogs(
-  client: ReadClient,
+  client: AnyClient,
   filter: { tokens: readonly Address[]; from?: readonly Address[]; to: readonly Address[] },
   fromBlock: bigint,
   toBlock: bigint,
@@ -98,7 +85,7 @@ async function transferLogs(
  * whose sender is not in `knownSenders` (transactions read before, by lowercase hash).
  */
 export async function readTransfers(params: {
-  client: ReadClient;
+  client: AnyClient;
   tokens: readonly Address[];
   to: readonly Address[];
   fromBlock: bigint;
@@ -131,7 +118,7 @@ export async function readTransfers(params: {
  * asked in smaller parts by its transport.
  */
 export async function readOutgoingTransfers(params: {
-  client: ReadClient;
+  client: AnyClient;
   tokens: readonly Address[];
   from: readonly Address[];
   to: readonly Address[];

@@ -5,8 +5,6 @@
  */
 import {
   type Address,
-  type Chain,
-  type Client,
   Eip1559FeesNotSupportedError,
   encodeFunctionData,
   type Hash,
@@ -15,7 +13,6 @@ import {
   type LocalAccount,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
-  type Transport,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
@@ -27,9 +24,8 @@ import {
   getTransactionReceipt,
   sendRawTransaction,
 } from 'viem/actions';
+import { type AnyClient, unlessError } from './chainReads.ts';
 import { erc20Abi, erc20NoReturnAbi } from './erc20.ts';
-
-type AnyClient = Client<Transport, Chain | undefined>;
 
 /** A signed, not yet broadcast token transfer. */
 export interface PreparedTokenTransfer {
@@ -152,14 +148,8 @@ export async function getTransactionState(params: {
 }): Promise<TransactionState> {
   const { client, hash } = params;
   const [receipt, transaction] = await Promise.all([
-    getTransactionReceipt(client, { hash }).catch((error: unknown) => {
-      if (error instanceof TransactionReceiptNotFoundError) return undefined;
-      throw error;
-    }),
-    getTransaction(client, { hash }).catch((error: unknown) => {
-      if (error instanceof TransactionNotFoundError) return undefined;
-      throw error;
-    }),
+    getTransactionReceipt(client, { hash }).catch(unlessError(TransactionReceiptNotFoundError)),
+    getTransaction(client, { hash }).catch(unlessError(TransactionNotFoundError)),
   ]);
   if (receipt !== undefined) return receipt.status === 'success' ? 'mined' : 'reverted';
   return transaction === undefined ? 'unknown' : 'pending';

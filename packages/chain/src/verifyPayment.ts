@@ -6,20 +6,15 @@
 import { percentDifference } from '@checkout/core';
 import {
   type Address,
-  type Chain,
-  type Client,
   getAddress,
   type Hash,
   isHash,
-  parseEventLogs,
   TransactionNotFoundError,
-  type TransactionReceipt,
   TransactionReceiptNotFoundError,
-  type Transport,
 } from 'viem';
 import { getBlockNumber, getTransaction, getTransactionReceipt } from 'viem/actions';
+import { type AnyClient, erc20Transfers, sameHex, unlessError } from './chainReads.ts';
 import { getConfirmations } from './confirmations.ts';
-import { erc20Abi } from './erc20.ts';
 
 /** A token the merchant accepts on the chain, as the token registry describes it. */
 export interface AcceptedToken {
@@ -80,7 +75,7 @@ export type PaymentVerification =
 
 /** What verifyPayment needs: the transaction, where the money should land, and what was expected. */
 export interface VerifyPaymentParameters {
-  client: Client<Transport, Chain | undefined>;
+  client: AnyClient;
   txHash: Hash;
   receivingAddress: Address;
   /** The tokens accepted on this chain; transfers of other tokens are ignored. */
@@ -188,24 +183,6 @@ export async function verifyPayment(params: VerifyPaymentParameters): Promise<Pa
   };
 }
 
-/** Every log of the receipt that decodes as an ERC-20 Transfer (ERC-721 Transfers, with 4 topics, do not). */
-function erc20Transfers(receipt: TransactionReceipt) {
-  const live = receipt.logs.filter((log) => !log.removed);
-  return parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: live, strict: true });
-}
-
 function findToken(tokens: readonly AcceptedToken[], address: string): AcceptedToken | undefined {
   return tokens.find((token) => sameHex(token.address, address));
-}
-
-function sameHex(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
-/** A catch handler that turns one expected "not there" error into `undefined` and rethrows the rest. */
-function unlessError(type: new (...args: never[]) => Error): (error: unknown) => undefined {
-  return (error) => {
-    if (error instanceof type) return undefined;
-    throw error;
-  };
 }
