@@ -34,22 +34,17 @@ const cache = new Map<DevContractName, Promise<ContractArtifact>>();
 
 /** Loads a contract's ABI and creation bytecode (once per process). */
 export function loadArtifact(name: DevContractName): Promise<ContractArtifact> {
-  let artifact = cache.get(name);
-  if (artifact === undefined) {
-    artifact = readArtifact(name);
-    cache.set(name, artifact);
-  }
+  const artifact = cache.get(name) ?? readArtifact(name);
+  cache.set(name, artifact);
   return artifact;
 }
 
 async function readArtifact(name: DevContractName): Promise<ContractArtifact> {
   const npmPath = npmArtifacts[name];
   if (npmPath === undefined) {
-    const json = JSON.parse(await readFile(new URL(`./artifacts/${name}.json`, import.meta.url), 'utf8')) as {
-      abi: Abi;
-      bytecode: Hex;
-    };
-    return { abi: json.abi, bytecode: json.bytecode };
+    const file = new URL(`./artifacts/${name}.json`, import.meta.url);
+    const { abi, bytecode } = JSON.parse(await readFile(file, 'utf8')) as ContractArtifact;
+    return { abi, bytecode };
   }
   // Waffle-format build output: the creation code sits in `evm.bytecode.object` without a 0x prefix.
   const file = createRequire(import.meta.url).resolve(npmPath);

@@ -4,7 +4,6 @@
  */
 import type { TokenSymbol } from '@checkout/core';
 import {
-  type Abi,
   type Account,
   type Address,
   type Chain,
@@ -201,7 +200,9 @@ async function signingClient(rpcUrl: string, signer: DevAccount = devDeployer): 
   });
 }
 
-async function confirm(client: SigningClient, hash: Hash, what: string) {
+/** Waits for a sent transaction's receipt; a revert throws, naming `what` was sent. */
+async function confirm(client: SigningClient, sent: Promise<Hash>, what: string) {
+  const hash = await sent;
   const receipt = await waitForTransactionReceipt(client, {
     hash,
     timeout: receiptTimeoutMs,
@@ -241,22 +242,26 @@ export async function bootstrapDevChain(options: { rpcUrl: string }): Promise<De
   await deploy(client, 'UniswapV2Factory', [devDeployer.address], factoryNonce);
   await deploy(client, 'UniswapV2Router02', [deployment.factory, deployment.weth], routerNonce);
 
-  for (const token of Object.values(deployment.tokens)) {
+  const tokens = Object.values(deployment.tokens);
+  for (const token of tokens) {
     await mint(client, token, devDeployer.address, devTreasurySupply);
-    await approve(client, token, deployment.router, maxUint256);
+    const approval = writeContract(client, {
+      address: token.address,
+      abi: token.noReturnTransfer ? erc20NoReturnAbi : erc20Abi,
+      functionName: 'approve',
+      args: [deployment.router, maxUint256],
+    });
+    await confirm(client, approval, `${token.symbol} approval`);
   }
   for (const shopper of devShoppers) {
-    for (const token of Object.values(deployment.tokens)) {
-      await mint(client, token, shopper.address, devShopperBalance);
-    }
+    for (const token of tokens) await mint(client, token, shopper.address, devShopperBalance);
   }
   // The USDC/DAI pool comes last: its existence marks a complete bootstrap.
   for (const [a, b] of devPools) {
-    const tokenA = deployment.tokens[a];
-    const tokenB = deployment.tokens[b];
+    const [tokenA, tokenB] = [deployment.tokens[a], deployment.tokens[b]];
     const amountA = devPoolDepth * 10n ** BigInt(tokenA.decimals);
     const amountB = devPoolDepth * 10n ** BigInt(tokenB.decimals);
-    const hash = await writeContract(client, {
+    const liquidity = writeContract(client, {
       address: deployment.router,
       abi: uniswapV2RouterAbi,
       functionName: 'addLiquidity',
@@ -271,7 +276,7 @@ export async function bootstrapDevChain(options: { rpcUrl: string }): Promise<De
         maxUint256,
       ],
     });
-    await confirm(client, hash, `${a}/${b} liquidity`);
+    await confirm(client, liquidity, `${a}/${b} liquidity`);
   }
   await assertComplete(client, deployment);
   return deployment;
@@ -296,41 +301,24 @@ async function deploy(
   name: DevContractName,
   args: readonly unknown[],
   nonce: number,
-): Promise<Address> {
-  const artifact = await loadArtifact(name);
-  const abi: Abi = artifact.abi;
-  const hash = await deployContract(client, { abi, bytecode: artifact.bytecode, args, nonce });
-  const receipt = await confirm(client, hash, `${name} deployment`);
+): Promise<void> {
+  const { abi, bytecode } = await loadArtifact(name);
+  const sent = deployContract(client, { abi, bytecode, args, nonce });
+  const receipt = await confirm(client, sent, `${name} deployment`);
   const expected = deployedAt(nonce);
   if (receipt.contractAddress?.toLowerCase() !== expected.toLowerCase()) {
     throw new Error(`${name} landed at ${receipt.contractAddress}, expected ${expected}`);
   }
-  return expected;
 }
 
 async function mint(client: SigningClient, token: DevToken, to: Address, wholeTokens: bigint): Promise<void> {
-  const hash = await writeContract(client, {
+  const sent = writeContract(client, {
     address: token.address,
     abi: devTokenMintAbi,
     functionName: 'mint',
     args: [to, wholeTokens * 10n ** BigInt(token.decimals)],
   });
-  await confirm(client, hash, `${token.symbol} mint`);
-}
-
-async function approve(
-  client: SigningClient,
-  token: DevToken,
-  spender: Address,
-  amount: bigint,
-): Promise<void> {
-  const hash = await writeContract(client, {
-    address: token.address,
-    abi: token.noReturnTransfer ? erc20NoReturnAbi : erc20Abi,
-    functionName: 'approve',
-    args: [spender, amount],
-  });
-  await confirm(client, hash, `${token.symbol} approval`);
+  await confirm(client, sent, `${token.symbol} mint`);
 }
 
 /** Mints `amount` base units of a dev token to `to`, signed by the deployer (the tokens' owner). */
@@ -341,12 +329,11 @@ export async function mintTo(params: {
   amount: bigint;
 }): Promise<Hash> {
   const client = await signingClient(params.rpcUrl);
-  const hash = await writeContract(client, {
+  const sent = writeContract(client, {
     address: params.token,
     abi: devTokenMintAbi,
     functionName: 'mint',
     args: [params.to, params.amount],
   });
-  await confirm(client, hash, 'mint');
-  return hash;
+  return (await confirm(client, sent, 'mint')).transactionHash;
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Chain, defineChain } from 'viem';
 import { missingEdrBinding } from './missingEdrBinding.ts';
 
@@ -86,10 +87,10 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
       resolve();
     });
   });
-  const stop = onceAsync(async () => {
-    await terminate(child, exit, () => exited);
-    await rm(dir, { recursive: true, force: true });
-  });
+  // Every call after the first shares the first call's promise.
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= terminate(child, exit, () => exited).then(() => rm(dir, { recursive: true, force: true })));
 
   try {
     const listeningPort = await new Promise<number>((resolve, reject) => {
@@ -198,28 +199,14 @@ async function terminate(child: ChildProcess, exit: Promise<void>, hasExited: ()
   if (!(await exitsWithin(exit, stopGraceMs))) throw new Error(`dev chain process ${child.pid} did not exit`);
 }
 
-async function exitsWithin(exit: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const exited = await Promise.race([exit.then(() => true), timeout]);
-  clearTimeout(timer);
-  return exited;
+/** Whether the node exits within `ms`; the timer holds no process open. */
+function exitsWithin(exit: Promise<void>, ms: number): Promise<boolean> {
+  return Promise.race([exit.then(() => true), sleep(ms, false, { ref: false })]);
 }
 
 function startError(reason: string, output: readonly string[]): Error {
   const tail = output.length > 0 ? `\n${output.join('\n')}` : '';
   return new Error(`dev chain ${reason}${tail}`);
-}
-
-/** Wraps an async action so every call after the first shares the first call's promise. */
-function onceAsync(action: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  return () => {
-    running ??= action();
-    return running;
-  };
 }
 
 /** A viem chain description of a dev chain, for clients that sign locally. */
