@@ -73,12 +73,8 @@ export function createChainClients(
                     observer.onRequest?.({ chainId: e.chainId, chainName: e.name, method }),
                 }
               : {}),
-            ...(observer.onError
-              ? {
-                  onError: ({ method, kind }) =>
-                    observer.onError?.({ chainId: e.chainId, method, kind, endpoint: i + 1 }),
-                }
-              : {}),
+            onError: ({ method, kind }) =>
+              observer.onError?.({ chainId: e.chainId, method, kind, endpoint: i + 1 }),
           },
         }),
       );

@@ -48,6 +48,8 @@ export function endpointTransport(
     restKind = kind;
     restReason = reason;
   };
+  const resting = (retryAfterMs: number) =>
+    new EndpointRestingError({ endpoint: options.label, kind: restKind, retryAfterMs, reason: restReason });
 
   return (config) => {
     inner ??= http(url, {
@@ -59,14 +61,7 @@ export function endpointTransport(
     })({ ...config, retryCount: 0 });
     const send = async (method: string, params: unknown): Promise<unknown> => {
       const left = restUntil - Date.now();
-      if (left > 0) {
-        throw new EndpointRestingError({
-          endpoint: options.label,
-          kind: restKind,
-          retryAfterMs: left,
-          reason: restReason,
-        });
-      }
+      if (left > 0) throw resting(left);
       try {
         const result = await inner!.request({ method, params } as never);
         failures = 0;
@@ -79,12 +74,7 @@ export function endpointTransport(
           failures++;
           rest('rate_limited', fault.retryAfterMs ?? Math.min(maxRestMs, 1000 * 2 ** (failures - 1)), reason);
           // Not the provider's error itself: its Retry-After would make viem wait inside the call.
-          throw new EndpointRestingError({
-            endpoint: options.label,
-            kind: 'rate_limited',
-            retryAfterMs: restUntil - Date.now(),
-            reason,
-          });
+          throw resting(restUntil - Date.now());
         }
         if (fault.kind === 'unreachable' || fault.kind === 'timeout' || fault.kind === 'server') {
           if (++failures >= failuresBeforeRest) {

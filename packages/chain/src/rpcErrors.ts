@@ -104,17 +104,11 @@ export function classifyRpcError(error: unknown): RpcFault {
     return { kind: error.kind, retryAfterMs: error.retryAfterMs };
   }
   const { text, codes, status } = describe(error);
-  const http =
-    error instanceof BaseError
-      ? (error.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null)
-      : null;
+  const walk = (match: (e: unknown) => boolean) => (error instanceof BaseError ? error.walk(match) : null);
   // A JSON-RPC error answered with an HTTP error status keeps the response's headers too.
-  const answered =
-    error instanceof BaseError
-      ? (error.walk(
-          (e) => (e instanceof HttpRequestError || e instanceof RpcRequestError) && e.headers !== undefined,
-        ) as HttpRequestError | RpcRequestError | null)
-      : null;
+  const answered = walk(
+    (e) => (e instanceof HttpRequestError || e instanceof RpcRequestError) && e.headers !== undefined,
+  ) as HttpRequestError | RpcRequestError | null;
   if (status === 429 || codes.includes(429) || codes.includes(-32007) || rateLimits.test(text)) {
     const after = retryAfterMs(answered?.headers?.get('retry-after'));
     return { kind: 'rate_limited', ...(after !== undefined ? { retryAfterMs: after } : {}) };
@@ -130,15 +124,10 @@ export function classifyRpcError(error: unknown): RpcFault {
   if (resultLimits.test(text) || status === 413) return { kind: 'log_results', ...suggestion };
   if (unstatedRangeLimits.test(text) || suggested) return { kind: 'log_range', ...suggestion };
   if (missingBlock.test(text)) return { kind: 'missing_block' };
-  if (
-    error instanceof BaseError &&
-    error.walk((e) => e instanceof TimeoutError || (e as { name?: string }).name === 'TimeoutError')
-  ) {
-    return { kind: 'timeout' };
-  }
-  if (status === 408 || status === 504) return { kind: 'timeout' };
+  const timedOut = walk((e) => e instanceof TimeoutError || (e as { name?: string }).name === 'TimeoutError');
+  if (timedOut || status === 408 || status === 504) return { kind: 'timeout' };
   if (status !== undefined && status >= 500) return { kind: 'server' };
-  if (http && status === undefined) return { kind: 'unreachable' };
+  if (walk((e) => e instanceof HttpRequestError) && status === undefined) return { kind: 'unreachable' };
   if (codes.includes(-32603)) return { kind: 'server' };
   // Request limits without words of their own (BNB Smart Chain's public nodes: "limit exceeded").
   if (codes.includes(-32005)) return { kind: 'rate_limited' };
@@ -155,10 +144,7 @@ export class EndpointRestingError extends BaseError {
   constructor(options: { endpoint: string; kind: RpcErrorKind; retryAfterMs: number; reason: string }) {
     super(
       `${options.endpoint} rests for ${Math.ceil(options.retryAfterMs / 100) / 10} s after ${options.kind}.`,
-      {
-        details: options.reason,
-        name: 'EndpointRestingError',
-      },
+      { details: options.reason, name: 'EndpointRestingError' },
     );
     this.kind = options.kind;
     this.retryAfterMs = options.retryAfterMs;
