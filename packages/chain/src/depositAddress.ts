@@ -65,16 +65,10 @@ function checkedMnemonic(input: string): string {
     if (wordIndex === undefined) throw new Error(`mnemonic word ${position + 1} is not in the BIP-39 list`);
     bits += wordIndex.toString(2).padStart(11, '0');
   }
+  // The checksum is the first bits (4 to 8) of the entropy's SHA-256.
   const checksumBits = bits.length / 33;
-  const entropyBits = bits.slice(0, bits.length - checksumBits);
-  const entropy = new Uint8Array(entropyBits.length / 8);
-  for (let i = 0; i < entropy.length; i++)
-    entropy[i] = Number.parseInt(entropyBits.slice(i * 8, i * 8 + 8), 2);
-  const digest = sha256(entropy, 'bytes');
-  const expected = Array.from(digest.slice(0, 1), (byte) => byte.toString(2).padStart(8, '0'))
-    .join('')
-    .slice(0, checksumBits);
-  if (bits.slice(bits.length - checksumBits) !== expected)
-    throw new Error('mnemonic checksum does not match');
+  const entropy = Uint8Array.from(bits.slice(0, -checksumBits).match(/.{8}/g)!, (b) => Number.parseInt(b, 2));
+  const expected = sha256(entropy, 'bytes')[0]!.toString(2).padStart(8, '0').slice(0, checksumBits);
+  if (bits.slice(-checksumBits) !== expected) throw new Error('mnemonic checksum does not match');
   return words.join(' ');
 }
