@@ -48,6 +48,7 @@ export function customerReceipt(input: CustomerReceiptInput): MailContent {
   const name = oneLine(product.name);
   const usd = formatUsdIn(resolved.dollar_amount, locale);
   const tokens = (amount: string, symbol: string) => `${formatDecimalIn(amount, locale)} ${oneLine(symbol)}`;
+  const received = tokens(payment.received_token_amount, payment.received_token.symbol);
   const failed = payment.tx_failure;
   const test = resolved.is_test ? words.testSubject : '';
   const subject = `${test}${failed ? words.failedSubject(name) : words.subject(name, usd)}`;
@@ -63,7 +64,7 @@ export function customerReceipt(input: CustomerReceiptInput): MailContent {
       words.taxIncluded(formatDecimalIn(formatRate(product.tax_rate), locale)),
       formatUsdIn(includedTax(resolved.dollar_amount, product.tax_rate), locale),
     ],
-    [failed ? words.sent : words.paid, tokens(payment.received_token_amount, payment.received_token.symbol)],
+    [failed ? words.sent : words.paid, received],
     [words.chain, oneLine(chainName)],
     [words.transaction, payment.tx_id],
     [words.explorer, input.explorerTxUrl],
@@ -74,7 +75,6 @@ export function customerReceipt(input: CustomerReceiptInput): MailContent {
   const notes: string[] = [];
   const deviation = failed ? undefined : paymentDeviation(payment.amount_difference);
   const expected = tokens(payment.expected_token_amount, payment.expected_token.symbol);
-  const received = tokens(payment.received_token_amount, payment.received_token.symbol);
   const percent = formatDecimalIn(payment.amount_difference.replace(/^[+-]/, ''), locale);
   if (deviation === 'under') notes.push(words.under(percent, expected, received));
   else if (deviation === 'over') notes.push(words.over(percent, expected, received));

@@ -15,9 +15,8 @@ export function paymentReorgNotice(input: {
   const { payment } = input;
   const name = oneLine(input.productName);
   const reversed = input.outcome === 'reversed';
-  const subject = reversed
-    ? `${payment.is_test ? '[TEST] ' : ''}Payment reversed: ${name} — ${payment.dollar_amount} USD`
-    : `${payment.is_test ? '[TEST] ' : ''}Payment moved to another block (still paid): ${name} — ${payment.dollar_amount} USD`;
+  const what = reversed ? 'Payment reversed' : 'Payment moved to another block (still paid)';
+  const subject = `${payment.is_test ? '[TEST] ' : ''}${what}: ${name} — ${payment.dollar_amount} USD`;
   const flag = reversed
     ? '*** reversed: a reorganisation of the chain took this transaction off it. The money did not arrive: do not fulfil the order (or recover it if you did). ***'
     : `*** The chain reorganised: the transaction is now in block ${input.blockNumber}. The payment still stands; nothing to do. ***`;

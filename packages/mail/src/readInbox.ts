@@ -41,13 +41,8 @@ const readBatch = 16;
 /** Parsed messages of `dir`, oldest first; a missing directory is an empty inbox. */
 export async function readInbox(dir: string, options: ReadInboxOptions = {}): Promise<InboxMessage[]> {
   const limit = options.limit ?? 500;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = await readdir(dir).catch(unlessMissing);
+  if (names === undefined) return [];
   // Only finished files match: the inbox writes under a dot-name first and renames when complete.
   const ids = names
     .map((name) => storedName.exec(name)?.[1])
@@ -71,14 +66,9 @@ export async function readInbox(dir: string, options: ReadInboxOptions = {}): Pr
 }
 
 async function readOne(dir: string, id: string): Promise<InboxMessage | undefined> {
-  let raw: Buffer;
-  try {
-    raw = await readFile(join(dir, `${id}.eml`));
-  } catch (error) {
-    // Deleted between the listing and the read.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  // Undefined when deleted between the listing and the read.
+  const raw = await readFile(join(dir, `${id}.eml`)).catch(unlessMissing);
+  if (raw === undefined) return undefined;
   const email = await PostalMime.parse(raw);
   const envelopeTo = email.headers
     .filter((h) => h.key === envelopeToHeader.toLowerCase())
@@ -95,6 +85,12 @@ async function readOne(dir: string, id: string): Promise<InboxMessage | undefine
     messageId: email.messageId ?? '',
     headers: email.headers.map((h) => ({ key: h.key, value: h.value })),
   };
+}
+
+/** A catch handler: a missing file or directory reads as undefined, other errors are rethrown. */
+function unlessMissing(error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw error;
 }
 
 function addresses(list: Address[] | undefined): string[] {

@@ -10,17 +10,9 @@ import { formatTimestamp } from './formatTimestamp.ts';
 import { formatDecimalIn } from './localeAmount.ts';
 import { oneLine } from './oneLine.ts';
 import { receiptLocaleOf } from './receiptLanguage.ts';
-import { refundWords } from './refundWords.ts';
+import { type CustomerRefundNoticeKind, refundWords } from './refundWords.ts';
 
-/** What a customer's refund e-mail is about: a status the refund reached, or the reminder to claim it. */
-export type CustomerRefundNoticeKind =
-  | 'awaiting_address'
-  | 'reminder'
-  | 'ready_to_pay'
-  | 'sent'
-  | 'confirmed'
-  | 'canceled'
-  | 'expired';
+export type { CustomerRefundNoticeKind };
 
 /** The statuses a merchant is e-mailed of. */
 export type MerchantRefundNoticeKind = 'ready_to_pay' | 'expired' | 'confirmed';

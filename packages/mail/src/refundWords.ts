@@ -4,42 +4,28 @@
  */
 import type { ReceiptLanguage } from './receiptLanguage.ts';
 
+/** What a customer's refund e-mail is about: a status the refund reached, or the reminder to claim it. */
+export type CustomerRefundNoticeKind =
+  | 'awaiting_address'
+  | 'reminder'
+  | 'ready_to_pay'
+  | 'sent'
+  | 'confirmed'
+  | 'canceled'
+  | 'expired';
+
 /** The words of a customer's refund e-mails in one language. */
 export interface RefundWords {
-  subjects: {
-    /** `what` is the product's name, or nothing when the refund has none. */
-    awaiting_address(amount: string, what: string): string;
-    reminder(amount: string, what: string): string;
-    ready_to_pay(amount: string, what: string): string;
-    sent(amount: string, what: string): string;
-    confirmed(amount: string, what: string): string;
-    canceled(amount: string, what: string): string;
-    expired(amount: string, what: string): string;
-  };
+  /** `what` is the product's name (see `forWhat`), or nothing when the refund has none. */
+  subjects: Record<CustomerRefundNoticeKind, (amount: string, what: string) => string>;
   test: string;
   testSubject: string;
   /** ` for Filter papers` / ` de Filter papers` (with its leading space), or nothing. */
   forWhat(name: string | null): string;
-  intro: {
-    awaiting_address: string;
-    reminder(until: string): string;
-    ready_to_pay: string;
-    sent: string;
-    confirmed: string;
-    canceled: string;
-    expired: string;
-  };
+  intro: Record<Exclude<CustomerRefundNoticeKind, 'reminder'>, string> & { reminder(until: string): string };
   claimHere(until: string): string;
   exchangeWarning(token: string, chain: string): string;
-  labels: {
-    amount: string;
-    chain: string;
-    reason: string;
-    address: string;
-    transaction: string;
-    claimBy: string;
-    refundId: string;
-  };
+  labels: Record<'amount' | 'chain' | 'reason' | 'address' | 'transaction' | 'claimBy' | 'refundId', string>;
 }
 
 export const refundWords: Record<ReceiptLanguage, RefundWords> = {
