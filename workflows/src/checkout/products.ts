@@ -22,11 +22,11 @@ import {
   insertExpectedPayment,
   insertProduct,
   type ProductRow,
-  type SecretBox,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
 import type { z } from 'zod';
+import type { WorkerResources } from '../resources.ts';
 
 /** The accepted token named by `product.token`, or a 422 saying which part is wrong. */
 function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['token']): TokenInfo {
@@ -59,10 +59,7 @@ function resolveProductToken(tokens: TokenRegistry, input: ProductCreateInput['t
 }
 
 /** What products are made with: the token registry and the box that seals each product's secret. */
-export interface ProductDeps {
-  tokens: TokenRegistry;
-  secrets: SecretBox;
-}
+export type ProductDeps = Pick<WorkerResources, 'tokens' | 'secrets'>;
 
 /** Writes a product of the merchant's wallet selling in the token it names. */
 export async function createProduct(

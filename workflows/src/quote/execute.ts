@@ -6,7 +6,7 @@
  * returned, whichever refusal follows (lateTransfers.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { type AcceptedToken, type ChainClients, verifyPayment } from '@checkout/chain';
+import { type AcceptedToken, verifyPayment } from '@checkout/chain';
 import { ApiError, formatUnits, type QuoteExecuteBody } from '@checkout/core';
 import {
   type Database,
@@ -24,6 +24,7 @@ import {
 import type { Kysely } from 'kysely';
 import { getAddress, type Hash } from 'viem';
 import type { z } from 'zod';
+import type { WorkerResources } from '../resources.ts';
 import { queueDeliveryStart } from '../webhookDelivery/start.ts';
 import { reportLateTransfer } from './lateTransfers.ts';
 import { isExecuted, isExpired, lockOpenQuote, quoteAlreadyExecuted, quoteExpired } from './offramps.ts';
@@ -31,9 +32,7 @@ import { recordQuoteRefund } from './refunds.ts';
 import { queueQuoteExecuted } from './start.ts';
 
 /** What executing a quote needs beyond the database. */
-export interface ExecuteQuoteDeps {
-  chains: ChainClients;
-  secrets: SecretBox;
+export interface ExecuteQuoteDeps extends Pick<WorkerResources, 'chains' | 'secrets'> {
   log: { warn(fields: object, message: string): void };
 }
 

@@ -16,7 +16,6 @@ import {
   type RefundRow,
   type ResolvedPaymentRow,
   refundTokenHash,
-  type SecretBox,
   type StoredToken,
   settleUnmatchedTransfer,
   standingRefundUnits,
@@ -26,6 +25,7 @@ import { receiptLocaleOf } from '@checkout/mail';
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
+import type { WorkerResources } from '../resources.ts';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
 import { announceRefund } from './announce.ts';
 import { checkRefundAddress } from './refundAddress.ts';
@@ -34,9 +34,7 @@ import { refundWorkflowId } from './shared.ts';
 import { refundSummary } from './summary.ts';
 
 /** What recording a refund needs besides the database. */
-export interface RequestRefundDeps {
-  secrets: SecretBox;
-  publicBaseUrl: string;
+export interface RequestRefundDeps extends Pick<WorkerResources, 'secrets' | 'publicBaseUrl'> {
   /** How long the customer may take to give an address. */
   claimDays: number;
 }
