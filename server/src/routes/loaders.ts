@@ -20,9 +20,6 @@ import {
   findUnmatchedTransfer,
   findUser,
   type OfframpRow,
-  type OnrampRow,
-  type PaymentDetailRow,
-  type ProductRow,
   type QuoteRow,
   type UserRow,
 } from '@checkout/db';
@@ -31,6 +28,8 @@ import type { Kysely } from 'kysely';
 import type { AppState } from '../context.ts';
 
 type Ctx = RouterContext<AppState>;
+type WalletScope = { merchantId: string; addressId: string };
+type UserScope = { merchantId: string; userId: string };
 
 /** The row, or the 404 of `what`. */
 async function found<T>(what: string, row: Promise<T | undefined>): Promise<T> {
@@ -40,59 +39,81 @@ async function found<T>(what: string, row: Promise<T | undefined>): Promise<T> {
 }
 
 /** The Area A scope: the merchant and the wallet of the request. */
-export function walletScope(state: AppState): { merchantId: string; addressId: string } {
+export function walletScope(state: AppState): WalletScope {
   return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
 }
 
-const userScope = (user: UserRow) => ({ merchantId: user.merchant_id, userId: user.id });
+/** The wallet's record of `:id` as `find` reads it, or the 404 of `what`. */
+const ofWallet = <T>(
+  ctx: Ctx,
+  what: string,
+  find: (db: Kysely<Database>, scope: WalletScope, id: string) => Promise<T | undefined>,
+) => found(what, find(ctx.state.db, walletScope(ctx.state), ctx.params.id!));
 
 /** The account's user of `:id`. */
 export function userOfRequest(ctx: Ctx): Promise<UserRow> {
   return found('User', findUser(ctx.state.db, ctx.state.merchant!.merchantId, ctx.params.id!));
 }
 
-/** The user's quote of `:quoteId`. */
-export function quoteOfRequest(ctx: Ctx, user: UserRow): Promise<QuoteRow> {
-  return found('Quote', findQuote(ctx.state.db, userScope(user), ctx.params.quoteId!));
+/** The scope of the user of `:id`. */
+async function userScopeOfRequest(ctx: Ctx): Promise<UserScope> {
+  const user = await userOfRequest(ctx);
+  return { merchantId: user.merchant_id, userId: user.id };
 }
 
-/** The user's offramp of `:offrampId`, of `quote` when given. */
-export async function offrampOfRequest(ctx: Ctx, user: UserRow, quote?: QuoteRow): Promise<OfframpRow> {
-  const row = await found('Offramp', findOfframp(ctx.state.db, userScope(user), ctx.params.offrampId!));
-  if (quote && row.quote_id !== quote.id) throw notFound('Offramp');
-  return row;
-}
+/** The records of the user of `:id` that `list` lists. */
+export const listOfUser = async <T>(
+  ctx: Ctx,
+  list: (db: Kysely<Database>, scope: UserScope) => Promise<T[]>,
+) => list(ctx.state.db, await userScopeOfRequest(ctx));
+
+/** The record of the user of `:id` that the path parameter `param` names, or the 404 of `what`. */
+const ofUser = async <T>(
+  ctx: Ctx,
+  what: string,
+  param: string,
+  find: (db: Kysely<Database>, scope: UserScope, id: string) => Promise<T | undefined>,
+) => found(what, find(ctx.state.db, await userScopeOfRequest(ctx), ctx.params[param]!));
+
+/** The user's quote of `:quoteId`. */
+export const quoteOfRequest = (ctx: Ctx) => ofUser(ctx, 'Quote', 'quoteId', findQuote);
+
+/** The user's offramp of `:offrampId`. */
+export const offrampOfRequest = (ctx: Ctx) => ofUser(ctx, 'Offramp', 'offrampId', findOfframp);
 
 /** The user's onramp of `:onrampId`. */
-export function onrampOfRequest(ctx: Ctx, user: UserRow): Promise<OnrampRow> {
-  return found('Onramp', findOnramp(ctx.state.db, userScope(user), ctx.params.onrampId!));
-}
+export const onrampOfRequest = (ctx: Ctx) => ofUser(ctx, 'Onramp', 'onrampId', findOnramp);
 
 /** The user's payment detail of `:detailId`. */
-export function paymentDetailOfRequest(ctx: Ctx, user: UserRow): Promise<PaymentDetailRow> {
-  return found('Payment detail', findPaymentDetail(ctx.state.db, userScope(user), ctx.params.detailId!));
+export const paymentDetailOfRequest = (ctx: Ctx) =>
+  ofUser(ctx, 'Payment detail', 'detailId', findPaymentDetail);
+
+/** The quote of `:quoteId` and its offramp of `:offrampId`. */
+export async function quoteOfframpOfRequest(ctx: Ctx): Promise<{ quote: QuoteRow; row: OfframpRow }> {
+  const quote = await quoteOfRequest(ctx);
+  const scope = { merchantId: quote.merchant_id, userId: quote.user_id };
+  const row = await found('Offramp', findOfframp(ctx.state.db, scope, ctx.params.offrampId!));
+  if (row.quote_id !== quote.id) throw notFound('Offramp');
+  return { quote, row };
 }
 
 /** The wallet's product of `:id`. */
-export function productOfRequest(ctx: Ctx): Promise<ProductRow> {
-  return found('Product', findProduct(ctx.state.db, walletScope(ctx.state), ctx.params.id!));
-}
+export const productOfRequest = (ctx: Ctx) => ofWallet(ctx, 'Product', findProduct);
 
 /** The wallet's expected payment of `:id`. */
-export function expectedPaymentOfRequest(ctx: Ctx) {
-  return found(
-    'Expected payment',
-    findMerchantExpectedPayment(ctx.state.db, walletScope(ctx.state), ctx.params.id!),
-  );
-}
+export const expectedPaymentOfRequest = (ctx: Ctx) =>
+  ofWallet(ctx, 'Expected payment', findMerchantExpectedPayment);
 
 /** The wallet's webhook delivery of `:id`. */
-export function webhookDeliveryOfRequest(ctx: Ctx) {
-  return found(
-    'Webhook delivery',
-    findScopedWebhookDelivery(ctx.state.db, walletScope(ctx.state), ctx.params.id!),
-  );
-}
+export const webhookDeliveryOfRequest = (ctx: Ctx) =>
+  ofWallet(ctx, 'Webhook delivery', findScopedWebhookDelivery);
+
+/** The wallet's resolved payment of `:id`. */
+export const resolvedPaymentOfRequest = (ctx: Ctx) =>
+  ofWallet(ctx, 'Resolved payment', findMerchantResolvedPayment);
+
+/** The wallet's refund of `:id`. */
+export const refundOfRequest = (ctx: Ctx) => ofWallet(ctx, 'Refund', findMerchantRefund);
 
 /** The wallet's unmatched transfer of `:id`. */
 export function unmatchedTransferOfRequest(ctx: Ctx) {
@@ -109,19 +130,6 @@ export function unmatchedTransferOfRequest(ctx: Ctx) {
 /** The checkout session of `:id` (public: its id is the shopper's credential). */
 export function sessionOfRequest(ctx: Ctx, db: Kysely<Database>) {
   return found('Checkout session', findSession(db, ctx.params.id!));
-}
-
-/** The wallet's resolved payment of `:id`. */
-export function resolvedPaymentOfRequest(ctx: Ctx) {
-  return found(
-    'Resolved payment',
-    findMerchantResolvedPayment(ctx.state.db, walletScope(ctx.state), ctx.params.id!),
-  );
-}
-
-/** The wallet's refund of `:id`. */
-export function refundOfRequest(ctx: Ctx) {
-  return found('Refund', findMerchantRefund(ctx.state.db, walletScope(ctx.state), ctx.params.id!));
 }
 
 /** The refund of the claim page's or the pay page's `:token` (public: the token is the credential). */

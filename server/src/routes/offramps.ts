@@ -22,11 +22,10 @@ import {
   requestOfframpRefund,
   requestOfframpResend,
 } from '@checkout/workflows';
-import type { RouterContext } from '@koa/router';
-import type { AppDeps, AppState } from '../context.ts';
+import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, offrampPath, ok, quotePath, unavailable, userOfframpPath, userPath } from './docs.ts';
-import { offrampOfRequest, quoteOfRequest, userOfRequest } from './loaders.ts';
+import { listOfUser, offrampOfRequest, quoteOfframpOfRequest, quoteOfRequest } from './loaders.ts';
 
 /** Registers offramp and quote execution routes on the Area B router (API key only). */
 export function offrampRoutes(router: Routes, deps: AppDeps): void {
@@ -38,8 +37,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The new offramps', OfframpListResponse), ...errors(400, 401, 404, 409, 415, 422) },
     }),
     withBody({ schema: OfframpsCreateBody, root: 'offramps' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx);
-      const quote = await quoteOfRequest(ctx, user);
+      const quote = await quoteOfRequest(ctx);
       const { offramps: inputs } = body();
       const inserted = await addOfframps(ctx.state.db, deps.config.ramps, { quote, offramps: inputs });
       ctx.body = { offramps: inserted.map(presentOfframp) };
@@ -54,8 +52,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('Offramps, oldest first', OfframpListResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      const rows = await listOfframpsOfUser(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+      const rows = await listOfUser(ctx, listOfframpsOfUser);
       ctx.body = { offramps: rows.map(presentOfframp) };
     },
   );
@@ -68,8 +65,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The offramp', OfframpResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx, user)) };
+      ctx.body = { offramp: presentOfframp(await offrampOfRequest(ctx)) };
     },
   );
 
@@ -81,20 +77,11 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The offramp', OfframpResponse), ...errors(400, 401, 404, 415, 422) },
     }),
     withBody({ schema: OfframpUpdateBody, root: 'offramp' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx);
-      const quote = await quoteOfRequest(ctx, user);
-      const row = await offrampOfRequest(ctx, user, quote);
+      const { row } = await quoteOfframpOfRequest(ctx);
       const updated = await changeOfframpReference(ctx.state.db, row, body().offramp.reference);
       ctx.body = { offramp: presentOfframp(updated) };
     }),
   );
-
-  /** The bounced offramp of the request's quote that a resend or refund is asked for. */
-  const bouncedOfframpOfRequest = async (ctx: RouterContext<AppState>) => {
-    const user = await userOfRequest(ctx);
-    const quote = await quoteOfRequest(ctx, user);
-    return { quote, row: await offrampOfRequest(ctx, user, quote) };
-  };
 
   // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
   router.post(
@@ -109,7 +96,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       },
     }),
     withBody({ schema: OfframpResendBody, root: 'offramp' }, async (ctx, body) => {
-      const { quote, row } = await bouncedOfframpOfRequest(ctx);
+      const { quote, row } = await quoteOfframpOfRequest(ctx);
       const updated = await requestOfframpResend(ctx.state.db, {
         quote,
         offramp: row,
@@ -132,7 +119,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       },
     }),
     withBody({ schema: OfframpRefundBody, root: 'offramp' }, async (ctx, body) => {
-      const { quote, row } = await bouncedOfframpOfRequest(ctx);
+      const { quote, row } = await quoteOfframpOfRequest(ctx);
       const updated = await requestOfframpRefund(ctx.state.db, {
         quote,
         offramp: row,
@@ -154,8 +141,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
       },
     }),
     withBody({ schema: QuoteExecuteBody, root: 'quote' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx);
-      const quote = await quoteOfRequest(ctx, user);
+      const quote = await quoteOfRequest(ctx);
       const { quote: input } = body();
       const executed = await executeQuote(
         ctx.state.db,

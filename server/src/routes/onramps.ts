@@ -17,7 +17,7 @@ import { createOnramp, type OnrampRules, recordOnrampDeposit } from '@checkout/w
 import { type AppDeps, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, ok, onrampPath, userPath } from './docs.ts';
-import { onrampOfRequest, userOfRequest } from './loaders.ts';
+import { listOfUser, onrampOfRequest, userOfRequest } from './loaders.ts';
 
 /** Registers the onramp routes on the Area B router (API key only). */
 export function onrampRoutes(router: Routes, deps: AppDeps): void {
@@ -57,8 +57,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('Onramps, oldest first', OnrampListResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      const rows = await listOnramps(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+      const rows = await listOfUser(ctx, listOnramps);
       ctx.body = { onramps: rows.map((row) => presentOnramp(row)) };
     },
   );
@@ -71,8 +70,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The onramp', OnrampResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx, user)) };
+      ctx.body = { onramp: presentOnramp(await onrampOfRequest(ctx)) };
     },
   );
 }
@@ -91,8 +89,7 @@ export function onrampSandboxRoutes(router: Routes): void {
       },
     }),
     withBody({ schema: SandboxDepositBody, root: 'amount' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx);
-      const row = await onrampOfRequest(ctx, user);
+      const row = await onrampOfRequest(ctx);
       const { amount } = body();
       const deposit = await recordOnrampDeposit(ctx.state.db, { onramp: row, amount });
       // Credited by the onramp's workflow moments later; GET the onramp or follow onramp_update.

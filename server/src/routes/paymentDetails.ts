@@ -11,7 +11,7 @@ import { changePaymentDetailStatus, createPaymentDetail } from '@checkout/workfl
 import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, detailPath, errors, ok, userPath } from './docs.ts';
-import { paymentDetailOfRequest, userOfRequest } from './loaders.ts';
+import { listOfUser, paymentDetailOfRequest, userOfRequest } from './loaders.ts';
 
 /** Registers the payment detail routes on the Area B router. */
 export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
@@ -61,8 +61,7 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('Payment details', PaymentDetailListResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      const rows = await listPaymentDetails(ctx.state.db, { merchantId: user.merchant_id, userId: user.id });
+      const rows = await listOfUser(ctx, listPaymentDetails);
       ctx.body = { payment_details: rows.map((row) => presentPaymentDetail(row, deps.secrets)) };
     },
   );
@@ -75,8 +74,7 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      const row = await paymentDetailOfRequest(ctx, user);
+      const row = await paymentDetailOfRequest(ctx);
       ctx.body = { payment_detail: presentPaymentDetail(row, deps.secrets) };
     },
   );
@@ -89,8 +87,7 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      const detail = await paymentDetailOfRequest(ctx, user);
+      const detail = await paymentDetailOfRequest(ctx);
       const row = await changePaymentDetailStatus(
         ctx.state.db,
         { secrets: deps.secrets },

@@ -81,8 +81,7 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The quote (spec 2.6)', QuoteResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const user = await userOfRequest(ctx);
-      const row = await quoteOfRequest(ctx, user);
+      const row = await quoteOfRequest(ctx);
       ctx.body = presentQuote(
         row,
         await listOfframpsOfQuote(ctx.state.db, row.id),

@@ -98,8 +98,7 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 415, 422) },
     }),
     withBody({ schema: SandboxPaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
-      const user = await userOfRequest(ctx);
-      const detail = await paymentDetailOfRequest(ctx, user);
+      const detail = await paymentDetailOfRequest(ctx);
       const { payment_detail: input } = body();
       const row = await changePaymentDetailStatus(
         ctx.state.db,
