@@ -4,8 +4,9 @@
  */
 import { RefundListResponse, RefundQuery, RefundRequestBody, RefundResponse } from '@checkout/core';
 import { presentRefund } from '@checkout/db';
-import { cancelRefund, listWalletRefunds, requestRefund } from '@checkout/workflows';
-import type { AppDeps } from '../context.ts';
+import { cancelRefund, listWalletRefunds, type RefundSubject, requestRefund } from '@checkout/workflows';
+import type { RouterContext } from '@koa/router';
+import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
 import { type Routes, withBody } from './declare.ts';
 import {
@@ -31,27 +32,37 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
   const shown = { secrets: deps.secrets, publicBaseUrl: deps.config.publicBaseUrl };
   const requestDeps = { ...shown, claimDays: deps.config.checkout.refundClaimDays };
 
-  router.post(
+  /** Declares the POST at `path` that refunds the record `subjectOf` finds, from the receiving wallet. */
+  const refundRoute = (
+    path: string,
+    summary: string,
+    records: typeof refundPath,
+    subjectOf: (ctx: RouterContext<AppState>) => Promise<RefundSubject>,
+  ) =>
+    router.post(
+      path,
+      areaA({
+        summary,
+        requestParams: { header: merchantHeaders, path: records },
+        responses: {
+          ...created('The refund', RefundResponse),
+          ...errors(400, 401, 403, 404, 409, 413, 415, 422),
+        },
+      }),
+      withBody({ schema: RefundRequestBody }, async (ctx, body) => {
+        const subject = await subjectOf(ctx);
+        const scope = walletScope(ctx.state);
+        const row = await requestRefund(ctx.state.db, requestDeps, { scope, subject, body: body() });
+        ctx.status = 201;
+        ctx.body = { refund: presentRefund(row, shown) };
+      }),
+    );
+
+  refundRoute(
     '/resolved_payments/:id/refunds',
-    areaA({
-      summary:
-        "Refund a resolved payment from the receiving wallet: all it received, what it was paid over, or part of it; to the merchant's address or one the customer gives",
-      requestParams: { header: merchantHeaders, path: resolvedPaymentPath },
-      responses: {
-        ...created('The refund', RefundResponse),
-        ...errors(400, 401, 403, 404, 409, 413, 415, 422),
-      },
-    }),
-    withBody({ schema: RefundRequestBody }, async (ctx, body) => {
-      const payment = await resolvedPaymentOfRequest(ctx);
-      const row = await requestRefund(ctx.state.db, requestDeps, {
-        scope: walletScope(ctx.state),
-        subject: { resolvedPayment: payment },
-        body: body(),
-      });
-      ctx.status = 201;
-      ctx.body = { refund: presentRefund(row, shown) };
-    }),
+    "Refund a resolved payment from the receiving wallet: all it received, what it was paid over, or part of it; to the merchant's address or one the customer gives",
+    resolvedPaymentPath,
+    async (ctx) => ({ resolvedPayment: await resolvedPaymentOfRequest(ctx) }),
   );
 
   router.get(
@@ -71,27 +82,11 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
     },
   );
 
-  router.post(
+  refundRoute(
     '/unmatched_transfers/:id/refunds',
-    areaA({
-      summary:
-        'Refund an open unmatched transfer from the receiving wallet (it becomes refunded; a canceled or expired refund opens it again)',
-      requestParams: { header: merchantHeaders, path: unmatchedPath },
-      responses: {
-        ...created('The refund', RefundResponse),
-        ...errors(400, 401, 403, 404, 409, 413, 415, 422),
-      },
-    }),
-    withBody({ schema: RefundRequestBody }, async (ctx, body) => {
-      const transfer = await unmatchedTransferOfRequest(ctx);
-      const row = await requestRefund(ctx.state.db, requestDeps, {
-        scope: walletScope(ctx.state),
-        subject: { unmatchedTransfer: transfer },
-        body: body(),
-      });
-      ctx.status = 201;
-      ctx.body = { refund: presentRefund(row, shown) };
-    }),
+    'Refund an open unmatched transfer from the receiving wallet (it becomes refunded; a canceled or expired refund opens it again)',
+    unmatchedPath,
+    async (ctx) => ({ unmatchedTransfer: await unmatchedTransferOfRequest(ctx) }),
   );
 
   router.get(
