@@ -23,11 +23,12 @@ async function within<T>(check: () => Promise<T>, timeoutMs = 2_000): Promise<T 
   }
 }
 
-async function probe(check: () => Promise<void>, timeoutMs = 2_000): Promise<'ok' | 'unavailable'> {
+/** `ok` when `check` succeeds within two seconds. */
+async function probe(check: () => Promise<void>): Promise<'ok' | 'unavailable'> {
   const done = await within(async () => {
     await check();
     return true;
-  }, timeoutMs);
+  });
   return done ? 'ok' : 'unavailable';
 }
 
@@ -109,13 +110,14 @@ async function watcherHealth(deps: AppDeps): Promise<WatcherHealth[]> {
   });
 }
 
-/** Sets the operational gauges from what was just read. */
-function recordGauges(
-  deps: AppDeps,
-  pollers: { workflow: number } | undefined,
-  backlog: number | undefined,
-  watchers?: WatcherHealth[] | undefined,
-): void {
+/** Workers, backlog and chain watchers, each undefined when its read failed; the gauges are set from them. */
+async function readGauges(deps: AppDeps) {
+  const temporal = deps.temporal;
+  const [pollers, backlog, watchers] = await Promise.all([
+    temporal ? within(() => temporal.workers()) : undefined,
+    within(() => deps.handOver.backlog()),
+    within(() => watcherHealth(deps)),
+  ]);
   if (pollers) deps.metrics.workers.set(pollers.workflow);
   for (const w of watchers ?? []) {
     const chain = { chain: String(w.chain_id) };
@@ -126,6 +128,7 @@ function recordGauges(
     }
   }
   if (backlog !== undefined) deps.metrics.backlog.set(backlog);
+  return { pollers, backlog, watchers };
 }
 
 /**
@@ -152,12 +155,10 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
     },
     async (ctx) => {
       const temporal = deps.temporal;
-      const [database, workflow, pollers, backlog, watchers] = await Promise.all([
+      const [database, workflow, { pollers, backlog, watchers }] = await Promise.all([
         probe(() => deps.db.ping()),
-        temporal ? probe(() => temporal.check()) : Promise.resolve('disabled' as const),
-        temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
-        within(() => deps.handOver.backlog()),
-        within(() => watcherHealth(deps)),
+        temporal ? probe(() => temporal.check()) : ('disabled' as const),
+        readGauges(deps),
       ]);
       // Workers are present when any polled the task queue lately; with none, nothing moves.
       const workers = !temporal
@@ -167,7 +168,6 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
           : pollers.workflow > 0 && pollers.activity > 0
             ? ('ok' as const)
             : ('absent' as const);
-      recordGauges(deps, pollers, backlog, watchers);
       const serving = database === 'ok' && workflow === 'ok' && workers === 'ok';
       const chainsOk = (watchers ?? []).every((w) => w.status === 'ok' || w.status === 'starting');
       ctx.status = serving ? 200 : 503;
@@ -193,13 +193,7 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
       responses: { '200': { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
     },
     async (ctx) => {
-      const temporal = deps.temporal;
-      const [pollers, backlog, watchers] = await Promise.all([
-        temporal ? within(() => temporal.workers()) : Promise.resolve(undefined),
-        within(() => deps.handOver.backlog()),
-        within(() => watcherHealth(deps)),
-      ]);
-      recordGauges(deps, pollers, backlog, watchers);
+      await readGauges(deps);
       ctx.type = deps.metrics.registry.contentType;
       ctx.body = await deps.metrics.registry.metrics();
     },
