@@ -116,14 +116,9 @@ async function seedDevApiKey(config: Config, db: Db): Promise<RunningService['de
 }
 
 /** What the worker serves beyond the configuration. */
-interface WorkerResources {
-  db: Db;
-  secrets: AppDeps['secrets'];
-  tokens: AppDeps['tokens'];
-  chains: AppDeps['chains'];
+type WorkerResources = Pick<AppDeps, 'db' | 'secrets' | 'tokens' | 'chains' | 'metrics'> & {
   mailer: ReturnType<typeof createMailer> | undefined;
-  metrics: AppDeps['metrics'];
-}
+};
 
 /**
  * Runs the Temporal worker with every family's activities, and keeps one watcher per chain started (by
@@ -140,18 +135,14 @@ async function runWorker(
   const { logger, cleanups, options } = context;
   const nativeConnection = await NativeConnection.connect(temporalConnectionOptions(config, address));
   cleanups.push(() => nativeConnection.close());
-  const { db, secrets, tokens, chains, mailer, metrics } = resources;
+  const { metrics, ...served } = resources;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities: {
       ...createActivities({
-        db,
-        secrets,
-        tokens,
-        chains,
-        mailer,
+        ...served,
         publicBaseUrl: config.publicBaseUrl,
         checkout: config.checkout,
         webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
@@ -171,7 +162,7 @@ async function runWorker(
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await workerRun;
   });
-  const watched = config.chains.filter((c) => tokens.chainById(c.chainId));
+  const watched = config.chains.filter((c) => served.tokens.chainById(c.chainId));
   const ensureWatchers = () =>
     ensureChainWatchers(client, { taskQueue: config.temporal.taskQueue, chains: watched }).catch(
       (error: unknown) => logger.warn({ err: error }, 'could not start the chain watchers'),
@@ -233,30 +224,6 @@ async function serveHttp(config: Config, deps: AppDeps, cleanups: Cleanups): Pro
   return (server.address() as AddressInfo).port;
 }
 
-/** The admin socket (embedded database only) and the hourly purge of expired idempotency keys (API). */
-async function startHousekeeping(
-  db: Db,
-  adminSocketPath: string | undefined,
-  api: boolean,
-  context: { logger: Logger; cleanups: Cleanups },
-): Promise<void> {
-  const { logger, cleanups } = context;
-  if (adminSocketPath) {
-    if (existsSync(adminSocketPath)) rmSync(adminSocketPath);
-    const admin = await startAdminSocket(adminSocketPath, db, logger);
-    cleanups.push(() => admin.close());
-  }
-  if (api) {
-    const purge = setInterval(() => {
-      purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
-        logger.warn({ err: error }, 'idempotency purge failed'),
-      );
-    }, 3_600_000);
-    purge.unref();
-    cleanups.push(async () => clearInterval(purge));
-  }
-}
-
 /** What a start may be given instead of the configuration's defaults. */
 interface ServiceOptions {
   temporalAddress?: string;
@@ -313,13 +280,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       throw new Error('ROLE=worker needs Temporal: set TEMPORAL_ADDRESS');
     }
     if (!temporalAddress) logger.warn('TEMPORAL_ADDRESS is not set: workflows are disabled');
+    const shared = { db, secrets, tokens, chains, metrics };
     const temporal = temporalAddress
-      ? await startTemporal(
-          config,
-          temporalAddress,
-          { db, secrets, tokens, chains, mailer, metrics },
-          { logger, cleanups, options },
-        )
+      ? await startTemporal(config, temporalAddress, { ...shared, mailer }, { logger, cleanups, options })
       : undefined;
 
     const sessionEvents = createSessionEvents(db, { logger });
@@ -331,12 +294,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     });
     const deps: AppDeps = {
       config,
-      db,
       logger,
-      metrics,
-      tokens,
-      chains,
-      secrets,
+      ...shared,
       sessionEvents,
       handOver,
       ...(temporal ? { temporal } : {}),
@@ -347,7 +306,21 @@ export async function startService(config: Config, options: ServiceOptions = {})
       cleanups.push(() => sweep.stop());
     }
     const port = await serveHttp(config, deps, cleanups);
-    await startHousekeeping(db, adminSocketPath, api, { logger, cleanups });
+    if (adminSocketPath) {
+      if (existsSync(adminSocketPath)) rmSync(adminSocketPath);
+      const admin = await startAdminSocket(adminSocketPath, db, logger);
+      cleanups.push(() => admin.close());
+    }
+    if (api) {
+      // Expired idempotency keys are purged hourly.
+      const purge = setInterval(() => {
+        purgeIdempotencyKeys(db.kysely).catch((error: unknown) =>
+          logger.warn({ err: error }, 'idempotency purge failed'),
+        );
+      }, 3_600_000);
+      purge.unref();
+      cleanups.push(async () => clearInterval(purge));
+    }
 
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
     logger.info(
