@@ -126,6 +126,21 @@ export function createWidgetAssets(distDir: string): WidgetAssets {
     return loading;
   }
 
+  /** The URL path of the built file `pick` reads from the manifest; undefined when absent or broken. */
+  async function fromManifest(
+    pick: (manifest: { classic?: unknown; refunds?: Record<string, unknown> }) => unknown,
+  ): Promise<string | undefined> {
+    const manifest = await readOptional(join(distDir, 'widget-manifest.json'));
+    if (!manifest) return undefined;
+    try {
+      const file = pick(JSON.parse(manifest.toString('utf8')));
+      if (typeof file === 'string' && fileName.test(file) && (await load(file))) return `/widget/${file}`;
+    } catch {
+      // A broken manifest: the page comes without its script, or with the loader, which always works.
+    }
+    return undefined;
+  }
+
   return {
     async reply(name, request) {
       if (!fileName.test(name)) return undefined;
@@ -147,31 +162,10 @@ export function createWidgetAssets(distDir: string): WidgetAssets {
       return { status: 200, headers, body: form.bytes };
     },
 
-    async refundScriptPath(page) {
-      const manifest = await readOptional(join(distDir, 'widget-manifest.json'));
-      if (!manifest) return undefined;
-      try {
-        const { refunds } = JSON.parse(manifest.toString('utf8')) as { refunds?: Record<string, unknown> };
-        const file = refunds?.[page];
-        if (typeof file === 'string' && fileName.test(file) && (await load(file))) return `/widget/${file}`;
-      } catch {
-        // A broken manifest: the page comes without its script.
-      }
-      return undefined;
-    },
+    refundScriptPath: (page) => fromManifest((manifest) => manifest.refunds?.[page]),
 
     async classicScriptPath() {
-      const manifest = await readOptional(join(distDir, 'widget-manifest.json'));
-      if (manifest) {
-        try {
-          const { classic } = JSON.parse(manifest.toString('utf8')) as { classic?: unknown };
-          if (typeof classic === 'string' && fileName.test(classic) && (await load(classic)))
-            return `/widget/${classic}`;
-        } catch {
-          // A broken manifest leaves the loader, which always works.
-        }
-      }
-      return `/widget/${classicLoaderName}`;
+      return (await fromManifest((manifest) => manifest.classic)) ?? `/widget/${classicLoaderName}`;
     },
   };
 }
