@@ -43,6 +43,12 @@ export const html = (description: string) => ({
   content: { 'text/html': { schema: z.string() } },
 });
 
+/** A page, or for a path the service refuses outright, the one error body. */
+export const htmlOrError = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: z.string() }, ...json(ErrorResponse) },
+});
+
 /** The headers of Area A: the merchant's wallet, and the Idempotency-Key of a POST. */
 export const merchantHeaders = z.object({
   'X-ADDRESS': z.string().meta({ description: "The merchant's receiving wallet address" }),

@@ -41,6 +41,27 @@ export function shopperLanguage(
   return only ? { tag: only, lang: only } : { tag: 'en', lang: 'en' };
 }
 
+/** The word under a not-found page's title, in the pages' languages. */
+const checkLink: Record<PageLanguage, string> = {
+  en: 'Check the link you were given.',
+  es: 'Revisa el enlace que te dieron.',
+  pt: 'Confira o link que você recebeu.',
+};
+
+/** The page of a link that leads to nothing: its title, and a word to check the link. */
+export function notFoundPage(
+  title: string,
+  language: { tag: string; lang: PageLanguage },
+  script?: PageScript,
+) {
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(checkLink[language.lang])}</p>`,
+    language.tag,
+    script,
+  );
+}
+
 /** The page's script: the classic element, or a module entry. */
 export interface PageScript {
   src: string;

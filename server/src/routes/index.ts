@@ -2,10 +2,12 @@
  * Every route the API answers, in one list, by the router that serves it: the app registers them
  * (app.ts) and the document describes them (../openapi.ts) from this same walk.
  */
+import { fileURLToPath } from 'node:url';
 import { readInbox, renderInboxPage } from '@checkout/mail';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { sandboxKycProvider } from '../kycProvider.ts';
+import { createWidgetAssets } from '../widgetAssets.ts';
 import { expectedPaymentRoutes, publicCheckoutRoutes } from './checkout.ts';
 import { checkoutSessionRoutes } from './checkoutSessions.ts';
 import type { Routes } from './declare.ts';
@@ -51,10 +53,11 @@ export function declareRoutes(
   document: () => unknown,
 ): void {
   const open = on('open');
+  const widget = createWidgetAssets(fileURLToPath(new URL('../../../widget/dist/', import.meta.url)));
   healthRoutes(open, deps);
-  hostedCheckoutRoutes(open, deps);
+  hostedCheckoutRoutes(open, deps, widget);
   faviconRoutes(open);
-  hostedRefundRoutes(open, deps);
+  hostedRefundRoutes(open, deps, widget);
   open.get(
     '/openapi.json',
     {
