@@ -3,9 +3,10 @@
  * path, operation and handler in one call) and the zod schemas the handlers validate with.
  */
 
+import Router from '@koa/router';
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
-import type { AppDeps } from './context.ts';
-import { type RouteDeclaration, recordedRoutes } from './routes/declare.ts';
+import type { AppDeps, AppState } from './context.ts';
+import { type RouteDeclaration, routesOn } from './routes/declare.ts';
 import { declareRoutes, routerPrefixes } from './routes/index.ts';
 
 /** The Idempotency-Key header every POST behind an API key honours (Area A declares it with X-ADDRESS). */
@@ -51,11 +52,11 @@ export function buildOpenApiDocument(deps: Pick<AppDeps, 'config'>): ReturnType<
 
 function buildDocument(deps: Pick<AppDeps, 'config'>): ReturnType<typeof createDocument> {
   const declared: RouteDeclaration[] = [];
-  // Only the declarations are read: no handler is registered or called, so the configuration is all the
-  // routes need here.
+  // Only the declarations are read: the routers are thrown away and no handler is called, so the
+  // configuration is all the routes need here.
   declareRoutes(
     deps as AppDeps,
-    (name) => recordedRoutes(declared, routerPrefixes[name]),
+    (name) => routesOn(new Router<AppState>({ prefix: routerPrefixes[name] }), declared),
     () => undefined,
   );
   const paths: ZodOpenApiPathsObject = {};

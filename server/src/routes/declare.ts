@@ -110,14 +110,3 @@ export function routesOn(router: Router<AppState>, declared?: RouteDeclaration[]
   }
   return routes;
 }
-
-/** Routes only noted, for the document: their handlers are never registered nor called. */
-export function recordedRoutes(declared: RouteDeclaration[], prefix = ''): Routes {
-  const routes = { files: () => undefined } as unknown as Routes;
-  for (const method of methods) {
-    routes[method] = (path, doc, handler) => {
-      declared.push({ method, path: `${prefix}${path}`, doc: documented(doc, handler) });
-    };
-  }
-  return routes;
-}
