@@ -20,6 +20,9 @@ import { testnetsEnv, testnetsOf } from './config/testnets.ts';
 export { ConfigError } from './config/shared.ts';
 export type { TemporalTls } from './config/temporal.ts';
 
+/** Default receiving wallet of the development merchant (dev chain account #9), the demo shop's too. */
+export const devWalletAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+
 /** The process itself: where it listens, its data, database, key, logs and role. */
 const processEnv = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

@@ -31,7 +31,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
 import { createApp, createOpsApp } from './app.ts';
-import type { Config, TemporalTls } from './config.ts';
+import { type Config, devWalletAddress, type TemporalTls } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
@@ -53,9 +53,6 @@ const httpDrainMs = 1_000;
 
 /** How long after its grace time a stopping worker gives up on tasks that ignore cancellation. */
 const workerForceMarginMs = 3_000;
-
-/** Default receiving wallet of the development merchant (dev chain account #9). */
-export const devWalletAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 
 /** Opens the database the configuration names. */
 export async function openConfiguredDatabase(config: Config, adminSocket?: string): Promise<Db> {

@@ -4,14 +4,12 @@
  */
 import { demoDollarAmount, openDemoOrder } from '@checkout/workflows';
 import { getAddress } from 'viem';
+import { devWalletAddress } from '../config.ts';
 import type { AppDeps } from '../context.ts';
 import type { WidgetAssets } from '../widgetAssets.ts';
 import type { Routes } from './declare.ts';
 import { html } from './docs.ts';
 import { checkoutElement, escapeHtml, type PageLanguage, page, shopperLanguage } from './hostedPage.ts';
-
-/** The dev merchant's receiving wallet (the address `npm start` prints with its API key). */
-const demoMerchantAddress = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
 
 interface DemoTexts {
   title: string;
@@ -65,7 +63,7 @@ export function demoShopRoutes(router: Routes, deps: AppDeps, widget: WidgetAsse
     '/demo',
     { summary: 'The demo shop (outside production)', responses: { '200': html('The page') } },
     async (ctx) => {
-      const address = getAddress(deps.config.dev?.walletAddress ?? demoMerchantAddress);
+      const address = getAddress(deps.config.dev?.walletAddress ?? devWalletAddress);
       const { slug, expected } = await openDemoOrder(deps.db.kysely, deps, address);
       const { tag, lang } = shopperLanguage(ctx.acceptsLanguages());
       const texts = demoTexts[lang];
