@@ -14,8 +14,8 @@ import {
   Uuid,
 } from '@checkout/core';
 import {
-  type CheckoutSessionRow,
   checkoutUrl,
+  type ExpectedPaymentRow,
   findProductBySlug,
   presentExpectedPayment,
 } from '@checkout/db';
@@ -44,6 +44,11 @@ import { expectedPaymentOfRequest, productOfRequest } from './loaders.ts';
 
 /** Merchant routes: create and read expected payments. Registered on the authenticated Area A router. */
 export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
+  /** The answer of an expected payment of the product of `slug`, with its checkout link. */
+  const answer = (row: ExpectedPaymentRow, slug: string) => ({
+    expected_payment: presentExpectedPayment(row, checkoutUrl(deps.config.publicBaseUrl, slug, row.id)),
+  });
+
   router.post(
     '/products/:id/expected_payments',
     areaA({
@@ -56,13 +61,7 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
     }),
     withBody({ schema: ExpectedPaymentCreateBody }, async (ctx, body) => {
       const product = await productOfRequest(ctx);
-      const row = await createExpectedPayment(ctx.state.db, product, body());
-      ctx.body = {
-        expected_payment: presentExpectedPayment(
-          row,
-          checkoutUrl(deps.config.publicBaseUrl, product.slug, row.id),
-        ),
-      };
+      ctx.body = answer(await createExpectedPayment(ctx.state.db, product, body()), product.slug);
     }),
   );
 
@@ -75,12 +74,7 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
     }),
     async (ctx) => {
       const row = await expectedPaymentOfRequest(ctx);
-      ctx.body = {
-        expected_payment: presentExpectedPayment(
-          row,
-          checkoutUrl(deps.config.publicBaseUrl, row.slug, row.id),
-        ),
-      };
+      ctx.body = answer(row, row.slug);
     },
   );
 }
@@ -92,8 +86,6 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     if (!product) throw notFound('Checkout');
     return product;
   };
-
-  const sessionView = (row: CheckoutSessionRow) => viewSession(deps.db.kysely, row);
 
   router.get(
     '/checkout/:slug',
@@ -142,7 +134,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
         product,
         input,
       );
-      ctx.body = { session: await sessionView(session) };
+      ctx.body = { session: await viewSession(deps.db.kysely, session) };
     }),
   );
 }
