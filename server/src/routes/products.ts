@@ -10,8 +10,7 @@ import {
 } from '@checkout/core';
 import { listProducts, presentProduct, presentUpdatedProduct, setProductActive } from '@checkout/db';
 import { createProduct, productPayments } from '@checkout/workflows';
-import type { RouterMiddleware } from '@koa/router';
-import type { AppDeps, AppState } from '../context.ts';
+import type { AppDeps } from '../context.ts';
 import { assertWebhookUrlAllowed } from '../webhookUrlPolicy.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaA, errors, merchantHeaders, ok, productPath, walletHeader } from './docs.ts';
@@ -71,16 +70,13 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
     },
   );
 
-  const update: RouterMiddleware<AppState> = withBody(
-    { schema: ProductUpdateBody, root: 'product' },
-    async (ctx, body) => {
-      const existing = await productOfRequest(ctx);
-      const { product } = body();
-      const row = await setProductActive(ctx.state.db, walletScope(ctx.state), existing.id, product.active);
-      if (!row) throw notFound('Product');
-      ctx.body = { product: presentUpdatedProduct(row) };
-    },
-  );
+  const update = withBody({ schema: ProductUpdateBody, root: 'product' }, async (ctx, body) => {
+    const existing = await productOfRequest(ctx);
+    const { product } = body();
+    const row = await setProductActive(ctx.state.db, walletScope(ctx.state), existing.id, product.active);
+    if (!row) throw notFound('Product');
+    ctx.body = { product: presentUpdatedProduct(row) };
+  });
   // `/product/:id` is the same route under the spec's other name.
   for (const [path, summary] of [
     ['/products/:id', 'Enable or disable a product'],
