@@ -17,14 +17,10 @@ import type { AppDeps, AppState } from '../context.ts';
 import { parseBody } from '../parseBody.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaA, errors, merchantHeaders, ok, unmatchedPath, walletHeader } from './docs.ts';
-import { unmatchedTransferOfRequest } from './loaders.ts';
+import { unmatchedTransferOfRequest, walletScope } from './loaders.ts';
 
 /** The request's wallet, as the unmatched-transfer steps take it. */
-const walletOf = (state: AppState) => ({
-  merchantId: state.merchant!.merchantId,
-  addressId: state.address!.id,
-  address: state.address!.address,
-});
+const walletOf = (state: AppState) => ({ ...walletScope(state), address: state.address!.address });
 
 /** Registers the unmatched-transfer routes on the authenticated Area A router. */
 export function unmatchedTransferRoutes(router: Routes, deps: AppDeps): void {
