@@ -8,13 +8,7 @@ import {
   QuoteExecuteBody,
   QuoteResponse,
 } from '@checkout/core';
-import {
-  listOfframpsOfQuote,
-  listOfframpsOfUser,
-  listQuoteRefunds,
-  presentOfframp,
-  presentQuote,
-} from '@checkout/db';
+import { listOfframpsOfUser, presentOfframp } from '@checkout/db';
 import {
   addOfframps,
   changeOfframpReference,
@@ -26,6 +20,7 @@ import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, offrampPath, ok, quotePath, unavailable, userOfframpPath, userPath } from './docs.ts';
 import { listOfUser, offrampOfRequest, quoteOfframpOfRequest, quoteOfRequest } from './loaders.ts';
+import { quoteAnswer } from './quotes.ts';
 
 /** Registers offramp and quote execution routes on the Area B router (API key only). */
 export function offrampRoutes(router: Routes, deps: AppDeps): void {
@@ -148,11 +143,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
         { chains: deps.chains, secrets: deps.secrets, log: ctx.state.log },
         { quote, transfer: input.crypto_transfer },
       );
-      ctx.body = presentQuote(
-        executed,
-        await listOfframpsOfQuote(ctx.state.db, executed.id),
-        await listQuoteRefunds(ctx.state.db, executed.id),
-      );
+      ctx.body = await quoteAnswer(ctx.state.db, executed);
     }),
   );
 }

@@ -11,12 +11,17 @@ import {
   QuoteRateResponse,
   QuoteResponse,
 } from '@checkout/core';
-import { listOfframpsOfQuote, listQuoteRefunds, presentQuote } from '@checkout/db';
+import { listOfframpsOfQuote, listQuoteRefunds, presentQuote, type QuoteRow } from '@checkout/db';
 import { createQuote, type QuoteRules, rateQuote } from '@checkout/workflows';
-import { type AppDeps, rampChains } from '../context.ts';
+import { type AppDeps, type AppState, rampChains } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaB, errors, ok, quotePath, userPath } from './docs.ts';
 import { quoteOfRequest, userOfRequest } from './loaders.ts';
+
+/** A quote as answered: with its offramps and its refunds. */
+export async function quoteAnswer(db: AppState['db'], row: QuoteRow) {
+  return presentQuote(row, await listOfframpsOfQuote(db, row.id), await listQuoteRefunds(db, row.id));
+}
 
 /** Registers the quote routes on the Area B router (API key only). */
 export function quoteRoutes(router: Routes, deps: AppDeps): void {
@@ -81,12 +86,7 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The quote (spec 2.6)', QuoteResponse), ...errors(401, 404) },
     }),
     async (ctx) => {
-      const row = await quoteOfRequest(ctx);
-      ctx.body = presentQuote(
-        row,
-        await listOfframpsOfQuote(ctx.state.db, row.id),
-        await listQuoteRefunds(ctx.state.db, row.id),
-      );
+      ctx.body = await quoteAnswer(ctx.state.db, await quoteOfRequest(ctx));
     },
   );
 }
