@@ -25,11 +25,7 @@ async function within<T>(check: () => Promise<T>, timeoutMs = 2_000): Promise<T 
 
 /** `ok` when `check` succeeds within two seconds. */
 async function probe(check: () => Promise<void>): Promise<'ok' | 'unavailable'> {
-  const done = await within(async () => {
-    await check();
-    return true;
-  });
-  return done ? 'ok' : 'unavailable';
+  return (await within(() => check().then(() => true))) ? 'ok' : 'unavailable';
 }
 
 /** A chain watcher as /health shows it. */
