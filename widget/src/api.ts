@@ -1,14 +1,7 @@
 /** The public checkout API as the element calls it. */
-import type { CheckoutView, CheckoutSession as ServiceSession } from '@checkout/core';
+import type { CheckoutSession, CheckoutView } from '@checkout/core';
 
-export type { CheckoutView };
-
-/**
- * A checkout session as the element reads it: the service's, whose transfers of another amount
- * (`unmatched_transfers`) an older service may not send yet.
- */
-export type CheckoutSession = Omit<ServiceSession, 'unmatched_transfers'> &
-  Partial<Pick<ServiceSession, 'unmatched_transfers'>>;
+export type { CheckoutSession, CheckoutView };
 
 /** An error answer of the API, or a network failure (`status` 0). */
 export class CheckoutApiError extends Error {

@@ -227,8 +227,8 @@ export class CryptoCheckout extends CheckoutState {
 
   /**
    * Hands the hash to the service. When the service does not take it — the session was already paid,
-   * closed or expired (409, or 422 from services before that), or it failed (5xx) — the page reads the
-   * session and shows what it is; only a session still waiting for this hash leaves an error to retry.
+   * closed or expired, or it failed (5xx) — the page reads the session and shows what it is; only a
+   * session still waiting for this hash leaves an error to retry.
    */
   private async submit(hash: string): Promise<void> {
     const session = this.session;
@@ -412,7 +412,7 @@ export class CryptoCheckout extends CheckoutState {
       this.requestPanel = { key, node };
     }
     // Transfers of another amount paid nothing: said at once, not left to the expiry.
-    const received = (session.unmatched_transfers ?? []).map((u) =>
+    const received = session.unmatched_transfers.map((u) =>
       formatToken(u.amount, u.token_symbol, locale, 'down'),
     );
     module.showUnmatched(this.requestPanel.node, received, amount, locale);
