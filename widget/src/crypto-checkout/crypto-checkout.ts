@@ -249,16 +249,11 @@ export class CryptoCheckout extends CheckoutState {
   /** After an expiry of an open amount: a new attempt, with what the shopper typed kept. */
   private readonly startAgain = (): void => {
     this.forgetAttempt();
-    this.flow = undefined;
-    this.options = [];
-    this.plan = undefined;
-    this.failure = undefined;
     this.txHash = '';
     this.sentHash = '';
     this.copied = undefined;
     this.outcome.reset();
-    this.phase = 'connect';
-    this.focusNext = '#amount';
+    this.backToWallets('#amount');
   };
 
   private showError(error: unknown, retry: () => void): void {
@@ -277,14 +272,18 @@ export class CryptoCheckout extends CheckoutState {
   }
 
   private readonly useAnotherWallet = (): void => {
-    if (this.busy) return;
+    if (!this.busy) this.backToWallets('[part="wallet-button"]');
+  };
+
+  /** Back to the form and the wallet list, without the wallet's payment; `focus` is the control to go on with. */
+  private backToWallets(focus: string): void {
     this.flow = undefined;
     this.options = [];
     this.plan = undefined;
     this.failure = undefined;
     this.phase = 'connect';
-    this.focusNext = '[part="wallet-button"]';
-  };
+    this.focusNext = focus;
+  }
 
   private async copyHash(): Promise<void> {
     try {
