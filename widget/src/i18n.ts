@@ -12,29 +12,14 @@ export type Messages = typeof english;
 export type Lang = Language;
 
 /** "Loading…" of each language: the first render comes before the language's texts are fetched. */
-const loadingTexts: Record<Lang, string> = {
+export const loadingTexts: Record<Lang, string> = {
   en: 'Loading checkout…',
   es: 'Cargando el pago…',
   pt: 'Carregando o pagamento…',
 };
 
-/** The first render's text in `lang`. */
-export function loadingText(lang: Lang): string {
-  return loadingTexts[lang];
-}
-
-const loaded = new Map<Lang, Messages>();
-
-/** The texts of `lang` once fetched. */
-export function messagesOf(lang: Lang): Messages | undefined {
-  return loaded.get(lang);
-}
-
-/** Keeps the texts of `lang` once fetched. */
-export function keepMessages(lang: Lang, messages: Messages): Messages {
-  loaded.set(lang, messages);
-  return messages;
-}
+/** The texts of each language fetched so far. */
+export const loadedMessages = new Map<Lang, Messages>();
 
 /** A language tag and the texts of its language. */
 export interface Localized {

@@ -3,7 +3,7 @@
  * module, the payment request (QR code) for paying from another device: lazy chunks for the ES build,
  * files beside it for the classic script.
  */
-import { keepMessages, type Lang, type Messages, messagesOf } from './i18n.ts';
+import { type Lang, loadedMessages, type Messages } from './i18n.ts';
 import type * as PaymentRequestModule from './payment-request/payment-request.ts';
 import type { WalletModule } from './wallet/types.ts';
 
@@ -38,7 +38,7 @@ export function loadPaymentRequestModule(): Promise<typeof PaymentRequestModule>
  * fetched. Fails only when English cannot be fetched either.
  */
 export async function loadMessages(lang: Lang): Promise<Messages> {
-  const known = messagesOf(lang);
+  const known = loadedMessages.get(lang);
   if (known) return known;
   const module: Promise<{ messages: Messages }> = classic
     ? load(lang)
@@ -48,7 +48,9 @@ export async function loadMessages(lang: Lang): Promise<Messages> {
         ? import('./i18n/pt.ts')
         : import('./i18n/en.ts');
   try {
-    return keepMessages(lang, (await module).messages);
+    const { messages } = await module;
+    loadedMessages.set(lang, messages);
+    return messages;
   } catch (error) {
     if (lang === 'en') throw error;
     return loadMessages('en');

@@ -1,6 +1,6 @@
 /** The element's language: the nearest `lang`, followed while connected, and its texts once fetched. */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { type Lang, type Localized, messagesOf, pickLocale } from '../i18n.ts';
+import { type Lang, type Localized, loadedMessages, pickLocale } from '../i18n.ts';
 import { loadMessages } from '../lazy-modules.ts';
 
 // Guards against pathological trees: ancestors watched for `lang`, and shadow roots crossed to find it.
@@ -84,7 +84,7 @@ export class LanguageController implements ReactiveController {
   private take(language: { locale: string; lang: Lang }): void {
     if (this.current && language.locale === this.wanted.locale) return;
     this.wanted = language;
-    const ready = messagesOf(language.lang);
+    const ready = loadedMessages.get(language.lang);
     if (ready) {
       this.use(language, ready);
       return;

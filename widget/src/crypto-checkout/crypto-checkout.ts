@@ -5,7 +5,7 @@ import { formatToken } from '../amount.ts';
 import { CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
 import { chainName } from '../chains.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
-import { type Localized, loadingText } from '../i18n.ts';
+import { type Localized, loadingTexts } from '../i18n.ts';
 import { loadWalletModule } from '../lazy-modules.ts';
 import type { Holding, PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
 import { CheckoutState } from './checkout-state.ts';
@@ -93,14 +93,10 @@ export class CryptoCheckout extends CheckoutState {
     if (!this.attempt.isFor(this.dollarAmount)) this.forgetAttempt();
   };
 
-  private validate(view: CheckoutView): boolean {
-    return this.form.validate(view, this.locale);
-  }
-
   private async choose(wallet: DiscoveredWallet): Promise<void> {
     const view = this.view;
     this.engaged = true;
-    if (!view || this.busy || !this.validate(view)) return;
+    if (!view || this.busy || !this.form.validate(view, this.locale)) return;
     // A session with a payment request keeps its exact amount, whichever way it is paid.
     const amount = this.session?.payment_uri ? this.session.expected_token_amount : this.tokenAmount;
     const dollars = this.dollarAmount;
@@ -167,7 +163,7 @@ export class CryptoCheckout extends CheckoutState {
     const view = this.view;
     this.engaged = true;
     const dollars = this.dollarAmount;
-    if (!view || !dollars || this.busy || !this.validate(view)) return;
+    if (!view || !dollars || this.busy || !this.form.validate(view, this.locale)) return;
     this.busy = true;
     this.failure = undefined;
     try {
@@ -300,7 +296,7 @@ export class CryptoCheckout extends CheckoutState {
     // Before the view and its language's texts: one small template for the first render.
     if (!localized || (!view && !this.failure)) {
       const lang = this.language.wanted;
-      return html`<div part="base" lang=${lang.locale}><p part="message" role="status">${loadingText(lang.lang)}</p></div>`;
+      return html`<div part="base" lang=${lang.locale}><p part="message" role="status">${loadingTexts[lang.lang]}</p></div>`;
     }
     const { locale, messages: t } = localized;
     if (!view)
