@@ -9,6 +9,7 @@ import { state } from 'lit/decorators.js';
 import { toUnits } from '../amount.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
 import { describeWalletError } from '../crypto-checkout/describe-error.ts';
+import { readStored, store } from '../crypto-checkout/state.ts';
 import { loadMessages, loadPaymentRequestModule, type PaymentRequestModule } from '../lazy-modules.ts';
 import type { RefundApi, RefundPayment } from '../refunds/refund-api.ts';
 import { RefundPage } from '../refunds/refund-page.ts';
@@ -77,11 +78,8 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    try {
-      this.sentHash = sessionStorage.getItem(sentKey(this.token)) ?? '';
-    } catch {
-      // Storage refused (privacy settings): a reload then shows the refund as the service has it.
-    }
+    // Without storage (privacy settings) a reload shows the refund as the service has it.
+    this.sentHash = readStored(sentKey(this.token));
     if (this.sentHash) this.phase = 'submitted';
   }
 
@@ -98,12 +96,7 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
   }
 
   private async choose(wallet: DiscoveredWallet, data: RefundPayment): Promise<void> {
-    if (this.phase === 'connecting' || this.phase === 'wallet') return;
-    this.failure = undefined;
-    if (!requestMatches(data)) {
-      this.failure = { message: (t) => t.requestMismatch };
-      return;
-    }
+    if (this.phase === 'connecting' || this.phase === 'wallet' || !this.checkRequest(data)) return;
     this.phase = 'connecting';
     try {
       this.walletModule ??= await this.loadWallet();
@@ -134,11 +127,7 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
     try {
       const hash = await flow.pay(plan, () => {});
       this.sentHash = hash;
-      try {
-        sessionStorage.setItem(sentKey(this.token), hash);
-      } catch {
-        // Kept in the page only.
-      }
+      store(sentKey(this.token), hash);
       this.phase = 'submitted';
       void this.refresh();
     } catch (error) {
@@ -165,12 +154,14 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
     this.focusSoon('[part="error"] button');
   }
 
+  /** Clears the last failure, or says the payment request is not exactly this refund (nothing is then paid). */
+  private checkRequest(data: RefundPayment): boolean {
+    this.failure = requestMatches(data) ? undefined : { message: (t) => t.requestMismatch };
+    return !this.failure;
+  }
+
   private async payElsewhere(data: RefundPayment): Promise<void> {
-    this.failure = undefined;
-    if (!requestMatches(data)) {
-      this.failure = { message: (t) => t.requestMismatch };
-      return;
-    }
+    if (!this.checkRequest(data)) return;
     try {
       this.requestModule ??= await loadPaymentRequestModule();
       this.phase = 'qr';

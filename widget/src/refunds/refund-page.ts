@@ -131,11 +131,7 @@ export abstract class RefundPage<T extends RefundShown> extends LitElement {
   }
 
   protected chainName(data: T): string {
-    return chainName({
-      blockchain: data.token.blockchain,
-      network: data.token.network,
-      chain_id: data.chain_id,
-    });
+    return chainName(this.chainTarget(data));
   }
 
   protected amountText(data: T): string {
