@@ -21,6 +21,15 @@ export class NoFeeFundsError extends Error {
   override name = 'NoFeeFundsError';
 }
 
+// Failures that mean the wallet is on another network, and that the chain's RPC did not answer.
+const wrongChainErrors = new Set([
+  'WrongChainError',
+  'ChainMismatchError',
+  'ConnectorChainMismatchError',
+  'SwitchChainNotSupportedError',
+]);
+const rpcErrors = new Set(['HttpRequestError', 'TimeoutError', 'RpcRequestError', 'WebSocketRequestError']);
+
 /** Sorts a wallet or RPC failure into what the shopper can do about it. */
 export function classifyWalletError(error: unknown): WalletErrorKind {
   const seen = new Set<unknown>();
@@ -30,23 +39,8 @@ export function classifyWalletError(error: unknown): WalletErrorKind {
     if (e.name === 'InsufficientBalanceError') return 'insufficient';
     // viem's InsufficientFundsError is about the chain's coin: the fee (or value) exceeds it.
     if (e.name === 'NoFeeFundsError' || e.name === 'InsufficientFundsError') return 'fee_funds';
-    if (
-      e.name === 'WrongChainError' ||
-      e.name === 'ChainMismatchError' ||
-      e.name === 'ConnectorChainMismatchError' ||
-      e.name === 'SwitchChainNotSupportedError' ||
-      e.code === 4902
-    )
-      return 'wrong_chain';
-    if (
-      e.name === 'HttpRequestError' ||
-      e.name === 'TimeoutError' ||
-      e.name === 'RpcRequestError' ||
-      e.name === 'WebSocketRequestError' ||
-      e.code === -32603 ||
-      e.code === -32005
-    )
-      return 'rpc';
+    if (wrongChainErrors.has(e.name ?? '') || e.code === 4902) return 'wrong_chain';
+    if (rpcErrors.has(e.name ?? '') || e.code === -32603 || e.code === -32005) return 'rpc';
     e = e.cause as typeof e;
   }
   return 'unknown';
