@@ -34,7 +34,8 @@ export class WalletDiscoveryController implements ReactiveController {
   wallets: DiscoveredWallet[] = [];
   private readonly host: ReactiveControllerHost & HTMLElement;
   private startTimer: ReturnType<typeof setTimeout> | undefined;
-  private listening = false;
+  /** Ends the listening, while it goes on. */
+  private listening: AbortController | undefined;
   /** Whether a render read the list, and the `window.ethereum` it then offered. */
   private listed = false;
   private shownInjected: Eip1193Provider | undefined;
@@ -66,23 +67,20 @@ export class WalletDiscoveryController implements ReactiveController {
   hostDisconnected(): void {
     clearTimeout(this.startTimer);
     this.startTimer = undefined;
-    if (!this.listening) return;
-    this.listening = false;
-    window.removeEventListener('eip6963:announceProvider', this.onAnnounce);
-    window.removeEventListener('ethereum#initialized', this.recheck);
-    this.host.removeEventListener('focusin', this.recheck);
-    this.host.removeEventListener('pointerenter', this.recheck);
+    this.listening?.abort();
+    this.listening = undefined;
   }
 
   private start(): void {
     this.startTimer = undefined;
     if (this.listening || !this.host.isConnected) return;
-    this.listening = true;
-    window.addEventListener('eip6963:announceProvider', this.onAnnounce);
+    this.listening = new AbortController();
+    const options = { signal: this.listening.signal };
+    window.addEventListener('eip6963:announceProvider', this.onAnnounce, options);
     // MetaMask's documented signal for a provider injected after the page loaded.
-    window.addEventListener('ethereum#initialized', this.recheck);
-    this.host.addEventListener('focusin', this.recheck);
-    this.host.addEventListener('pointerenter', this.recheck);
+    window.addEventListener('ethereum#initialized', this.recheck, options);
+    this.host.addEventListener('focusin', this.recheck, options);
+    this.host.addEventListener('pointerenter', this.recheck, options);
     window.dispatchEvent(new Event('eip6963:requestProvider'));
     this.recheck();
   }
