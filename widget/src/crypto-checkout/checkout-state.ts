@@ -28,6 +28,9 @@ import {
   store,
 } from './state.ts';
 
+/** The page's moves into and out of the back-forward cache. */
+const pageEvents = ['pagehide', 'pageshow'] as const;
+
 /** The element's properties and state, its view and session; `CryptoCheckout` adds the shopper's actions. */
 export abstract class CheckoutState extends LitElement {
   /** The product's checkout slug. */
@@ -83,29 +86,24 @@ export abstract class CheckoutState extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    window.addEventListener('pageshow', this.onPageShow);
-    window.addEventListener('pagehide', this.onPageHide);
+    for (const type of pageEvents) window.addEventListener(type, this.onPage);
     if (this.phase === 'loading') void this.load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener('pageshow', this.onPageShow);
-    window.removeEventListener('pagehide', this.onPageHide);
+    for (const type of pageEvents) window.removeEventListener(type, this.onPage);
   }
 
-  /** Into the back-forward cache: the session's connection is closed (it is opened again on return). */
-  private readonly onPageHide = (event: PageTransitionEvent) => {
-    if (event.persisted) this.streamController?.pause();
-  };
-
   /**
-   * Back from the back-forward cache (the shopper pressed Back after the redirect): no redirect is on its
-   * way any more, and the session is read again, so the page shows what it is now — paid, not the form it
-   * was left with. What it finds was told when it happened (or is the shopper's own return): no event.
+   * Into the back-forward cache (`pagehide`): the session's connection is closed. Back from it (the
+   * shopper pressed Back after the redirect): no redirect is on its way any more, the connection is opened
+   * again and the session read again, so the page shows what it is now — paid, not the form it was left
+   * with. What it finds was told when it happened (or is the shopper's own return): no event.
    */
-  private readonly onPageShow = (event: PageTransitionEvent) => {
+  private readonly onPage = (event: PageTransitionEvent) => {
     if (!event.persisted) return;
+    if (event.type === 'pagehide') return this.streamController?.pause();
     this.outcome.cancel();
     const session = this.session;
     if (!session) return;
