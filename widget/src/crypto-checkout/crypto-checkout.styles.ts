@@ -71,8 +71,6 @@ export const styles = css`
   }
   [part='amount'] {
     margin: 0;
-    display: flex;
-    flex-wrap: wrap;
     gap: 0.25rem 0.75rem;
     align-items: baseline;
   }
@@ -95,7 +93,8 @@ export const styles = css`
     display: grid;
     gap: 0.2rem;
   }
-  label {
+  label,
+  legend {
     font-size: 0.9rem;
     font-weight: 500;
   }
@@ -136,12 +135,6 @@ export const styles = css`
     color: var(--cc-accent);
     text-underline-offset: 0.2em;
   }
-  a:focus-visible,
-  [part='token-choice'] input:focus-visible,
-  [tabindex='-1']:focus-visible {
-    outline: 3px solid var(--cc-focus);
-    outline-offset: 2px;
-  }
   [part='token-choice'] {
     margin: 0;
     padding: 0.5rem 0.75rem 0.75rem;
@@ -152,8 +145,6 @@ export const styles = css`
     min-width: 0;
   }
   legend {
-    font-size: 0.9rem;
-    font-weight: 500;
     padding: 0 0.25rem;
   }
   .option {
@@ -173,14 +164,15 @@ export const styles = css`
     color: var(--cc-muted);
   }
   .option-text {
-    display: flex;
-    flex-wrap: wrap;
     gap: 0 0.6rem;
   }
-  [part='wallet-list'] {
+  [part='wallet-list'],
+  [part='progress'] {
     list-style: none;
     margin: 0;
     padding: 0;
+  }
+  [part='wallet-list'] {
     display: grid;
     gap: 0.5rem;
   }
@@ -199,7 +191,10 @@ export const styles = css`
     opacity: 0.6;
   }
   button:focus-visible,
-  [part~='input']:focus-visible {
+  [part~='input']:focus-visible,
+  a:focus-visible,
+  [part='token-choice'] input:focus-visible,
+  [tabindex='-1']:focus-visible {
     outline: 3px solid var(--cc-focus);
     outline-offset: 2px;
   }
@@ -222,17 +217,21 @@ export const styles = css`
     border-color: var(--cc-accent);
     font-weight: 600;
   }
-  .actions {
+  [part='amount'],
+  .option-text,
+  .actions,
+  .tx-actions,
+  [part='progress'] {
     display: flex;
     flex-wrap: wrap;
+  }
+  .actions {
     gap: 0.5rem;
   }
   .actions > * {
     flex: 1 1 9rem;
   }
   .tx-actions {
-    display: flex;
-    flex-wrap: wrap;
     align-items: center;
     gap: 0.5rem 1rem;
   }
@@ -241,11 +240,6 @@ export const styles = css`
     color: var(--cc-muted);
   }
   [part='progress'] {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-    display: flex;
-    flex-wrap: wrap;
     gap: 0.25rem 0.6rem;
     font-size: 0.8rem;
     color: var(--cc-muted);
