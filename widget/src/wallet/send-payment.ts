@@ -22,11 +22,11 @@ export async function sendPayment(
   const receiving = getAddress(view.receiving_address);
   const productToken = getAddress(view.token.address);
   const amountOut = parseUnits(plan.amount, view.token.decimal_count);
+  const from = { chainId: chain.id, account: address };
   if (plan.kind === 'direct') {
     onStep('pay');
     return writeContract(config, {
-      chainId: chain.id,
-      account: address,
+      ...from,
       address: productToken,
       abi: erc20NoReturnAbi,
       functionName: 'transfer',
@@ -40,8 +40,7 @@ export async function sendPayment(
   if (plan.needsApproval) {
     onStep('approve');
     const approval = await writeContract(config, {
-      chainId: chain.id,
-      account: address,
+      ...from,
       address: tokenIn,
       abi: erc20NoReturnAbi,
       functionName: 'approve',
@@ -53,8 +52,7 @@ export async function sendPayment(
   }
   onStep('pay');
   return writeContract(config, {
-    chainId: chain.id,
-    account: address,
+    ...from,
     address: router,
     abi: uniswapV2RouterAbi,
     functionName: 'swapTokensForExactTokens',
