@@ -324,7 +324,12 @@ export class CryptoCheckout extends CheckoutState {
   private renderAction(view: CheckoutView, localized: Localized): TemplateResult | typeof nothing {
     const t = localized.messages;
     const wallets = () =>
-      renderWallets(this.wallets.available, this.busy || this.isExpired, t, (w) => void this.choose(w));
+      renderWallets(
+        this.wallets.available,
+        this.busy || this.isExpired,
+        (name) => t.payWith(name || t.browserWallet),
+        (w) => void this.choose(w),
+      );
     switch (this.phase) {
       case 'connect': {
         if (!view.expected_payment && !view.open_amount) return html`<p part="message">${t.noAmount}</p>`;

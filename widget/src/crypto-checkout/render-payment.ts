@@ -3,15 +3,15 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { formatToken } from '../amount.ts';
 import type { CheckoutView } from '../api.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
-import type { Localized, Messages } from '../i18n.ts';
+import type { Localized } from '../i18n.ts';
 import type { PaymentPlan } from '../wallet/types.ts';
 import { shortAddress } from './state.ts';
 
-/** The browser's wallets, one pay button each. */
+/** The browser's wallets, one button each, whose words `label` writes from the wallet's name (maybe empty). */
 export function renderWallets(
   wallets: DiscoveredWallet[],
   disabled: boolean,
-  t: Messages,
+  label: (name: string) => string,
   onPick: (wallet: DiscoveredWallet) => void,
 ): TemplateResult | typeof nothing {
   if (wallets.length === 0) return nothing;
@@ -20,7 +20,7 @@ export function renderWallets(
       (w) => html`<li>
         <button part="wallet-button" type="button" ?disabled=${disabled} @click=${() => onPick(w)}>
           ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}
-          <span>${t.payWith(w.name || t.browserWallet)}</span>
+          <span>${label(w.name)}</span>
         </button>
       </li>`,
     )}

@@ -7,6 +7,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { CheckoutApiError } from '../api.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
+import { renderWallets } from '../crypto-checkout/render-payment.ts';
 import type { RefundApi, RefundClaim } from '../refunds/refund-api.ts';
 import { RefundPage } from '../refunds/refund-page.ts';
 import type { RefundMessages } from '../refunds/refund-texts.ts';
@@ -120,25 +121,14 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
   private renderClaim(t: RefundMessages, data: RefundClaim): TemplateResult {
     const wallets = this.wallets.available;
     const problem =
-      this.addressProblem === 'invalid'
-        ? t.addressInvalid
-        : this.addressProblem === 'refused'
-          ? t.addressRefused
-          : '';
+      this.addressProblem && { invalid: t.addressInvalid, refused: t.addressRefused }[this.addressProblem];
     return html`<p part="warning">${t.warning}</p>
-      ${
-        wallets.length
-          ? html`<ul part="wallet-list">
-              ${wallets.map(
-                (w) => html`<li>
-                  <button part="wallet-button" type="button" ?disabled=${!!this.busy} @click=${() => void this.useWallet(w, data)}>
-                    ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}${t.useWallet(w.name || t.browserWallet)}
-                  </button>
-                </li>`,
-              )}
-            </ul>`
-          : nothing
-      }
+      ${renderWallets(
+        wallets,
+        !!this.busy,
+        (name) => t.useWallet(name || t.browserWallet),
+        (w) => void this.useWallet(w, data),
+      )}
       ${this.busy === 'connecting' ? this.message(t.connecting) : nothing}
       ${this.connected ? this.message(t.connected(this.connected)) : wallets.length ? html`<p>${t.orPaste}</p>` : nothing}
       <form part="form" novalidate @submit=${(e: Event) => void this.submit(e)}>

@@ -9,6 +9,7 @@ import { state } from 'lit/decorators.js';
 import { toUnits } from '../amount.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
 import { describeWalletError } from '../crypto-checkout/describe-error.ts';
+import { renderWallets } from '../crypto-checkout/render-payment.ts';
 import { readStored, store } from '../crypto-checkout/state.ts';
 import { loadMessages, loadPaymentRequestModule, type PaymentRequestModule } from '../lazy-modules.ts';
 import type { RefundApi, RefundPayment } from '../refunds/refund-api.ts';
@@ -218,17 +219,12 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
   ): TemplateResult | HTMLElement | typeof nothing {
     const busy = this.phase === 'connecting' || this.phase === 'wallet';
     const wallets = this.wallets.available;
-    const walletList = wallets.length
-      ? html`<ul part="wallet-list">
-          ${wallets.map(
-            (w) => html`<li>
-              <button part="wallet-button" type="button" ?disabled=${busy} @click=${() => void this.choose(w, data)}>
-                ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}${t.payWith(w.name || t.browserWallet)}
-              </button>
-            </li>`,
-          )}
-        </ul>`
-      : html`<p part="message">${t.noWallet}</p>`;
+    const walletList = renderWallets(
+      wallets,
+      busy,
+      (name) => t.payWith(name || t.browserWallet),
+      (w) => void this.choose(w, data),
+    );
     switch (this.phase) {
       case 'connecting':
         return this.message(t.connecting);
@@ -241,9 +237,9 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
           </div>
           ${this.phase === 'wallet' ? this.message(t.waitingWallet) : nothing}`;
       case 'qr':
-        return html`${this.renderRequest(data)}${wallets.length ? walletList : nothing}`;
+        return html`${this.renderRequest(data)}${walletList}`;
       default:
-        return html`${walletList}
+        return html`${wallets.length ? walletList : html`<p part="message">${t.noWallet}</p>`}
           <button part="other-device" type="button" @click=${() => void this.payElsewhere(data)}>${t.otherDevice}</button>`;
     }
   }
