@@ -93,16 +93,22 @@ const style = `.pr{display:grid;gap:.6rem;justify-items:start}.pr h3{margin:0;fo
 background:var(--cc-background);border:1px solid var(--cc-border);border-radius:calc(var(--cc-radius)*.6);padding:.4rem}
 .pr .addr{font-size:.8rem;word-break:break-all}.pr .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}`;
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
+/** `node` with the attributes of `props` (those undefined left out) and `children`. */
+function build<T extends Element>(
+  node: T,
   props: Partial<Record<string, string>> = {},
   ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
+): T {
   for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value);
   node.append(...children);
   return node;
 }
+
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props?: Partial<Record<string, string>>,
+  ...children: (Node | string)[]
+) => build(document.createElement(tag), props, ...children);
 
 /**
  * The request as an element to place in the checkout's shadow root (whose styles it uses), with its own
@@ -111,15 +117,16 @@ function el<K extends keyof HTMLElementTagNameMap>(
 export function paymentRequestPanel(input: PaymentRequestInput): HTMLElement {
   const t = requestTexts(input.locale);
   const { size, path } = qrPath(input.uri);
-  const svg = document.createElementNS(svgNs, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', t.qr(input.uri));
-  svg.setAttribute('shape-rendering', 'crispEdges');
-  const shape = document.createElementNS(svgNs, 'path');
-  shape.setAttribute('d', path);
-  shape.setAttribute('fill', '#000');
-  svg.append(shape);
+  const svg = build(
+    document.createElementNS(svgNs, 'svg'),
+    {
+      viewBox: `0 0 ${size} ${size}`,
+      role: 'img',
+      'aria-label': t.qr(input.uri),
+      'shape-rendering': 'crispEdges',
+    },
+    build(document.createElementNS(svgNs, 'path'), { d: path, fill: '#000' }),
+  );
 
   const uriId = 'payment-request-uri';
   const request = el('textarea', { id: uriId, readonly: '', rows: '4', part: 'input' }, input.uri);
