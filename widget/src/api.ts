@@ -46,33 +46,23 @@ export class CheckoutApi {
   async view(slug: string, expectedPayment?: string): Promise<CheckoutView> {
     const query = expectedPayment ? `?expected_payment=${encodeURIComponent(expectedPayment)}` : '';
     return (
-      await this.call<{ checkout: CheckoutView }>('GET', `/checkout/${encodeURIComponent(slug)}${query}`)
+      await callApi<{ checkout: CheckoutView }>(this.base, `/checkout/${encodeURIComponent(slug)}${query}`)
     ).checkout;
   }
 
   /** Opens (or updates the payer of) the session of a checkout. */
-  async openSession(slug: string, body: SessionRequest): Promise<CheckoutSession> {
-    return (
-      await this.call<{ session: CheckoutSession }>(
-        'POST',
-        `/checkout/${encodeURIComponent(slug)}/sessions`,
-        body,
-      )
-    ).session;
+  openSession(slug: string, body: SessionRequest): Promise<CheckoutSession> {
+    return this.sessionCall(`/checkout/${encodeURIComponent(slug)}/sessions`, body);
   }
 
   /** The current state of a session. */
-  async session(id: string): Promise<CheckoutSession> {
-    return (await this.call<{ session: CheckoutSession }>('GET', `/checkout/sessions/${id}`)).session;
+  session(id: string): Promise<CheckoutSession> {
+    return this.sessionCall(`/checkout/sessions/${id}`);
   }
 
   /** Hands the payment's transaction hash to the service. */
-  async submitTransaction(id: string, txHash: string): Promise<CheckoutSession> {
-    return (
-      await this.call<{ session: CheckoutSession }>('POST', `/checkout/sessions/${id}/transactions`, {
-        tx_hash: txHash,
-      })
-    ).session;
+  submitTransaction(id: string, txHash: string): Promise<CheckoutSession> {
+    return this.sessionCall(`/checkout/sessions/${id}/transactions`, { tx_hash: txHash });
   }
 
   /**
@@ -91,19 +81,22 @@ export class CheckoutApi {
     return `${this.base}/api/v1/checkout/sessions/${id}/events`;
   }
 
-  private call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return callApi<T>(this.base, method, path, body);
+  private async sessionCall(path: string, body?: object): Promise<CheckoutSession> {
+    return (await callApi<{ session: CheckoutSession }>(this.base, path, body)).session;
   }
 }
 
-/** One call of the public API under `<base>/api/v1`; an error answer or a network failure throws {@link CheckoutApiError}. */
-export async function callApi<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * One call of the public API under `<base>/api/v1`: a POST of `body`, or a GET without one; an error answer
+ * or a network failure throws {@link CheckoutApiError}.
+ */
+export async function callApi<T>(base: string, path: string, body?: object): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${base}/api/v1${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      method: body ? 'POST' : 'GET',
+      headers: body ? { 'content-type': 'application/json' } : {},
+      ...(body ? { body: JSON.stringify(body) } : {}),
     });
   } catch (error) {
     throw new CheckoutApiError('network', (error as Error).message, 0);

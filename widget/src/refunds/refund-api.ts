@@ -32,6 +32,6 @@ export class RefundApi {
   /** Reads (or, with a body, posts to) the refund claim or payment of a page token. */
   private async call<K extends keyof Answers>(key: K, token: string, body?: object): Promise<Answers[K]> {
     const path = `/${key}s/${encodeURIComponent(token)}`;
-    return (await callApi<Pick<Answers, K>>(this.base, body ? 'POST' : 'GET', path, body))[key];
+    return (await callApi<Pick<Answers, K>>(this.base, path, body))[key];
   }
 }
