@@ -386,9 +386,8 @@ export class CryptoCheckout extends CheckoutState {
   /** The transaction this tab sent, when the session was settled without it (paid by another, or closed). */
   private get unusedHash(): string {
     const { sentHash, session } = this;
-    if (!sentHash || !session) return '';
-    const settled = session.status === 'resolved' || session.status === 'failed';
-    return session.status === 'closed' ||
+    const settled = session?.status === 'resolved' || session?.status === 'failed';
+    return session?.status === 'closed' ||
       (settled && session.tx_hash?.toLowerCase() !== sentHash.toLowerCase())
       ? sentHash
       : '';

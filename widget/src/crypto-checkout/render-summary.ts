@@ -35,14 +35,12 @@ export function renderAmount(
 /** The steps, the current one marked; the last reads "Failed" or "Expired" when the checkout ended so. */
 export function renderProgress(phase: CheckoutPhase, t: Messages): TemplateResult {
   const current = stepOfPhase[phase];
-  const ended =
-    phase === 'failed'
-      ? t.stepFailed
-      : phase === 'expired'
-        ? t.stepExpired
-        : phase === 'closed'
-          ? t.stepClosed
-          : null;
+  const endings: Partial<Record<CheckoutPhase, string>> = {
+    failed: t.stepFailed,
+    expired: t.stepExpired,
+    closed: t.stepClosed,
+  };
+  const ended = endings[phase];
   const steps = ended ? [...t.steps.slice(0, -1), ended] : t.steps;
   return html`<ol part="progress" aria-label=${t.progress}>
     ${steps.map((label, i) => html`<li aria-current=${i === current ? 'step' : nothing}>${i + 1}. ${label}</li>`)}
