@@ -2,7 +2,7 @@
 import { type Config, getConnection, switchChain } from '@wagmi/core';
 import { type Chain, defineChain } from 'viem';
 import { chainName, nativeSymbol } from '../chains.ts';
-import { WrongChainError } from './errors.ts';
+import { causes, WrongChainError } from './errors.ts';
 import type { ChainTarget } from './types.ts';
 
 /** The product's chain, with the view's RPC URL for reads and for wallets that add it. */
@@ -39,14 +39,5 @@ export async function ensureChain(config: Config, chain: Chain): Promise<void> {
 
 /** Whether a failed switch is wagmi's "the wallet added the chain, but did not move to it". */
 function addedWithoutSwitching(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  for (
-    let e = error as { message?: string; cause?: unknown } | undefined;
-    e && !seen.has(e);
-    e = e.cause as typeof e
-  ) {
-    seen.add(e);
-    if (/switch after adding network/i.test(e.message ?? '')) return true;
-  }
-  return false;
+  return [...causes(error)].some((e) => /switch after adding network/i.test(e.message ?? ''));
 }

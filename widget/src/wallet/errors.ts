@@ -32,16 +32,24 @@ const rpcErrors = new Set(['HttpRequestError', 'TimeoutError', 'RpcRequestError'
 
 /** Sorts a wallet or RPC failure into what the shopper can do about it. */
 export function classifyWalletError(error: unknown): WalletErrorKind {
-  const seen = new Set<unknown>();
-  for (let e = error as { name?: string; code?: number; cause?: unknown } | undefined; e && !seen.has(e); ) {
-    seen.add(e);
+  for (const e of causes(error)) {
     if (e.code === 4001 || e.name === 'UserRejectedRequestError') return 'rejected';
     if (e.name === 'InsufficientBalanceError') return 'insufficient';
     // viem's InsufficientFundsError is about the chain's coin: the fee (or value) exceeds it.
     if (e.name === 'NoFeeFundsError' || e.name === 'InsufficientFundsError') return 'fee_funds';
     if (wrongChainErrors.has(e.name ?? '') || e.code === 4902) return 'wrong_chain';
     if (rpcErrors.has(e.name ?? '') || e.code === -32603 || e.code === -32005) return 'rpc';
-    e = e.cause as typeof e;
   }
   return 'unknown';
+}
+
+type ErrorLike = { name?: string; code?: number; message?: string; cause?: unknown };
+
+/** `error` and the causes under it, each once. */
+export function* causes(error: unknown): Generator<ErrorLike> {
+  const seen = new Set<unknown>();
+  for (let e = error as ErrorLike | undefined; e && !seen.has(e); e = e.cause as typeof e) {
+    seen.add(e);
+    yield e;
+  }
 }
