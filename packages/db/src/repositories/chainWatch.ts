@@ -36,75 +36,78 @@ export async function findChainWatch(
  */
 export async function listWaitingAddresses(
   db: Kysely<Database>,
-  input: { chainId: number; sessionTtlMinutes: number; graceMinutes: number },
+  input: SessionWindow & { chainId: number },
 ): Promise<Map<string, bigint>> {
+  const sessions = db
+    .selectFrom('checkout_sessions')
+    .select((eb) => [
+      eb.fn<string>('lower', ['receiving_address']).as('address'),
+      sql<string>`start_block::numeric`.as('since'),
+    ])
+    .where('chain_id', '=', input.chainId);
   const rows = await db
-    .selectFrom('checkout_sessions')
-    .select((eb) => [
-      eb.fn<string>('lower', ['receiving_address']).as('address'),
-      eb.fn.min<string>(sql`start_block::numeric`).as('since'),
-    ])
-    .where('chain_id', '=', input.chainId)
-    .where((eb) => sessionWaiting(eb, input))
-    .groupBy(sql`lower(receiving_address)`)
+    .selectFrom(
+      sessions
+        .where((eb) => sessionWaiting(eb, input))
+        // An address stays read for the grace after its sessions ended (paid, failed or closed): a second
+        // payment, or one to an attempt given up, lands there and is recorded as an unmatched transfer.
+        .unionAll(sessions.where((eb) => sessionEndedWithin(eb, input.graceMinutes)))
+        .unionAll(
+          db
+            .selectFrom('quotes')
+            .select((eb) => [
+              eb.fn<string>('lower', ['deposit_address']).as('address'),
+              eb.ref('deposit_scan_block').$notNull().as('since'),
+            ])
+            .where('chain_id', '=', input.chainId)
+            .where('deposit_scan_block', 'is not', null)
+            .where((eb) => quoteWatched(eb, input.graceMinutes)),
+        )
+        .as('waiting'),
+    )
+    .select((eb) => ['address', eb.fn.min('since').as('since')])
+    .groupBy('address')
     .execute();
-  const waiting = new Map(rows.map((r) => [r.address, BigInt(r.since)]));
-  // An address stays read for the grace after its sessions ended (paid, failed or closed): a second
-  // payment, or one to an attempt given up, lands there and is recorded as an unmatched transfer.
-  const ended = await db
-    .selectFrom('checkout_sessions')
-    .select((eb) => [
-      eb.fn<string>('lower', ['receiving_address']).as('address'),
-      eb.fn.min<string>(sql`start_block::numeric`).as('since'),
-    ])
-    .where('chain_id', '=', input.chainId)
-    .where('status', 'in', ['resolved', 'failed', 'closed'])
-    .where('updated_at', '>', sql<Date>`now() - interval '1 minute' * ${input.graceMinutes}`)
-    .groupBy(sql`lower(receiving_address)`)
-    .execute();
-  for (const e of ended) {
-    const since = BigInt(e.since);
-    const known = waiting.get(e.address);
-    if (known === undefined || since < known) waiting.set(e.address, since);
-  }
-  const quotes = await db
-    .selectFrom('quotes')
-    .select((eb) => [eb.fn<string>('lower', ['deposit_address']).as('address'), 'deposit_scan_block'])
-    .where('chain_id', '=', input.chainId)
-    .where('deposit_scan_block', 'is not', null)
-    .where((eb) => quoteWatched(eb, input.graceMinutes))
-    .execute();
-  for (const q of quotes) {
-    const since = BigInt(q.deposit_scan_block as string);
-    const known = waiting.get(q.address);
-    if (known === undefined || since < known) waiting.set(q.address, since);
-  }
-  return waiting;
+  return new Map(rows.map((r) => [r.address, BigInt(r.since)]));
+}
+
+/** `minutes` before the database's clock. */
+const minutesAgo = (minutes: number) => sql<Date>`now() - interval '1 minute' * ${minutes}`;
+
+type SessionsFilter = ExpressionBuilder<Database, 'checkout_sessions'>;
+
+/** How long a session is looked for: its life when it has no expiry, and the grace after it. */
+export interface SessionWindow {
+  sessionTtlMinutes: number;
+  graceMinutes: number;
+}
+
+/** Whether a session's scan window (its expiry, or its opening plus the session life, then the grace) is not over. */
+export function sessionWindowOpen(eb: SessionsFilter, window: SessionWindow) {
+  return eb.or([
+    eb('expires_at', '>', minutesAgo(window.graceMinutes)),
+    eb.and([
+      eb('expires_at', 'is', null),
+      eb('created_at', '>', minutesAgo(window.sessionTtlMinutes + window.graceMinutes)),
+    ]),
+  ]);
+}
+
+/** Whether a session ended (paid, failed or closed) within the last `graceMinutes`. */
+export function sessionEndedWithin(eb: SessionsFilter, graceMinutes: number) {
+  const ended = eb('status', 'in', ['resolved', 'failed', 'closed']);
+  return eb.and([ended, eb('updated_at', '>', minutesAgo(graceMinutes))]);
 }
 
 /**
- * Whether a session still waits for a payment: unresolved, and within its scan window (its expiry, or its
- * opening plus the session life when it has none, then the grace). Written so that the waiting-session
- * indexes (migration 0016) answer it: abandoned sessions are never read.
+ * Whether a session still waits for a payment: unresolved, and within its scan window. Written so that the
+ * waiting-session indexes (migration 0016) answer it: abandoned sessions are never read.
  */
-function sessionWaiting(
-  eb: ExpressionBuilder<Database, 'checkout_sessions'>,
-  window: { sessionTtlMinutes: number; graceMinutes: number },
-) {
+function sessionWaiting(eb: SessionsFilter, window: SessionWindow) {
   return eb.and([
     eb('status', 'in', ['awaiting_payment', 'expired']),
     eb('resolved_payment_id', 'is', null),
-    eb.or([
-      eb('expires_at', '>', sql<Date>`now() - interval '1 minute' * ${window.graceMinutes}`),
-      eb.and([
-        eb('expires_at', 'is', null),
-        eb(
-          'created_at',
-          '>',
-          sql<Date>`now() - interval '1 minute' * ${window.sessionTtlMinutes + window.graceMinutes}`,
-        ),
-      ]),
-    ]),
+    sessionWindowOpen(eb, window),
   ]);
 }
 
@@ -115,7 +118,7 @@ function sessionWaiting(
 function quoteWatched(eb: ExpressionBuilder<Database, 'quotes'>, graceMinutes: number) {
   return eb.or([
     eb('status', 'in', ['open', 'executed']),
-    sql<boolean>`greatest(expires_at, updated_at) > now() - interval '1 minute' * ${graceMinutes}`,
+    sql<boolean>`greatest(expires_at, updated_at) > ${minutesAgo(graceMinutes)}`,
   ]);
 }
 
@@ -293,9 +296,7 @@ export async function listSessionsAwaiting(
     token: string;
     amount: string;
     blockNumber: bigint;
-    sessionTtlMinutes: number;
-    graceMinutes: number;
-  },
+  } & SessionWindow,
 ): Promise<string[]> {
   const rows = await db
     .selectFrom('checkout_sessions')
@@ -387,7 +388,7 @@ export async function forgetTransfersOfBlock(
  */
 export async function hasPayerlessSessionWaiting(
   db: Kysely<Database>,
-  input: { chainId: number; sessionTtlMinutes: number; graceMinutes: number },
+  input: SessionWindow & { chainId: number },
 ): Promise<boolean> {
   const row = await db
     .selectFrom('checkout_sessions')

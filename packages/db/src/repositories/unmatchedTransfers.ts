@@ -10,6 +10,7 @@ import type {
   UnmatchedTransferRow,
   UnmatchedTransferStatus,
 } from '../unmatchedSchema.ts';
+import { type SessionWindow, sessionEndedWithin, sessionWindowOpen } from './chainWatch.ts';
 
 /** A recorded transfer into a merchant's receiving address that nothing took yet. */
 export type UnsettledTransfer = Selectable<ChainTransfersTable> & { merchant_id: string };
@@ -77,9 +78,8 @@ export async function listUnsettledTransfers(
  */
 export async function listSessionsAtAddress(
   db: Kysely<Database>,
-  input: { chainId: number; receivingAddress: string; sessionTtlMinutes: number; graceMinutes: number },
+  input: SessionWindow & { chainId: number; receivingAddress: string },
 ): Promise<CheckoutSessionRow[]> {
-  const grace = sql<Date>`now() - interval '1 minute' * ${input.graceMinutes}`;
   return db
     .selectFrom('checkout_sessions')
     .selectAll()
@@ -89,19 +89,9 @@ export async function listSessionsAtAddress(
       eb.or([
         eb.and([
           eb('status', 'in', ['awaiting_payment', 'confirming', 'expired']),
-          eb.or([
-            eb('expires_at', '>', grace),
-            eb.and([
-              eb('expires_at', 'is', null),
-              eb(
-                'created_at',
-                '>',
-                sql<Date>`now() - interval '1 minute' * ${input.sessionTtlMinutes + input.graceMinutes}`,
-              ),
-            ]),
-          ]),
+          sessionWindowOpen(eb, input),
         ]),
-        eb.and([eb('status', 'in', ['resolved', 'failed', 'closed']), eb('updated_at', '>', grace)]),
+        sessionEndedWithin(eb, input.graceMinutes),
       ]),
     )
     .orderBy('created_at', 'desc')
