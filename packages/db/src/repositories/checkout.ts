@@ -84,6 +84,10 @@ export async function findSessionByExpectedPayment(
     .executeTakeFirst();
 }
 
+/** The status of a session, its row locked until the transaction ends (a claim and a close take this lock). */
+export const lockSession = (db: Kysely<Database>, id: string) =>
+  db.selectFrom('checkout_sessions').select('status').where('id', '=', id).forUpdate();
+
 /** A session by id. */
 export async function findSession(db: Kysely<Database>, id: string): Promise<CheckoutSessionRow | undefined> {
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -276,13 +280,7 @@ export async function closeSession(
 ): Promise<CheckoutSessionRow | undefined> {
   return inTransaction(db, async (trx) => {
     const now = new Date();
-    const locked = await trx
-      .selectFrom('checkout_sessions')
-      .select('id')
-      .where('id', '=', sessionId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!locked) return undefined;
+    if (!(await lockSession(trx, sessionId).executeTakeFirst())) return undefined;
     const closed = await trx
       .updateTable('checkout_sessions')
       .set({ status: 'closed', error: null, updated_at: now })

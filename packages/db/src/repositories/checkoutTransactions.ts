@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../inTransaction.ts';
 import type { Database } from '../schema.ts';
+import { lockSession } from './checkout.ts';
 
 /**
  * Result of claiming a transaction hash for a session: `unmatched` when it was recorded as a transfer no
@@ -25,33 +26,11 @@ export async function claimTransaction(
   db: Kysely<Database>,
   input: { chainId: number; txHash: string; sessionId: string; handedOver?: boolean },
 ): Promise<TransactionClaim> {
-  const txHash = input.txHash.toLowerCase();
   return inTransaction(db, async (trx) => {
-    const session = await trx
-      .selectFrom('checkout_sessions')
-      .select('status')
-      .where('id', '=', input.sessionId)
-      .forUpdate()
-      .executeTakeFirst();
+    const session = await lockSession(trx, input.sessionId).executeTakeFirst();
     if (!session || session.status === 'closed') return 'session_closed';
-    const inserted = await trx
-      .insertInto('checkout_transactions')
-      .values({
-        chain_id: input.chainId,
-        tx_hash: txHash,
-        session_id: input.sessionId,
-        created_at: new Date(),
-        handed_over: input.handedOver ?? true,
-      })
-      .onConflict((oc) => oc.columns(['chain_id', 'tx_hash']).doNothing())
-      .executeTakeFirst();
-    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return 'claimed';
-    const owner = await trx
-      .selectFrom('checkout_transactions')
-      .select('session_id')
-      .where('chain_id', '=', input.chainId)
-      .where('tx_hash', '=', txHash)
-      .executeTakeFirst();
+    const owner = await insertClaim(trx, { ...input, handedOver: input.handedOver ?? true });
+    if (owner === 'inserted') return 'claimed';
     if (owner && owner.session_id === null) return 'unmatched';
     return owner?.session_id === input.sessionId ? 'already_this_session' : 'other_session';
   });
@@ -66,26 +45,34 @@ export async function claimForUnmatched(
   db: Kysely<Database>,
   input: { chainId: number; txHash: string },
 ): Promise<boolean> {
-  const txHash = input.txHash.toLowerCase();
+  const owner = await insertClaim(db, { ...input, sessionId: null, handedOver: true });
+  return owner === 'inserted' || owner?.session_id === null;
+}
+
+/** Records the claim of a hash unless it has one: `inserted`, or the claim it has (its session, null for none). */
+async function insertClaim(
+  db: Kysely<Database>,
+  claim: { chainId: number; txHash: string; sessionId: string | null; handedOver: boolean },
+): Promise<'inserted' | { session_id: string | null } | undefined> {
+  const txHash = claim.txHash.toLowerCase();
   const inserted = await db
     .insertInto('checkout_transactions')
     .values({
-      chain_id: input.chainId,
+      chain_id: claim.chainId,
       tx_hash: txHash,
-      session_id: null,
+      session_id: claim.sessionId,
       created_at: new Date(),
-      handed_over: true,
+      handed_over: claim.handedOver,
     })
     .onConflict((oc) => oc.columns(['chain_id', 'tx_hash']).doNothing())
     .executeTakeFirst();
-  if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return true;
-  const owner = await db
+  if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return 'inserted';
+  return db
     .selectFrom('checkout_transactions')
     .select('session_id')
-    .where('chain_id', '=', input.chainId)
+    .where('chain_id', '=', claim.chainId)
     .where('tx_hash', '=', txHash)
     .executeTakeFirst();
-  return owner !== undefined && owner.session_id === null;
 }
 
 /** Gives a hash recorded as unmatched to the session the merchant attached it to. */

@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow } from '../checkoutSchema.ts';
 import type { Database, ResolvedPaymentRow, ResolvedPaymentsTable } from '../schema.ts';
 import { checkoutSessionTransitions, checkTransition } from '../transitions.ts';
+import { lockSession } from './checkout.ts';
 
 /** Resolved payments of a product, newest first. */
 export async function listResolvedPayments(
@@ -51,18 +52,9 @@ export async function recordResolvedPayment(
     const now = new Date();
     const { payment } = input;
     // The session's move is one its machine has: a closed attempt takes no payment.
-    const session = await trx
-      .selectFrom('checkout_sessions')
-      .select('status')
-      .where('id', '=', input.sessionId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    checkTransition(
-      'checkout session',
-      checkoutSessionTransitions,
-      session.status,
-      payment.tx_failure ? 'failed' : 'resolved',
-    );
+    const session = await lockSession(trx, input.sessionId).executeTakeFirstOrThrow();
+    const status = payment.tx_failure ? 'failed' : 'resolved';
+    checkTransition('checkout session', checkoutSessionTransitions, session.status, status);
     const inserted = await trx
       .insertInto('resolved_payments')
       .values({
@@ -86,7 +78,6 @@ export async function recordResolvedPayment(
           .where('log_index', '=', payment.log_index)
           .executeTakeFirstOrThrow();
     const resolvedPaymentId = inserted?.id ?? existing!.id;
-    const status = payment.tx_failure ? 'failed' : 'resolved';
     await trx
       .updateTable('checkout_sessions')
       .set({
