@@ -23,7 +23,6 @@ export async function insertExpectedPayment(
       ...row,
       metadata: JSON.stringify(row.metadata),
       status: 'open',
-      resolved_payment_id: null,
       created_at: now,
       updated_at: now,
     })
@@ -154,9 +153,6 @@ export async function upsertSession(
       amount_tail: session.amount_tail ?? null,
       locale: session.locale ?? null,
       status: 'awaiting_payment',
-      tx_hash: null,
-      resolved_payment_id: null,
-      error: null,
       created_at: now,
       updated_at: now,
     })

@@ -40,11 +40,7 @@ export async function claimEffect<T>(
     .onConflict((oc) =>
       oc
         .column('key')
-        .doUpdateSet({
-          token,
-          claimed_until: until,
-          tries: sql`effect_claims.tries + 1`,
-        })
+        .doUpdateSet({ token, claimed_until: until, tries: sql`effect_claims.tries + 1` })
         .where('effect_claims.status', '=', 'claimed')
         .where('effect_claims.claimed_until', '<', now),
     )

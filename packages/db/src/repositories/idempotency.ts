@@ -28,8 +28,6 @@ export async function claimIdempotencyKey(
       method: input.method,
       path: input.path,
       request_hash: input.requestHash,
-      response_status: null,
-      response_body: null,
       created_at: new Date(),
     })
     .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())

@@ -42,7 +42,7 @@ export async function createApiKey(
       .executeTakeFirst();
     if (!wallet) {
       const merchantId = randomUUID();
-      await trx.insertInto('merchants').values({ id: merchantId, name: null, created_at: now }).execute();
+      await trx.insertInto('merchants').values({ id: merchantId, created_at: now }).execute();
       wallet = await trx
         .insertInto('merchant_addresses')
         .values({ id: randomUUID(), merchant_id: merchantId, address, created_at: now })

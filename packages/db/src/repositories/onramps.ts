@@ -31,16 +31,7 @@ export async function insertOnramp(db: Kysely<Database>, row: NewOnrampRow): Pro
   const now = new Date();
   return db
     .insertInto('onramps')
-    .values({
-      ...row,
-      deposits: '[]',
-      refunds: '[]',
-      tx_hash: null,
-      tx_serialized: null,
-      tx_nonce: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values({ ...row, deposits: '[]', refunds: '[]', created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -34,9 +34,6 @@ export async function insertQuoteRefund(
       amount: refund.amount.toString(),
       address: refund.address,
       status: 'pending',
-      tx_hash: null,
-      tx_serialized: null,
-      tx_nonce: null,
       created_at: now,
       updated_at: now,
     })

@@ -44,8 +44,6 @@ export async function insertQuote(db: Kysely<Database>, row: NewQuoteRow): Promi
         .where('chain_id', '=', row.chain_id),
       status: 'open',
       crypto_transfer: JSON.stringify(null),
-      received_amount: null,
-      sender_address: null,
       created_at: now,
       updated_at: now,
     }))

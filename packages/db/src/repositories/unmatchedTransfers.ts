@@ -140,8 +140,6 @@ export async function insertUnmatchedTransfer(
       kind: input.kind,
       status: 'open',
       resolved_payment_id: input.resolvedPaymentId,
-      expected_payment_id: null,
-      note: null,
       created_at: now,
       updated_at: now,
     })

@@ -106,13 +106,7 @@ export async function insertKycSession(
   const { token, ...rest } = row;
   return db
     .insertInto('kyc_sessions')
-    .values({
-      ...rest,
-      token_hash: kycTokenHash(token),
-      created_at: new Date(),
-      opened_at: null,
-      submitted_at: null,
-    })
+    .values({ ...rest, token_hash: kycTokenHash(token), created_at: new Date() })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

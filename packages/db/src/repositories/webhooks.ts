@@ -50,7 +50,6 @@ export async function ensureWebhookSecret(
       merchant_id: merchantId,
       secret_ciphertext: secrets.seal(generateWebhookSecret()),
       created_at: new Date(),
-      rotated_at: null,
     })
     .onConflict((oc) => oc.column('merchant_id').doNothing())
     .execute();
@@ -145,12 +144,8 @@ export async function createWebhookDelivery(
       url: input.url,
       payload: storedWebhookPayload(secrets, input.payload),
       status: 'pending',
-      last_status_code: null,
-      last_error: null,
       next_attempt_at: new Date(),
-      redelivery_of: null,
       created_at: new Date(),
-      delivered_at: null,
     })
     .onConflict((oc) =>
       oc.columns(['event_type', 'subject_id', 'url']).where('redelivery_of', 'is', null).doNothing(),
@@ -215,12 +210,9 @@ export async function createWebhookRedelivery(
       url: of.url,
       payload: of.payload,
       status: 'pending',
-      last_status_code: null,
-      last_error: null,
       next_attempt_at: now,
       redelivery_of: of.redelivery_of ?? of.id,
       created_at: now,
-      delivered_at: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
