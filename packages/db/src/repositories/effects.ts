@@ -9,7 +9,7 @@
  * one retry is due ({@link noteUnknownOutcome}); after a second unknown outcome the effect is done.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 
 /** What claiming an effect found. */
@@ -58,6 +58,10 @@ export async function claimEffect<T>(
   return { state: 'busy', until: row.claimed_until };
 }
 
+/** The claim `key` while the attempt holding `token` still holds it. */
+const held = (key: string, token: string) => (eb: ExpressionBuilder<Database, 'effect_claims'>) =>
+  eb.and([eb('key', '=', key), eb('token', '=', token), eb('status', '=', 'claimed')]);
+
 /** Marks a claim done with its result; false when the claim was lost (its lease ran out and was taken over). */
 export async function completeEffect(
   db: Kysely<Database>,
@@ -68,9 +72,7 @@ export async function completeEffect(
   const updated = await db
     .updateTable('effect_claims')
     .set({ status: 'done', result: JSON.stringify(result ?? null), done_at: new Date() })
-    .where('key', '=', key)
-    .where('token', '=', token)
-    .where('status', '=', 'claimed')
+    .where(held(key, token))
     .executeTakeFirst();
   return (updated.numUpdatedRows ?? 0n) > 0n;
 }
@@ -80,22 +82,14 @@ export async function completeEffect(
  * claim that saw an unknown outcome stays, its lease ended, so its count of unknown outcomes is kept.
  */
 export async function releaseEffect(db: Kysely<Database>, key: string, token: string): Promise<void> {
-  const held = db
+  const kept = await db
     .updateTable('effect_claims')
-    .where('key', '=', key)
-    .where('token', '=', token)
-    .where('status', '=', 'claimed');
-  const kept = await held
     .set({ claimed_until: new Date(0) })
+    .where(held(key, token))
     .where('unknown_outcomes', '>', 0)
     .executeTakeFirst();
   if ((kept.numUpdatedRows ?? 0n) > 0n) return;
-  await db
-    .deleteFrom('effect_claims')
-    .where('key', '=', key)
-    .where('token', '=', token)
-    .where('status', '=', 'claimed')
-    .execute();
+  await db.deleteFrom('effect_claims').where(held(key, token)).execute();
 }
 
 /**
@@ -111,9 +105,7 @@ export async function noteUnknownOutcome(
   const row = await db
     .updateTable('effect_claims')
     .set((eb) => ({ unknown_outcomes: eb('unknown_outcomes', '+', 1), claimed_until: retryAt }))
-    .where('key', '=', key)
-    .where('token', '=', token)
-    .where('status', '=', 'claimed')
+    .where(held(key, token))
     .returning('unknown_outcomes')
     .executeTakeFirst();
   // A claim lost meanwhile (taken over after its lease) counts as the worst case: the retry is spent.
