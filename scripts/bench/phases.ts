@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeDecimal, tokenId } from '@checkout/core';
 import {
-  findMerchantAddress,
   findMerchantByApiKey,
+  findWalletByAddress,
   hashApiKey,
   listProducts,
   presentProduct,
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const { listMerchant } = await seedService(service);
     const db = service.deps.db.kysely;
     const merchant = await findMerchantByApiKey(db, listMerchant.key);
-    const wallet = merchant && (await findMerchantAddress(db, merchant.merchantId, listMerchant.address));
+    const wallet = merchant && (await findWalletByAddress(db, listMerchant.address));
     if (!merchant || !wallet) throw new Error('seeded merchant not found');
     const rows = await listProducts(db, wallet.id);
     const body = { products: rows.map(presentProduct) };
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     phases.push(await time('  of which sha256 of the key', iterations, () => hashApiKey(listMerchant.key)));
     phases.push(
       await time('auth: X-ADDRESS wallet lookup (SELECT)', iterations, () =>
-        findMerchantAddress(db, merchant.merchantId, listMerchant.address),
+        findWalletByAddress(db, listMerchant.address),
       ),
     );
     phases.push(

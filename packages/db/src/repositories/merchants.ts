@@ -35,11 +35,7 @@ export async function createApiKey(
   const key = input.key ?? generateApiKey();
   return db.transaction().execute(async (trx) => {
     const now = new Date();
-    let wallet = await trx
-      .selectFrom('merchant_addresses')
-      .selectAll()
-      .where('address', '=', address)
-      .executeTakeFirst();
+    let wallet = await findWalletByAddress(trx, address);
     if (!wallet) {
       const merchantId = randomUUID();
       await trx.insertInto('merchants').values({ id: merchantId, created_at: now }).execute();
@@ -94,20 +90,6 @@ export async function findMerchantByApiKey(
   return row ? { merchantId: row.merchant_id, apiKeyId: row.id } : undefined;
 }
 
-/** The merchant's wallet record for an address (any letter case), or undefined. */
-export async function findMerchantAddress(
-  db: Kysely<Database>,
-  merchantId: string,
-  address: string,
-): Promise<MerchantAddressRow | undefined> {
-  return db
-    .selectFrom('merchant_addresses')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .where('address', '=', getAddress(address))
-    .executeTakeFirst();
-}
-
 /** In one query: the wallet `address` of the merchant owning the live key, with the key's id. */
 export async function findMerchantWalletByApiKey(
   db: Kysely<Database>,
@@ -144,22 +126,19 @@ export async function listApiKeys(db: Kysely<Database>) {
 }
 
 /** Revokes a key by id; returns whether a live key was revoked. */
-export async function revokeApiKey(db: Kysely<Database>, apiKeyId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', apiKeyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
+export const revokeApiKey = async (db: Kysely<Database>, apiKeyId: string): Promise<boolean> =>
+  (await revokeLiveKeys(db, 'id', apiKeyId)) > 0;
 
 /** Revokes every live key with `label` (e.g. the key a development start printed); how many it revoked. */
-export async function revokeApiKeysLabelled(db: Kysely<Database>, label: string): Promise<number> {
+export const revokeApiKeysLabelled = (db: Kysely<Database>, label: string): Promise<number> =>
+  revokeLiveKeys(db, 'label', label);
+
+/** Revokes the live keys whose `column` is `value`; how many it revoked. */
+async function revokeLiveKeys(db: Kysely<Database>, column: 'id' | 'label', value: string): Promise<number> {
   const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: new Date() })
-    .where('label', '=', label)
+    .where(column, '=', value)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
