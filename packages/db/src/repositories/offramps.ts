@@ -58,12 +58,10 @@ export async function listOfframpsOfQuote(db: Kysely<Database>, quoteId: string)
 }
 
 /** Every offramp of a user across quotes, oldest first. */
-
 export const listOfframpsOfUser = (db: Kysely<Database>, scope: UserScope): Promise<OfframpRow[]> =>
   listUserRecords(db, 'offramps', scope);
 
 /** An offramp of the account's user, or undefined. */
-
 export const findOfframp = (
   db: Kysely<Database>,
   scope: UserScope,

@@ -37,7 +37,6 @@ export async function insertOnramp(db: Kysely<Database>, row: NewOnrampRow): Pro
 }
 
 /** An onramp of the account's user, or undefined. */
-
 export const findOnramp = (
   db: Kysely<Database>,
   scope: UserScope,
@@ -50,7 +49,6 @@ export async function findOnrampById(db: Kysely<Database>, id: string): Promise<
 }
 
 /** Every onramp of a user, oldest first. */
-
 export const listOnramps = (db: Kysely<Database>, scope: UserScope): Promise<OnrampRow[]> =>
   listUserRecords(db, 'onramps', scope);
 
@@ -75,21 +73,7 @@ export async function transitionOnramp(
   change: OnrampChange,
 ): Promise<OnrampRow | undefined> {
   checkTransition('onramp', onrampTransitions, from, change.status);
-  return db
-    .updateTable('onramps')
-    .set((eb) => ({
-      status: change.status,
-      status_message: change.statusMessage,
-      ...(change.receivedAmount === undefined ? {} : { received_amount: change.receivedAmount }),
-      ...(change.deposits === undefined ? {} : { deposits: JSON.stringify(change.deposits) }),
-      ...(change.refunds === undefined ? {} : { refunds: JSON.stringify(change.refunds) }),
-      status_version: eb('status_version', '+', 1),
-      updated_at: new Date(),
-    }))
-    .where('id', '=', id)
-    .where('status', '=', from)
-    .returningAll()
-    .executeTakeFirst();
+  return writeOnramp(db, id, { status: from }, change);
 }
 
 /**
@@ -102,22 +86,31 @@ export async function updateOnrampRefunds(
   version: number,
   change: { deposits?: StoredDeposit[]; refunds: StoredOnrampRefund[] },
 ): Promise<OnrampRow | undefined> {
+  return writeOnramp(db, id, { status_version: version }, change);
+}
+
+/** Writes a change of the onramp while it is still as `expected`, bumping its version; undefined otherwise. */
+function writeOnramp(
+  db: Kysely<Database>,
+  id: string,
+  expected: { status: OnrampStatusValue } | { status_version: number },
+  change: Partial<OnrampChange>,
+): Promise<OnrampRow | undefined> {
   return db
     .updateTable('onramps')
     .set((eb) => ({
+      ...(change.status === undefined ? {} : { status: change.status, status_message: change.statusMessage }),
+      ...(change.receivedAmount === undefined ? {} : { received_amount: change.receivedAmount }),
       ...(change.deposits === undefined ? {} : { deposits: JSON.stringify(change.deposits) }),
-      refunds: JSON.stringify(change.refunds),
+      ...(change.refunds === undefined ? {} : { refunds: JSON.stringify(change.refunds) }),
       status_version: eb('status_version', '+', 1),
       updated_at: new Date(),
     }))
     .where('id', '=', id)
-    .where('status_version', '=', version)
+    .where((eb) => eb.and(expected))
     .returningAll()
     .executeTakeFirst();
 }
-
-/** Onramp statuses after which its workflow has nothing left to do. */
-export const finalOnrampStatuses: readonly OnrampStatusValue[] = ['crypto_sent', 'failed', 'expired'];
 
 /** Stores a deposit notice of the bank partner (its hand-over is queued with it). */
 export async function insertOnrampDeposit(

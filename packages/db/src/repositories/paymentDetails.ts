@@ -22,7 +22,6 @@ export async function insertPaymentDetail(
 }
 
 /** A payment detail of the account's user, or undefined. */
-
 export const findPaymentDetail = (
   db: Kysely<Database>,
   scope: UserScope,
@@ -30,7 +29,6 @@ export const findPaymentDetail = (
 ): Promise<PaymentDetailRow | undefined> => findUserRecord(db, 'payment_details', scope, id);
 
 /** Every payment detail of a user, oldest first. */
-
 export const listPaymentDetails = (db: Kysely<Database>, scope: UserScope): Promise<PaymentDetailRow[]> =>
   listUserRecords(db, 'payment_details', scope);
 

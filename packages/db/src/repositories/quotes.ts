@@ -52,7 +52,6 @@ export async function insertQuote(db: Kysely<Database>, row: NewQuoteRow): Promi
 }
 
 /** A quote of the account's user, or undefined. */
-
 export const findQuote = (
   db: Kysely<Database>,
   scope: UserScope,
