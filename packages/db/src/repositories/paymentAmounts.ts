@@ -34,9 +34,7 @@ export async function reservePaymentAmount(
   const held = await db
     .selectFrom('checkout_payment_amounts')
     .select('amount')
-    .where('chain_id', '=', key.chain_id)
-    .where('receiving_address', '=', key.receiving_address)
-    .where('token_address', '=', key.token_address)
+    .where((eb) => eb.and(key))
     .where('amount', '=', sql<string>`any(${sql.val(input.candidates.map(String))}::numeric[])`)
     .where('reserved_until', '>', now)
     .where('session_id', '!=', input.sessionId)

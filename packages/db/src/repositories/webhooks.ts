@@ -334,11 +334,5 @@ export async function listWebhookDeliveries(
     )
     .orderBy('attempt')
     .execute();
-  const byDelivery = new Map<string, WebhookAttemptRow[]>();
-  for (const a of attempts) {
-    const list = byDelivery.get(a.delivery_id) ?? [];
-    list.push(a);
-    byDelivery.set(a.delivery_id, list);
-  }
-  return deliveries.map((d) => ({ ...d, attempts: byDelivery.get(d.id) ?? [] }));
+  return deliveries.map((d) => ({ ...d, attempts: attempts.filter((a) => a.delivery_id === d.id) }));
 }
