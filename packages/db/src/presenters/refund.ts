@@ -22,16 +22,6 @@ function refundTokens(row: RefundRow, secrets: SecretBox): RefundTokens {
   return JSON.parse(secrets.open(row.tokens_ciphertext)) as RefundTokens;
 }
 
-/** `<publicBaseUrl>/refunds/claim/<token>`: the customer's page to give an address. */
-function refundClaimUrl(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl}/refunds/claim/${token}`;
-}
-
-/** `<publicBaseUrl>/refunds/pay/<token>`: the merchant's page to pay the refund from the receiving wallet. */
-function refundPayUrl(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl}/refunds/pay/${token}`;
-}
-
 /**
  * The exact payment a refund asks of the receiving wallet once its address is known: the EIP-681 URI and the
  * ERC-20 `transfer` transaction; null while it waits for an address.
@@ -63,9 +53,10 @@ export function presentRefund(row: RefundRow, deps: { secrets: SecretBox; public
     unmatched_transfer_id: row.unmatched_transfer_id,
     product_id: row.product_id,
     address_source: row.address_source,
-    claim_url: row.status === 'awaiting_address' ? refundClaimUrl(deps.publicBaseUrl, tokens.claim) : null,
+    claim_url:
+      row.status === 'awaiting_address' ? `${deps.publicBaseUrl}/refunds/claim/${tokens.claim}` : null,
     claim_expires_at: row.claim_expires_at.toISOString(),
-    pay_url: row.refund_address === null ? null : refundPayUrl(deps.publicBaseUrl, tokens.pay),
+    pay_url: row.refund_address === null ? null : `${deps.publicBaseUrl}/refunds/pay/${tokens.pay}`,
     sent_at: row.sent_at?.toISOString() ?? null,
     confirmed_at: row.confirmed_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
