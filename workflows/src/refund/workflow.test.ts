@@ -17,7 +17,7 @@ import {
   insertProduct,
   insertRefund,
   openDatabase,
-  refundTokenHash,
+  pageTokenHash,
 } from '@checkout/db';
 import { createMailer, type DevInbox, startDevInbox } from '@checkout/mail';
 import { DefaultLogger, Worker } from '@temporalio/worker';
@@ -143,8 +143,8 @@ async function awaitingRefund(now: number, windowMs: number, path: string) {
     address_source: null,
     email_ciphertext: secrets.seal(customerEmail),
     locale: 'es',
-    claim_token_hash: refundTokenHash(claim),
-    pay_token_hash: refundTokenHash(pay),
+    claim_token_hash: pageTokenHash(claim),
+    pay_token_hash: pageTokenHash(pay),
     tokens_ciphertext: secrets.seal(JSON.stringify({ claim, pay })),
     claim_expires_at: new Date(now + windowMs),
     created_at: new Date(now),

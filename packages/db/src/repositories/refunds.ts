@@ -5,8 +5,8 @@ import { type Insertable, type Kysely, sql } from 'kysely';
 import type { RefundRow, RefundRowStatus, RefundsTable } from '../refundSchema.ts';
 import type { Database } from '../schema.ts';
 
-/** SHA-256 (hex) of a page token: how a refund is found from its claim or pay page. */
-export function refundTokenHash(token: string): string {
+/** SHA-256 (hex) of a page token (a refund's claim or pay page, a KYC page): stored to find its record. */
+export function pageTokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -54,7 +54,7 @@ export async function findRefundByToken(
   return db
     .selectFrom('refunds')
     .selectAll()
-    .where(page === 'claim' ? 'claim_token_hash' : 'pay_token_hash', '=', refundTokenHash(token))
+    .where(page === 'claim' ? 'claim_token_hash' : 'pay_token_hash', '=', pageTokenHash(token))
     .executeTakeFirst();
 }
 

@@ -1,5 +1,4 @@
 /** Area B users, their KYC sessions and state, and the account webhook endpoint. */
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type {
@@ -9,6 +8,7 @@ import type {
   UserRow,
   UsersTable,
 } from '../usersSchema.ts';
+import { pageTokenHash } from './refunds.ts';
 
 /** A new user row; the KYC version starts at 0. */
 export type NewUserRow = Omit<
@@ -93,11 +93,6 @@ export async function writeUserKycStatusMessage(
     .execute();
 }
 
-/** The stored form of a KYC page token: its SHA-256, so the table holds nothing that opens the page. */
-function kycTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
 /** Records a KYC session opened with the provider; of its page token only the hash is stored. */
 export async function insertKycSession(
   db: Kysely<Database>,
@@ -106,7 +101,7 @@ export async function insertKycSession(
   const { token, ...rest } = row;
   return db
     .insertInto('kyc_sessions')
-    .values({ ...rest, token_hash: kycTokenHash(token), created_at: new Date() })
+    .values({ ...rest, token_hash: pageTokenHash(token), created_at: new Date() })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -119,7 +114,7 @@ export async function findKycSessionByToken(
   return db
     .selectFrom('kyc_sessions')
     .selectAll()
-    .where('token_hash', '=', kycTokenHash(token))
+    .where('token_hash', '=', pageTokenHash(token))
     .executeTakeFirst();
 }
 
