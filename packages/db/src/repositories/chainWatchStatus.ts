@@ -47,14 +47,7 @@ export async function listChainWatchHealth(db: Kysely<Database>): Promise<ChainW
     db.selectFrom('chain_watch_status').selectAll().execute(),
   ]);
   const rows = new Map<number, ChainWatchHealthRow>();
-  for (const p of positions) {
-    rows.set(p.chain_id, {
-      chain_id: p.chain_id,
-      next_block: p.next_block,
-      updated_at: p.updated_at,
-      status: null,
-    });
-  }
+  for (const p of positions) rows.set(p.chain_id, { ...p, status: null });
   for (const { chain_id, ...status } of statuses) {
     const row = rows.get(chain_id) ?? { chain_id, next_block: null, updated_at: null, status: null };
     row.status = status;

@@ -68,16 +68,15 @@ export async function recordResolvedPayment(
       .onConflict((oc) => oc.columns(['chain_id', 'tx_id', 'log_index']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    const existing = inserted
-      ? undefined
-      : await trx
-          .selectFrom('resolved_payments')
-          .select('id')
-          .where('chain_id', '=', payment.chain_id)
-          .where('tx_id', '=', payment.tx_id)
-          .where('log_index', '=', payment.log_index)
-          .executeTakeFirstOrThrow();
-    const resolvedPaymentId = inserted?.id ?? existing!.id;
+    const { id: resolvedPaymentId } =
+      inserted ??
+      (await trx
+        .selectFrom('resolved_payments')
+        .select('id')
+        .where('chain_id', '=', payment.chain_id)
+        .where('tx_id', '=', payment.tx_id)
+        .where('log_index', '=', payment.log_index)
+        .executeTakeFirstOrThrow());
     await trx
       .updateTable('checkout_sessions')
       .set({
