@@ -12,9 +12,7 @@ export async function insertExpectedPayment(
   row: Omit<
     ExpectedPaymentRow,
     'status' | 'resolved_payment_id' | 'metadata' | 'created_at' | 'updated_at'
-  > & {
-    metadata: Record<string, unknown> | null;
-  },
+  > & { metadata: Record<string, unknown> | null },
 ): Promise<ExpectedPaymentRow> {
   const now = new Date();
   return db

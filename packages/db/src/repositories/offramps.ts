@@ -26,9 +26,7 @@ export type NewOfframpRow = Omit<
   | 'refund_tx_hash'
   | 'refund_tx_serialized'
   | 'refund_tx_nonce'
-> & {
-  metadata: Record<string, unknown> | null;
-};
+> & { metadata: Record<string, unknown> | null };
 
 /** Inserts offramps (one batch, one timestamp, kept in the given order by id position). */
 export async function insertOfframps(db: Kysely<Database>, rows: NewOfframpRow[]): Promise<OfframpRow[]> {

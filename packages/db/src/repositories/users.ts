@@ -14,9 +14,7 @@ import { pageTokenHash } from './refunds.ts';
 export type NewUserRow = Omit<
   UsersTable,
   'kyc' | 'kyc_version' | 'kyc_status_message' | 'created_at' | 'updated_at'
-> & {
-  kyc: StoredKyc;
-};
+> & { kyc: StoredKyc };
 
 /** Inserts a user. */
 export async function insertUser(db: Kysely<Database>, row: NewUserRow): Promise<UserRow> {
