@@ -94,13 +94,12 @@ type Role = 'all' | 'api' | 'worker';
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const c = parsed.data;
   const dataDir = resolve(c.DATA_DIR);
   if (c.NODE_ENV === 'production' && !c.SECRET_KEY) {
-    throw new ConfigError('invalid configuration:\n  SECRET_KEY: is required in production');
+    throw new ConfigError('SECRET_KEY: is required in production');
   }
   const { areaB, ramps } = rampsConfig(c);
   const testnets = testnetsOf(c);
@@ -139,9 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function role(value: Role | undefined, runWorker: 'true' | 'false' | undefined): Role {
   if (value === undefined) return runWorker === 'false' ? 'api' : 'all';
   if (runWorker !== undefined && (runWorker === 'true') !== (value !== 'api')) {
-    throw new ConfigError(
-      `invalid configuration:\n  RUN_WORKER: ${runWorker} contradicts ROLE=${value}; set only ROLE`,
-    );
+    throw new ConfigError(`RUN_WORKER: ${runWorker} contradicts ROLE=${value}; set only ROLE`);
   }
   return value;
 }

@@ -12,14 +12,6 @@ const defaultOfframpFees =
   'gbp:local:40:0:1,gbp:swift:50:25:25,ars:local:100:0:1,mxn:local:100:0:10';
 
 /** Where users wire onramp deposits (sandbox values unless ONRAMP_BANK_ACCOUNT is set). */
-interface DepositBankAccount {
-  bank_account_number: string;
-  bank_name: string;
-  bank_address: string;
-  bank_beneficiary_name: string;
-  bank_routing_number: string;
-}
-
 const DepositBankSchema = z
   .object({
     bank_account_number: z.string().min(1),
@@ -29,6 +21,7 @@ const DepositBankSchema = z
     bank_routing_number: z.string().min(1),
   })
   .strict();
+type DepositBankAccount = z.infer<typeof DepositBankSchema>;
 
 const sandboxBank: DepositBankAccount = {
   bank_account_number: '000123456789',
@@ -81,8 +74,7 @@ export interface RampsConfig {
 
 export function rampsConfig(c: RampsEnv): { areaB: AreaBConfig; ramps: RampsConfig } {
   for (const name of ['DEPOSIT_MNEMONIC', 'TREASURY_PRIVATE_KEY'] as const) {
-    if (c.NODE_ENV === 'production' && !c[name])
-      throw new ConfigError(`invalid configuration:\n  ${name}: is required in production`);
+    if (c.NODE_ENV === 'production' && !c[name]) throw new ConfigError(`${name}: is required in production`);
   }
   return {
     areaB: {

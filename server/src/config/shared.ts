@@ -1,9 +1,12 @@
 /** What every part of the configuration shares: the error it throws and how an empty variable reads. */
 import { z } from 'zod';
 
-/** The configuration is wrong; lists every offending variable. */
+/** The configuration is wrong; lists every offending variable, one problem a line. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(...problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
 }
 
 /** A variable that may be unset; an empty string counts as unset. */
@@ -16,6 +19,6 @@ export function table<T>(name: string, parse: () => T): T {
     return parse();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`invalid configuration:\n  ${name}: ${reason}`);
+    throw new ConfigError(`${name}: ${reason}`);
   }
 }

@@ -76,11 +76,7 @@ function temporalTls(c: TemporalEnv): TemporalTls | undefined {
       problems.push(`${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
   }
-  const anyTls =
-    c.TEMPORAL_TLS_CERT !== undefined ||
-    c.TEMPORAL_TLS_KEY !== undefined ||
-    c.TEMPORAL_TLS_CA !== undefined ||
-    c.TEMPORAL_TLS_SERVER_NAME !== undefined;
+  const anyTls = [...Object.values(files), c.TEMPORAL_TLS_SERVER_NAME].some((v) => v !== undefined);
   if ((c.TEMPORAL_TLS_CERT === undefined) !== (c.TEMPORAL_TLS_KEY === undefined)) {
     problems.push(
       `${c.TEMPORAL_TLS_CERT === undefined ? 'TEMPORAL_TLS_CERT' : 'TEMPORAL_TLS_KEY'}: is required with ${
@@ -98,31 +94,24 @@ function temporalTls(c: TemporalEnv): TemporalTls | undefined {
       'TEMPORAL_ADDRESS: is required with TLS or an API key (the embedded dev server speaks plain gRPC)',
     );
   }
-  let cert: X509Certificate | undefined;
-  if (read.TEMPORAL_TLS_CERT) {
+  /** Parses a file that was read, noting a problem when it is not the PEM `what` names. */
+  const pem = <T>(name: keyof typeof files, parse: (bytes: Buffer) => T, what: string): T | undefined => {
+    const bytes = read[name];
+    if (!bytes) return undefined;
     try {
-      cert = new X509Certificate(read.TEMPORAL_TLS_CERT);
+      return parse(bytes);
     } catch {
-      problems.push('TEMPORAL_TLS_CERT: is not a PEM certificate');
+      problems.push(`${name}: is not a PEM ${what}`);
+      return undefined;
     }
-  }
-  if (read.TEMPORAL_TLS_KEY) {
-    try {
-      const key = createPrivateKey(read.TEMPORAL_TLS_KEY);
-      if (cert && !cert.checkPrivateKey(key))
-        problems.push('TEMPORAL_TLS_KEY: does not belong to the certificate in TEMPORAL_TLS_CERT');
-    } catch {
-      problems.push('TEMPORAL_TLS_KEY: is not a PEM private key');
-    }
-  }
-  if (read.TEMPORAL_TLS_CA) {
-    try {
-      new X509Certificate(read.TEMPORAL_TLS_CA);
-    } catch {
-      problems.push('TEMPORAL_TLS_CA: is not a PEM certificate');
-    }
-  }
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  };
+  const certificate = (bytes: Buffer) => new X509Certificate(bytes);
+  const cert = pem('TEMPORAL_TLS_CERT', certificate, 'certificate');
+  const key = pem('TEMPORAL_TLS_KEY', createPrivateKey, 'private key');
+  if (cert && key && !cert.checkPrivateKey(key))
+    problems.push('TEMPORAL_TLS_KEY: does not belong to the certificate in TEMPORAL_TLS_CERT');
+  pem('TEMPORAL_TLS_CA', certificate, 'certificate');
+  if (problems.length > 0) throw new ConfigError(...problems);
   // An API key alone implies TLS, as the SDK and Temporal Cloud expect.
   if (!anyTls && c.TEMPORAL_TLS !== 'true' && c.TEMPORAL_API_KEY === undefined) return undefined;
   return {

@@ -76,9 +76,7 @@ export function testnetsOf(c: TestnetsEnv): TestnetConfig[] {
   const ids = [1, 56, 137, ...all.map((t) => t.chainId)];
   const clash = ids.find((id, i) => ids.indexOf(id) !== i);
   if (clash !== undefined) {
-    throw new ConfigError(
-      `invalid configuration:\n  chain id ${clash} is given to two chains; each needs its own`,
-    );
+    throw new ConfigError(`chain id ${clash} is given to two chains; each needs its own`);
   }
   return all;
 }
@@ -110,9 +108,7 @@ function parseSwapTokens(value: string | undefined, name: string): SwapToken[] {
         !isAddress(address) ||
         !/^\d+$/.test(decimals ?? '')
       ) {
-        throw new ConfigError(
-          `invalid configuration:\n  ${name}: "${part}" is not SYMBOL:address:decimals[:noreturn]`,
-        );
+        throw new ConfigError(`${name}: "${part}" is not SYMBOL:address:decimals[:noreturn]`);
       }
       return {
         symbol: symbol as SwapToken['symbol'],
