@@ -20,14 +20,7 @@ class UsageError extends Error {}
 
 /** The command of `argv`, or undefined for `--help`. */
 function parseCommand(argv: string[]): AdminCommand | undefined {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(argv);
-  } catch (error) {
-    // Node's own wording, e.g. "Unknown option '--foo'", followed by what is known.
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseOptions(argv);
   if (values.help) return undefined;
   const [group, action, arg] = positionals;
   if (group === 'api-keys' && action === 'create') {
@@ -44,15 +37,17 @@ function parseCommand(argv: string[]): AdminCommand | undefined {
 }
 
 function parseOptions(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      address: { type: 'string' },
-      label: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const options = {
+    address: { type: 'string' },
+    label: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  } as const;
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options });
+  } catch (error) {
+    // Node's own wording, e.g. "Unknown option '--foo'", followed by what is known.
+    throw new UsageError((error as Error).message);
+  }
 }
 
 async function execute(cmd: AdminCommand): Promise<unknown> {

@@ -11,15 +11,6 @@ import type { AppState } from '../context.ts';
 
 const keyPattern = /^[\x21-\x7e]{1,255}$/;
 
-class Replay {
-  readonly status: number;
-  readonly body: string;
-  constructor(status: number, body: string) {
-    this.status = status;
-    this.body = body;
-  }
-}
-
 /** Handles the header for the route it wraps; `scope` separates tenants; `secrets` seals the stored responses. */
 export function idempotency(scope: (state: AppState) => string, secrets: SecretBox): Middleware<AppState> {
   return async (ctx, next) => {
@@ -35,6 +26,7 @@ export function idempotency(scope: (state: AppState) => string, secrets: SecretB
       .digest('hex');
     const id = { scope: scope(ctx.state), key };
     const root = ctx.state.db;
+    let replay: { status: number; body: string } | undefined;
     try {
       await root.transaction().execute(async (trx) => {
         const claim = await claimIdempotencyKey(trx, secrets, {
@@ -43,7 +35,10 @@ export function idempotency(scope: (state: AppState) => string, secrets: SecretB
           path: ctx.path,
           requestHash,
         });
-        if (claim.state === 'replay') throw new Replay(claim.status, claim.body);
+        if (claim.state === 'replay') {
+          replay = claim;
+          throw new Rollback();
+        }
         if (claim.state === 'mismatch') {
           throw new ApiError(
             'idempotency_key_mismatch',
@@ -70,16 +65,15 @@ export function idempotency(scope: (state: AppState) => string, secrets: SecretB
         });
       });
     } catch (error) {
-      if (error instanceof Replay) {
-        ctx.status = error.status;
-        ctx.type = 'application/json';
-        ctx.set('Idempotent-Replayed', 'true');
-        ctx.body = error.body;
-        return;
-      }
       if (!(error instanceof Rollback)) throw error;
     } finally {
       ctx.state.db = root;
+    }
+    if (replay) {
+      ctx.status = replay.status;
+      ctx.type = 'application/json';
+      ctx.set('Idempotent-Replayed', 'true');
+      ctx.body = replay.body;
     }
   };
 }
