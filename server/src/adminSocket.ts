@@ -2,6 +2,7 @@
  * A Unix socket in the data directory through which the CLI manages keys while the server holds the
  * embedded database (PGlite allows one process). Access is the file system's: owner only.
  */
+import { once } from 'node:events';
 import { chmodSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import type { Db } from '@checkout/db';
@@ -34,10 +35,7 @@ export async function startAdminSocket(
     });
     socket.on('error', () => socket.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => resolve());
-  });
+  await once(server.listen(path), 'listening');
   chmodSync(path, 0o600);
   return { close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -2,6 +2,7 @@
  * The service process: database, Temporal client and worker, HTTP API and the admin socket,
  * started and stopped as one unit.
  */
+import { once } from 'node:events';
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -200,10 +201,7 @@ async function serveHttp(config: Config, deps: AppDeps, cleanups: Cleanups): Pro
   const handle = (config.role !== 'worker' ? createApp(deps) : createOpsApp(deps)).callback();
   const server: Server = createServer((req, res) => void handle(req, res));
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  await once(server.listen(config.port, config.host), 'listening');
   cleanups.push(
     () =>
       new Promise<void>((resolve) => {

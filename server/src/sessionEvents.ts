@@ -91,12 +91,7 @@ export function createSessionEvents(
         watcher.end();
         return () => {};
       }
-      let set = watchers.get(id);
-      if (!set) {
-        set = new Set();
-        watchers.set(id, set);
-      }
-      set.add(watcher);
+      watchers.set(id, (watchers.get(id) ?? new Set()).add(watcher));
       start();
       return () => {
         const current = watchers.get(id);

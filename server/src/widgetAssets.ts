@@ -58,14 +58,11 @@ interface Entry {
 }
 
 /** Reads a file, or undefined when it is absent. */
-async function readOptional(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+const readOptional = (path: string): Promise<Buffer | undefined> =>
+  readFile(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
     throw error;
-  }
-}
+  });
 
 async function compress(coding: Coding, bytes: Buffer): Promise<Buffer> {
   return coding === 'br'
@@ -94,14 +91,9 @@ export function createWidgetAssets(distDir: string): WidgetAssets {
 
   async function load(name: string): Promise<Entry | undefined> {
     const path = join(distDir, name);
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(path);
-    } catch {
-      entries.delete(name);
-      return undefined;
-    }
-    if (!info.isFile()) return undefined;
+    const info = await stat(path).catch(() => undefined);
+    if (!info) entries.delete(name);
+    if (!info?.isFile()) return undefined;
     const cached = await entries.get(name);
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached;
     const loading = (async (): Promise<Entry | undefined> => {
@@ -114,10 +106,12 @@ export function createWidgetAssets(distDir: string): WidgetAssets {
         ['gzip', 'gz'],
       ] as const) {
         // A precompressed form from an older build would not match: it is trusted only when not older.
-        const built = await readOptional(`${path}.${suffix}`);
-        const builtInfo = built ? await stat(`${path}.${suffix}`) : undefined;
-        const bytes =
-          built && builtInfo && builtInfo.mtimeMs >= info.mtimeMs ? built : await compress(coding, identity);
+        const builtInfo = await stat(`${path}.${suffix}`).catch(() => undefined);
+        const built =
+          builtInfo && builtInfo.mtimeMs >= info.mtimeMs
+            ? await readOptional(`${path}.${suffix}`)
+            : undefined;
+        const bytes = built ?? (await compress(coding, identity));
         if (bytes.length < identity.length) forms[coding] = { bytes, etag: `"${hash}-${suffix}"` };
       }
       return { mtimeMs: info.mtimeMs, size: info.size, forms };
