@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { chmodSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { text } from 'node:stream/consumers';
 import type { Db } from '@checkout/db';
 import { type AdminCommand, runAdminCommand } from './adminCommands.ts';
 import type { Logger } from './logger.ts';
@@ -41,32 +42,24 @@ export async function startAdminSocket(
 }
 
 /** Sends one command to a running server's admin socket. */
-export function sendAdminCommand(path: string, command: AdminCommand, timeoutMs = 10_000): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection(path);
-    let output = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('the running server did not answer on its admin socket'));
-    }, timeoutMs);
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify(command)}\n`));
-    socket.on('data', (chunk: string) => {
-      output += chunk;
-    });
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.on('end', () => {
-      clearTimeout(timer);
-      try {
-        const reply = JSON.parse(output) as { ok: boolean; result?: unknown; error?: string };
-        if (reply.ok) resolve(reply.result);
-        else reject(new Error(reply.error ?? 'admin command failed'));
-      } catch {
-        reject(new Error('the running server sent an unreadable reply'));
-      }
-    });
-  });
+export async function sendAdminCommand(
+  path: string,
+  command: AdminCommand,
+  timeoutMs = 10_000,
+): Promise<unknown> {
+  const socket = createConnection(path);
+  socket.write(`${JSON.stringify(command)}\n`);
+  const timer = setTimeout(
+    () => socket.destroy(new Error('the running server did not answer on its admin socket')),
+    timeoutMs,
+  );
+  const output = await text(socket).finally(() => clearTimeout(timer));
+  let reply: { ok: boolean; result?: unknown; error?: string };
+  try {
+    reply = JSON.parse(output);
+    if (reply.ok) return reply.result;
+  } catch {
+    throw new Error('the running server sent an unreadable reply');
+  }
+  throw new Error(reply.error ?? 'admin command failed');
 }

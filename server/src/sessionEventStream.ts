@@ -77,10 +77,7 @@ export async function openSessionEventStream(
         readAgain = false;
         const session = await options.read();
         if (ended) return;
-        if (!session) {
-          end();
-          return;
-        }
+        if (!session) return end();
         send(session);
       } while (readAgain && !ended);
     } catch (error) {
