@@ -78,11 +78,10 @@ async function compress(coding: Coding, bytes: Buffer): Promise<Buffer> {
 
 /** True when an `If-None-Match` list names `etag` (weak comparison) or is `*`. */
 function matches(ifNoneMatch: string, etag: string): boolean {
-  const bare = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === bare;
-  });
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
 }
 
 /** Serves the widget files built into `distDir`; files are read once and again only when they change. */
