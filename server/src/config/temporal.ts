@@ -78,11 +78,8 @@ function temporalTls(c: TemporalEnv): TemporalTls | undefined {
   }
   const anyTls = [...Object.values(files), c.TEMPORAL_TLS_SERVER_NAME].some((v) => v !== undefined);
   if ((c.TEMPORAL_TLS_CERT === undefined) !== (c.TEMPORAL_TLS_KEY === undefined)) {
-    problems.push(
-      `${c.TEMPORAL_TLS_CERT === undefined ? 'TEMPORAL_TLS_CERT' : 'TEMPORAL_TLS_KEY'}: is required with ${
-        c.TEMPORAL_TLS_CERT === undefined ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT'
-      } (mTLS needs both)`,
-    );
+    const [missing, given] = c.TEMPORAL_TLS_CERT === undefined ? ['CERT', 'KEY'] : ['KEY', 'CERT'];
+    problems.push(`TEMPORAL_TLS_${missing}: is required with TEMPORAL_TLS_${given} (mTLS needs both)`);
   }
   if (c.TEMPORAL_TLS === 'false' && (anyTls || c.TEMPORAL_API_KEY !== undefined)) {
     problems.push(
