@@ -71,6 +71,8 @@ export const styles = css`
   }
   [part='amount'] {
     margin: 0;
+    display: flex;
+    flex-wrap: wrap;
     gap: 0.25rem 0.75rem;
     align-items: baseline;
   }
@@ -93,8 +95,7 @@ export const styles = css`
     display: grid;
     gap: 0.2rem;
   }
-  label,
-  legend {
+  label {
     font-size: 0.9rem;
     font-weight: 500;
   }
@@ -135,6 +136,12 @@ export const styles = css`
     color: var(--cc-accent);
     text-underline-offset: 0.2em;
   }
+  a:focus-visible,
+  [part='token-choice'] input:focus-visible,
+  [tabindex='-1']:focus-visible {
+    outline: 3px solid var(--cc-focus);
+    outline-offset: 2px;
+  }
   [part='token-choice'] {
     margin: 0;
     padding: 0.5rem 0.75rem 0.75rem;
@@ -145,6 +152,8 @@ export const styles = css`
     min-width: 0;
   }
   legend {
+    font-size: 0.9rem;
+    font-weight: 500;
     padding: 0 0.25rem;
   }
   .option {
@@ -164,15 +173,14 @@ export const styles = css`
     color: var(--cc-muted);
   }
   .option-text {
+    display: flex;
+    flex-wrap: wrap;
     gap: 0 0.6rem;
   }
-  [part='wallet-list'],
-  [part='progress'] {
+  [part='wallet-list'] {
     list-style: none;
     margin: 0;
     padding: 0;
-  }
-  [part='wallet-list'] {
     display: grid;
     gap: 0.5rem;
   }
@@ -191,10 +199,7 @@ export const styles = css`
     opacity: 0.6;
   }
   button:focus-visible,
-  [part~='input']:focus-visible,
-  a:focus-visible,
-  [part='token-choice'] input:focus-visible,
-  [tabindex='-1']:focus-visible {
+  [part~='input']:focus-visible {
     outline: 3px solid var(--cc-focus);
     outline-offset: 2px;
   }
@@ -217,21 +222,17 @@ export const styles = css`
     border-color: var(--cc-accent);
     font-weight: 600;
   }
-  [part='amount'],
-  .option-text,
-  .actions,
-  .tx-actions,
-  [part='progress'] {
+  .actions {
     display: flex;
     flex-wrap: wrap;
-  }
-  .actions {
     gap: 0.5rem;
   }
   .actions > * {
     flex: 1 1 9rem;
   }
   .tx-actions {
+    display: flex;
+    flex-wrap: wrap;
     align-items: center;
     gap: 0.5rem 1rem;
   }
@@ -240,6 +241,11 @@ export const styles = css`
     color: var(--cc-muted);
   }
   [part='progress'] {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: flex;
+    flex-wrap: wrap;
     gap: 0.25rem 0.6rem;
     font-size: 0.8rem;
     color: var(--cc-muted);
