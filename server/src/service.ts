@@ -27,6 +27,7 @@ import {
   createWorker,
   ensureChainWatchers,
   installRuntime,
+  type WorkerResources,
 } from '@checkout/workflows';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -113,10 +114,8 @@ async function seedDevApiKey(config: Config, db: Db): Promise<RunningService['de
   return { key: created.key, address: created.address };
 }
 
-/** What the worker serves beyond the configuration. */
-type WorkerResources = Pick<AppDeps, 'db' | 'secrets' | 'tokens' | 'chains' | 'metrics'> & {
-  mailer: ReturnType<typeof createMailer> | undefined;
-};
+/** What the worker serves beyond the configuration (its pages' base URL is configured), and its metrics. */
+type ServedResources = Omit<WorkerResources, 'publicBaseUrl'> & Pick<AppDeps, 'metrics'>;
 
 /**
  * Runs the Temporal worker with every family's activities, and keeps one watcher per chain started (by
@@ -127,7 +126,7 @@ async function runWorker(
   config: Config,
   address: string,
   client: Client,
-  resources: WorkerResources,
+  resources: ServedResources,
   context: { logger: Logger; cleanups: Cleanups; options: ServiceOptions },
 ): Promise<void> {
   const { logger, cleanups, options } = context;
@@ -175,7 +174,7 @@ async function runWorker(
 async function startTemporal(
   config: Config,
   address: string,
-  resources: WorkerResources,
+  resources: ServedResources,
   context: { logger: Logger; cleanups: Cleanups; options: ServiceOptions },
 ): Promise<NonNullable<AppDeps['temporal']>> {
   installRuntime({ logger: temporalLogger(context.logger) });

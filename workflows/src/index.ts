@@ -59,6 +59,7 @@ export { claimRefund } from './refund/claim.ts';
 export { type RefundSubject, type RequestRefundDeps, requestRefund } from './refund/request.ts';
 export * from './refund/shared.ts';
 export { listWalletRefunds, viewRefundClaim } from './refund/view.ts';
+export type { WorkerResources } from './resources.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export * from './summaries.ts';
