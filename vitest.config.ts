@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Native addons (Temporal core bridge, PGlite's wasm) want process isolation: forks, never threads.
 const shared = {
@@ -8,6 +8,31 @@ const shared = {
   hookTimeout: 120_000,
   teardownTimeout: 30_000,
 };
+
+// Where each test runs, and why. An integration file boots the whole service (database, Temporal worker, dev
+// chain, inbox, webhook receiver); what it proves does not depend on the database, so the integration suite
+// runs once, on PostgreSQL. What does depend on the database runs on both: the SQL itself (the repositories'
+// and the migrations' tests, `database-*`), and a smoke set of integration files that runs the whole service on
+// the embedded default, PGlite, end to end (`integration-pglite`). The widget's Chromium suite (`e2e`) runs on
+// PGlite too.
+const databaseTests = [
+  'packages/db/src/repositories/**/*.test.ts',
+  'packages/db/src/migrations/**/*.test.ts',
+];
+const pgliteSmoke = [
+  // A session opened, paid (exact, swapped, reverted, closed tab) and resolved; its webhook and e-mails.
+  'test/integration/checkout.test.ts',
+  // Refunds asked, claimed, paid on the chain, recognised and confirmed; an unmatched transfer refunded.
+  'test/integration/refunds.test.ts',
+  // The session's event stream on PGlite's in-process NOTIFY.
+  'test/integration/sessionEvents.test.ts',
+  // The public limit counted in the process (on PostgreSQL the count is shared by every API process).
+  'test/integration/publicRateLimit.test.ts',
+  // PGlite only: the data directory, its lock and the CLI's socket; `npm start` and its shutdown.
+  'test/integration/embedded.test.ts',
+  'test/integration/startShutdown.test.ts',
+];
+const pgliteOnly = ['test/integration/embedded.test.ts', 'test/integration/startShutdown.test.ts'];
 
 export default defineConfig({
   test: {
@@ -26,6 +51,7 @@ export default defineConfig({
             'widget/src/**/*.test.ts',
             'react/src/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, ...databaseTests],
         },
       },
       {
@@ -39,8 +65,26 @@ export default defineConfig({
       {
         test: {
           ...shared,
+          name: 'database-pglite',
+          include: databaseTests,
+          globalSetup: ['test/setup/database.ts'],
+          env: { TEST_DATABASE: 'pglite' },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'database-postgres',
+          include: databaseTests,
+          globalSetup: ['test/setup/database.ts'],
+          env: { TEST_DATABASE: 'postgres' },
+        },
+      },
+      {
+        test: {
+          ...shared,
           name: 'integration-pglite',
-          include: ['test/integration/**/*.test.ts'],
+          include: pgliteSmoke,
           globalSetup: ['test/setup/temporal.ts', 'test/setup/database.ts'],
           env: { TEST_DATABASE: 'pglite' },
         },
@@ -50,6 +94,7 @@ export default defineConfig({
           ...shared,
           name: 'integration-postgres',
           include: ['test/integration/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...pgliteOnly],
           globalSetup: ['test/setup/temporal.ts', 'test/setup/database.ts'],
           env: { TEST_DATABASE: 'postgres' },
         },

@@ -56,12 +56,16 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
   try {
-    // The hosted checkout page and the demo shop serve the built element.
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-    // The manifest is the build's last file (a dist from before hashed names has none).
-    if (!existsSync(join(root, 'widget', 'dist', 'widget-manifest.json'))) {
-      console.error('building the <crypto-checkout> element…');
-      execFileSync('npm', ['run', 'build', '-w', 'widget'], {
+    // The hosted pages serve the built element and /console the built console. A manifest is its build's last
+    // file (a dist from before hashed names has none), so a missing one means an unbuilt or half-built dist.
+    for (const [workspace, manifest, what] of [
+      ['widget', 'widget-manifest.json', 'the <crypto-checkout> element'],
+      ['console', 'console-manifest.json', 'the merchant console'],
+    ] as const) {
+      if (existsSync(join(root, workspace, 'dist', manifest))) continue;
+      console.error(`building ${what}…`);
+      execFileSync('npm', ['run', 'build', '-w', workspace], {
         cwd: root,
         stdio: ['ignore', 'ignore', 'inherit'],
       });
@@ -83,6 +87,8 @@ async function main(): Promise<void> {
           process.env[network.rpcEnv] = chain.rpcUrl;
           // Shoppers' browsers read the dev chain directly, and wallets that add it get this URL.
           process.env[`PUBLIC_${network.rpcEnv}`] ??= chain.rpcUrl;
+          // Phones pay a deposit address of their own on the dev chains, swept by the dev gas wallet.
+          process.env[network.rpcEnv.replace('RPC_URL_', 'PHONE_PAYMENT_MODE_')] ??= 'deposit_address';
           return [{ network, chain, deployment }];
         }),
       )
@@ -139,6 +145,12 @@ async function main(): Promise<void> {
         `  Shopper       ${deployment.shoppers[0]!.address}   key ${deployment.shoppers[0]!.privateKey}`,
       );
     }
+    if (config.role !== 'worker') {
+      // The sign-in message names PUBLIC_BASE_URL: the console is opened there.
+      lines.push(
+        `  Console       ${config.publicBaseUrl.replace(/\/$/, '')}/console   (sign in with the receiving wallet)`,
+      );
+    }
     if (config.env !== 'production' && config.role !== 'worker') {
       lines.push(`  Demo shop     ${service.url}/demo   (hosted checkout: ${service.url}/checkout/<slug>)`);
     }
@@ -147,7 +159,10 @@ async function main(): Promise<void> {
     if (service.devApiKey) {
       lines.push(
         `  Wallet        ${service.devApiKey.address}   (send it as X-ADDRESS)`,
-        `  API key       ${service.devApiKey.key}`,
+        `  API key       ${service.devApiKey.key}   (live: every record)`,
+        ...(service.devApiKey.testKey
+          ? [`  Test API key  ${service.devApiKey.testKey}   (test networks only)`]
+          : []),
         '',
         '  Try:',
         `    curl -s ${service.url}/api/v1/products -H "Authorization: Bearer ${service.devApiKey.key}" -H "X-ADDRESS: ${service.devApiKey.address}"`,

@@ -48,11 +48,11 @@ const compactStyles: Plugin = {
   },
 };
 
-// Three builds into dist/: `vite build` makes the ES module (shell + lazy wallet, QR and texts entries and chunks);
-// `vite build --mode iife` adds the classic script, which imports the same lazy files on demand; `vite build
-// --mode refunds` adds the hosted refund pages' module scripts, bundled apart so that sharing code with them
-// never splits the element's first script. Every script is content-hashed under chunks/; the public names
-// are loaders (build/assets.ts).
+// Three builds into dist/: `vite build` makes the ES module (shell + lazy payment, wallet, QR and texts entries
+// and chunks); `vite build --mode iife` adds the classic script, which imports the same lazy files on demand;
+// `vite build --mode refunds` adds the hosted refund pages' module scripts, bundled apart so that sharing code
+// with them never splits the element's first script. Every script is content-hashed under chunks/; the public
+// names are loaders (build/assets.ts).
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
   const refunds = mode === 'refunds';
@@ -60,6 +60,7 @@ export default defineConfig(({ mode }) => {
   const manifest = iife ? readManifest(distDir) : undefined;
   const file = (name: string | undefined) => (name ?? '').replace(/^chunks\//, '');
   const files = {
+    payment: file(manifest?.payment),
     wallet: file(manifest?.wallet),
     qr: file(manifest?.qr),
     en: file(manifest?.messages.en),
@@ -101,6 +102,7 @@ export default defineConfig(({ mode }) => {
           : {
               entry: {
                 'crypto-checkout': 'src/index.ts',
+                'crypto-checkout-payment': 'src/crypto-checkout/checkout-payment.ts',
                 'crypto-checkout-wallet': 'src/wallet/wallet-flow.ts',
                 'crypto-checkout-qr': 'src/payment-request/payment-request.ts',
                 'crypto-checkout-en': 'src/i18n/en.ts',

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     const merchant = await findMerchantByApiKey(db, listMerchant.key);
     const wallet = merchant && (await findWalletByAddress(db, listMerchant.address));
     if (!merchant || !wallet) throw new Error('seeded merchant not found');
-    const rows = await listProducts(db, wallet.id);
+    const rows = await listProducts(db, { addressId: wallet.id });
     const body = { products: rows.map(presentProduct) };
     const headers = merchantHeaders(listMerchant);
     const url = `${service.url}${productsPath}`;
@@ -107,7 +107,9 @@ async function main(): Promise<void> {
       ),
     );
     phases.push(
-      await time('list: SELECT 100 products + row parsing', iterations, () => listProducts(db, wallet.id)),
+      await time('list: SELECT 100 products + row parsing', iterations, () =>
+        listProducts(db, { addressId: wallet.id }),
+      ),
     );
     phases.push(await time('present: rows.map(presentProduct)', iterations, () => rows.map(presentProduct)));
     phases.push(

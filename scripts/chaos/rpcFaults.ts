@@ -6,8 +6,10 @@
  * closed their tab (payer known, no hash submitted) and shoppers paying from a phone (exact amount, any
  * sender) open their sessions, then pay while the fault lasts; then it is lifted and everything settles.
  *
- * Faults: an `eth_getLogs` node lagging the head; a range limit and a result limit (in QuickNode's, BNB
- * Smart Chain's and Infura's words); 429 with Retry-After; both providers down CHAOS_RPC_OUTAGE_SECONDS
+ * Faults: an `eth_getLogs` node lagging the head (3 and 30 blocks); 30 % of calls answered 429 (with the
+ * second provider down, on both, and with the second 30 blocks behind); a second provider 30 blocks behind
+ * (the first down); calls taking 3 s; a range
+ * limit and a result limit (in QuickNode's, BNB Smart Chain's and Infura's words); 429 with Retry-After; both providers down CHAOS_RPC_OUTAGE_SECONDS
  * (120); the first down while the second serves; and an outage followed by a range limit narrower than
  * the blocks it left behind.
  *
@@ -66,6 +68,35 @@ function faultsToRun(): Fault[] {
   const half = Math.max(5, Math.round(settings.faultSeconds / 2));
   return [
     both('eth_getLogs lags the head by 3 blocks', { lagBlocks: 3 }),
+    both('eth_getLogs lags the head by 30 blocks', { lagBlocks: 30 }),
+    {
+      name: '30 % of calls 429 (Retry-After 2 s), second provider down',
+      phases: [
+        {
+          seconds: settings.faultSeconds,
+          first: { rateLimitShare: { share: 0.3, retryAfterSeconds: 2 } },
+          second: { down: true },
+        },
+      ],
+    },
+    both('30 % of calls 429 on both (Retry-After 2 s)', {
+      rateLimitShare: { share: 0.3, retryAfterSeconds: 2 },
+    }),
+    {
+      name: '30 % of calls 429 (Retry-After 1 s), second provider 30 blocks behind',
+      phases: [
+        {
+          seconds: settings.faultSeconds,
+          first: { rateLimitShare: { share: 0.3, retryAfterSeconds: 1 } },
+          second: { staleBlocks: 30 },
+        },
+      ],
+    },
+    {
+      name: 'second provider 30 blocks behind, first down',
+      phases: [{ seconds: settings.faultSeconds, first: { down: true }, second: { staleBlocks: 30 } }],
+    },
+    both('every call takes 3 s', { delayMs: 3_000 }),
     {
       name: 'eth_getLogs range limit of 5 blocks',
       phases: [{ seconds: settings.faultSeconds, first: range(5)[0], second: range(5)[1] }],
@@ -130,6 +161,8 @@ async function runTrial(stage: Stage, fault: Fault, index: number): Promise<Tria
       id: string;
       expected_payment_id: string;
       expected_token_amount: string;
+      reference: string;
+      sender_address: string | null;
     };
   };
   // Half closed tabs (one per shopper at a time), half phone payments; every amount its own.
@@ -179,6 +212,8 @@ async function runTrial(stage: Stage, fault: Fault, index: number): Promise<Tria
           busd.address,
           stage.merchant.address as Address,
           parseUnits(s.session.expected_token_amount, busd.decimals),
+          // A wallet's element sends the session's reference; a phone pays the exact amount alone.
+          s.session.sender_address ? s.session.reference : undefined,
         );
         paid.push({
           expectedPaymentId: s.session.expected_payment_id,
@@ -295,7 +330,7 @@ export async function runRpcFaults(cleanups: Array<() => Promise<unknown>>): Pro
     RPC_URL_BINANCE_SMART_CHAIN_TESTNET: proxies.map((p) => p.url).join(','),
     BLOCK_TIME_MS_BINANCE_SMART_CHAIN_TESTNET: String(settings.blockMs),
     // A closed tab's transfer is claimed 5 s after it is first seen (60 s by default), as in `npm run chaos`.
-    CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '5',
+    CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '5',
     BENCH_WORKFLOW_BUNDLE: bundle.codePath,
     BENCH_MAX_SECONDS: '7200',
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -20,7 +20,9 @@
  *   claim e-mail; each paid from the merchant's receiving wallet, whose key the run holds, exactly as its
  *   `payment_request.transaction` says, after the merchant's ready-to-pay e-mail): each one refund, confirmed
  *   (lost, doubled), its `refund.updated` once per status it passed through, its e-mails once each, its payment
- *   `partially_refunded`, and its transfer neither unmatched nor a checkout's payment (countRefunds.ts).
+ *   `partially_refunded`, and its transfer neither unmatched nor a checkout's payment (countRefunds.ts);
+ * - phone payments (every n-th payment pays its session's deposit address a rounded, a net-of-fee or the exact
+ *   amount): counted as payments like the others, and each address swept to the merchant once (deposits.ts).
  *
  * Exits 1 when any fault count is not 0. Writes the figures to `.bench/chaos-<timestamp>.json`.
  *
@@ -29,7 +31,8 @@
  * Environment: CHAOS_PAYMENTS (50), CHAOS_CLOSED_TAB_EVERY (4: every 4th payment never submits its
  * hash), CHAOS_STRAY_EVERY (5: every 5th payment that submits its hash is paid twice), CHAOS_REFUND_EVERY (4:
  * every 4th payment is refunded, 0 for none), CHAOS_REFUND_CLAIM_EVERY (2: every 2nd refund is claimed by the
- * customer), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
+ * customer), CHAOS_DEPOSIT_EVERY (3: every 3rd payment is a phone payment to a deposit address, 0 for
+ * none), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
  * spread over), CHAOS_SETTLE_SECONDS (240), CHAOS_POSTGRES_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { randomBytes } from 'node:crypto';
@@ -42,7 +45,7 @@ import { startDevInbox } from '@checkout/mail';
 import { bundleWorkflows, startTemporalDevServer } from '@checkout/workflows';
 import { DefaultLogger } from '@temporalio/worker';
 import pg from 'pg';
-import { type Address, createPublicClient, type Hex, http, parseUnits } from 'viem';
+import { type Address, createPublicClient, type Hex, http, type PublicClient, parseUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { connectShoppers } from '../bench/checkout/shoppers.ts';
 import { killServiceProcesses, type ServiceProcess, startServiceProcess } from '../bench/checkout/target.ts';
@@ -51,6 +54,7 @@ import { readInt } from '../bench/readInt.ts';
 import { fetchTemporal } from '../fetchTemporal.ts';
 import { type ChaosOnramp, type ChaosPayment, countEffects } from './count.ts';
 import { countRefunds, type RefundRow, refundMessageIdsOf, refundStatusesOf } from './countRefunds.ts';
+import { type ChaosDeposit, countSweeps, payDeposit } from './deposits.ts';
 import { startRecorder } from './recorder.ts';
 import { type ChaosCall, type ChaosRefund, createRefunder } from './refunds.ts';
 import { runRpcFaults } from './rpcFaults.ts';
@@ -65,6 +69,7 @@ const settings = {
   strayEvery: readInt('CHAOS_STRAY_EVERY', 5, 0, 1_000),
   refundEvery: readInt('CHAOS_REFUND_EVERY', 4, 0, 1_000),
   refundClaimEvery: readInt('CHAOS_REFUND_CLAIM_EVERY', 2, 0, 1_000),
+  depositEvery: readInt('CHAOS_DEPOSIT_EVERY', 3, 0, 1_000),
   onramps: readInt('CHAOS_ONRAMPS', 10, 0, 1_000),
   minKills: readInt('CHAOS_MIN_KILLS', 20, 0, 10_000),
   durationSeconds: readInt('CHAOS_DURATION_SECONDS', 90, 1, 3_600),
@@ -122,10 +127,11 @@ async function main(): Promise<number> {
     BENCH_WORKFLOW_BUNDLE: bundle.codePath,
     BENCH_MAX_SECONDS: '3600',
     CHAIN_POLL_INTERVAL_MS: '200',
-    CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '5',
+    CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '5',
     CHECKOUT_SCAN_INTERVAL_MS: '500',
     PAYOUT_SANDBOX_DELAY_MS: '200',
     RAMP_RECONCILE_INTERVAL_MS: '2000',
+    PHONE_PAYMENT_MODE_BINANCE_SMART_CHAIN_TESTNET: 'deposit_address',
   });
   const start = (label: string, extra: Record<string, string>) =>
     startServiceProcess({
@@ -235,6 +241,7 @@ async function main(): Promise<number> {
   // Payments, spread over the run, one shopper account at a time; every n-th never submits its hash.
   const payments: ChaosPayment[] = [];
   const strays: string[] = [];
+  const deposits: ChaosDeposit[] = [];
   const paymentErrors: string[] = [];
   const spacingMs = Math.floor((settings.durationSeconds * 1000) / Math.max(settings.payments, 1));
   const lanes = Array.from({ length: shoppers.count }, (_, lane) =>
@@ -244,6 +251,12 @@ async function main(): Promise<number> {
         // Distinct amounts: a closed tab is matched by its exact amount among its payer's open checkouts.
         const dollars = `${1 + i}.${String(between(0, 100)).padStart(2, '0')}`;
         try {
+          if (settings.depositEvery > 0 && i % settings.depositEvery === settings.depositEvery - 1) {
+            const paid = await payDeposit({ must, product, token: busd, shoppers }, lane, i, dollars);
+            payments.push(paid.payment);
+            deposits.push(paid.deposit);
+            continue;
+          }
           const expected = (
             await must('POST', `/api/v1/products/${product.id}/expected_payments`, {
               dollar_amount: dollars,
@@ -263,12 +276,13 @@ async function main(): Promise<number> {
               },
               'none',
             )
-          ).session as { id: string };
+          ).session as { id: string; reference: string };
           const mined = await shoppers.transfer(
             lane,
             busd.address,
             merchant.address as Address,
             parseUnits(dollars, busd.decimals),
+            session.reference,
           );
           const closedTab =
             settings.closedTabEvery > 0 && i % settings.closedTabEvery === settings.closedTabEvery - 1;
@@ -298,6 +312,7 @@ async function main(): Promise<number> {
                 busd.address,
                 merchant.address as Address,
                 parseUnits(dollars, busd.decimals),
+                session.reference,
               );
               strays.push(again.hash.toLowerCase());
             }
@@ -487,8 +502,20 @@ async function main(): Promise<number> {
     resolved,
     exceptionStatus: new Map(listed.map((p) => [p.id, p.payment.exception_status])),
   });
-  const counts = { ...effects.counts, ...refundCount.counts, emailTakeOverRetries: takeOvers };
-  const faults = effects.faults + refundCount.faults;
+  const sweeps = await countSweeps({
+    db,
+    publicClient: publicClient as PublicClient,
+    token: busd.address,
+    deposits,
+    deadline: Date.now() + 60_000,
+  });
+  const counts = {
+    ...effects.counts,
+    ...refundCount.counts,
+    ...sweeps.counts,
+    emailTakeOverRetries: takeOvers,
+  };
+  const faults = effects.faults + refundCount.faults + sweeps.faults;
 
   const report = {
     startedAt: startedAt.toISOString(),

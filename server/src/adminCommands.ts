@@ -6,7 +6,7 @@ import { isAddress } from 'viem';
 
 /** One administrative command. */
 export type AdminCommand =
-  | { command: 'api-keys.create'; address: string; label?: string }
+  | { command: 'api-keys.create'; address: string; label?: string; mode?: string }
   | { command: 'api-keys.list' }
   | { command: 'api-keys.revoke'; id: string };
 
@@ -15,6 +15,9 @@ export function checkAdminCommand(cmd: AdminCommand): void {
   if (cmd.command === 'api-keys.create') {
     if (typeof cmd.address !== 'string' || !isAddress(cmd.address, { strict: false })) {
       throw new Error('--address must be a valid EVM address');
+    }
+    if (cmd.mode !== undefined && cmd.mode !== 'live' && cmd.mode !== 'test') {
+      throw new Error('--mode must be live or test');
     }
   }
   if (cmd.command === 'api-keys.revoke' && !Uuid.safeParse(cmd.id).success) {
@@ -29,11 +32,17 @@ export async function runAdminCommand(db: Db, cmd: AdminCommand): Promise<unknow
   checkAdminCommand(cmd);
   switch (cmd.command) {
     case 'api-keys.create':
-      return createApiKey(db.kysely, { address: cmd.address, label: cmd.label ?? null });
+      return createApiKey(db.kysely, {
+        address: cmd.address,
+        label: cmd.label ?? null,
+        mode: cmd.mode === 'test' ? 'test' : 'live',
+      });
     case 'api-keys.list':
       return (await listApiKeys(db.kysely)).map((k) => ({
         ...k,
         created_at: k.created_at.toISOString(),
+        last_used_at: k.last_used_at?.toISOString() ?? null,
+        expires_at: k.expires_at?.toISOString() ?? null,
         revoked_at: k.revoked_at?.toISOString() ?? null,
       }));
     case 'api-keys.revoke':

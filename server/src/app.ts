@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { AppDeps, AppState } from './context.ts';
 import { allowedMethods } from './middleware/allowedMethods.ts';
 import { requireApiKey, requireMerchantWallet } from './middleware/auth.ts';
@@ -57,7 +57,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     open: new Router<AppState>(),
     checkout: new Router<AppState>({ prefix: routerPrefixes.checkout }),
     areaA: new Router<AppState>({ prefix: routerPrefixes.areaA }),
+    console: new Router<AppState>({ prefix: routerPrefixes.console }),
+    account: new Router<AppState>({ prefix: routerPrefixes.account }),
     pages: new Router<AppState>(),
+    sandbox: new Router<AppState>(),
     areaB: new Router<AppState>(),
   };
   // Each router authenticates (or rate-limits) before it reads a body: an anonymous caller gets its 401 without
@@ -65,25 +68,40 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const body = () => [jsonBody(deps.config.bodyLimitBytes), storableInput()] as const;
   routers.open.use(...body());
   routers.pages.use(...body());
-  routers.checkout.use(
-    publicPaths,
-    rateLimit(deps.config.publicRateLimitPerMinute, publicRateLimitStore(deps.db, deps.logger)),
+  const publicLimit = rateLimit(
+    deps.config.publicRateLimitPerMinute,
+    publicRateLimitStore(deps.db, deps.logger),
   );
+  routers.checkout.use(publicPaths, publicLimit);
   routers.checkout.use(...body());
-  routers.areaA.use(
-    requireMerchantWallet(),
-    ...body(),
-    idempotency((s) => `merchant:${s.merchant!.merchantId}`, deps.secrets),
+  // Signing in needs no key: the nonce and the sign-in itself are limited per client as the public API is.
+  routers.console.use(['/console/nonce', '/console/session'], async (ctx, next) =>
+    ctx.method === 'POST' ? publicLimit(ctx, next) : next(),
   );
-  routers.areaB.use(
-    requireApiKey(),
-    ...body(),
-    idempotency((s) => `account:${s.merchant!.merchantId}`, deps.secrets),
-  );
+  routers.console.use(...body());
+  // Each router authenticates; each route then checks its scope before the body is read and the
+  // Idempotency-Key claimed (routesOn, routes/declare.ts), so a key without the scope sends nothing further.
+  const keyed = (scope: (s: AppState) => string) => [...body(), idempotency(scope, deps.secrets)];
+  const afterScope: Partial<Record<RouterName, readonly Middleware<AppState>[]>> = {
+    areaA: keyed((s) => `merchant:${s.merchant!.merchantId}`),
+    // Per caller: a replayed key creation or roll answers a secret, which only its own caller may read again.
+    account: keyed((s) => `caller:${s.merchant!.merchantId}:${JSON.stringify(s.merchant!.actor)}`),
+    // The sandbox's outcome moves send transactions, so no Idempotency-Key replays them.
+    sandbox: body(),
+    areaB: keyed((s) => `account:${s.merchant!.merchantId}`),
+  };
+  // Area A, the account's routes and the sandbox take an API key or the console's session cookie (whose CSRF
+  // token SECRET_KEY derives); Area B, the account's ramps, API keys only.
+  const { secretKey } = deps.config;
+  routers.areaA.use(requireMerchantWallet(secretKey));
+  routers.account.use(requireApiKey(secretKey));
+  // The sandbox's outcome moves act on the wallet's objects, as Area A does.
+  routers.sandbox.use(requireMerchantWallet(secretKey));
+  routers.areaB.use(requireApiKey());
   const openapi = buildOpenApiDocument(deps);
   declareRoutes(
     deps,
-    (name) => routesOn(routers[name]),
+    (name) => routesOn(routers[name], undefined, afterScope[name]),
     () => openapi,
   );
 
@@ -99,7 +117,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   );
   mount(routers.checkout);
   mount(routers.areaA);
+  mount(routers.console);
+  mount(routers.account);
   if (deps.config.areaB.sandboxEnabled) mount(routers.pages);
+  if (deps.config.areaB.sandboxEnabled) mount(routers.sandbox);
   mount(routers.areaB);
   // What no route took: OPTIONS, 405 and 501 with their Allow header; errorHandler writes the error body.
   app.use(allowedMethods());

@@ -1,5 +1,6 @@
 /**
- * Command line: `api-keys create --address 0x… [--label …]`, `api-keys list`, `api-keys revoke <id>`.
+ * Command line: `api-keys create --address 0x… [--label …] [--mode test|live]`, `api-keys list`,
+ * `api-keys revoke <id>`.
  * With the embedded database held by a running server, commands go through its admin socket.
  */
 import { parseArgs } from 'node:util';
@@ -10,7 +11,9 @@ import { loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './service.ts';
 
 const usage = `usage:
-  npm run cli -- api-keys create --address 0x… [--label text]   prints the new key on the last line
+  npm run cli -- api-keys create --address 0x… [--label text] [--mode test|live]
+      prints the new key on the last line; a test key (ck_test_…) sees only test networks' records;
+      the default is live (ck_live_…), which sees every record
   npm run cli -- api-keys list
   npm run cli -- api-keys revoke <api-key-id>
   npm run cli -- --help`;
@@ -29,6 +32,7 @@ function parseCommand(argv: string[]): AdminCommand | undefined {
       command: 'api-keys.create',
       address: values.address,
       ...(values.label ? { label: values.label } : {}),
+      ...(values.mode ? { mode: values.mode } : {}),
     };
   }
   if (group === 'api-keys' && action === 'list') return { command: 'api-keys.list' };
@@ -40,6 +44,7 @@ function parseOptions(argv: string[]) {
   const options = {
     address: { type: 'string' },
     label: { type: 'string' },
+    mode: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   } as const;
   try {
@@ -82,8 +87,14 @@ async function main(): Promise<void> {
   checkAdminCommand(cmd);
   const result = await execute(cmd);
   if (cmd.command === 'api-keys.create') {
-    const created = result as { key: string; apiKeyId: string; merchantId: string; address: string };
-    console.log(`api key id: ${created.apiKeyId}`);
+    const created = result as {
+      key: string;
+      apiKeyId: string;
+      merchantId: string;
+      address: string;
+      mode: string;
+    };
+    console.log(`api key id: ${created.apiKeyId} (${created.mode})`);
     console.log(`merchant id: ${created.merchantId}`);
     console.log(`wallet: ${created.address}`);
     console.log('The key is shown once; store it now:');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devDepositMnemonic, devMnemonic } from '@checkout/chain';
+import { devAccounts, devDeployment, devDepositMnemonic, devMnemonic } from '@checkout/chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -263,5 +263,42 @@ describe('chains', () => {
       /RPC_URL_POLYGON\.1: each URL must be http:\/\/ or https:\/\//,
     );
     expect(() => loadConfig({ ...base(), RPC_URL_POLYGON: ' , ' })).toThrow(/RPC_URL_POLYGON/);
+  });
+
+  it('gives phone payments a deposit address only where asked, under the dev factory on a test network', () => {
+    const rpc = {
+      RPC_URL_BINANCE_SMART_CHAIN_TESTNET: 'http://127.0.0.1:8545',
+      RPC_URL_POLYGON: 'https://p.example',
+    };
+    const plain = loadConfig({ ...base(), ...rpc });
+    expect(plain.chains.map((c) => c.depositFactory)).toEqual([undefined, undefined]);
+    const deposit = loadConfig({
+      ...base(),
+      ...rpc,
+      PHONE_PAYMENT_MODE_BINANCE_SMART_CHAIN_TESTNET: 'deposit_address',
+      SWEEP_MAX_GAS_PRICE_GWEI_BINANCE_SMART_CHAIN_TESTNET: '0.5',
+    });
+    const testnet = deposit.chains.find((c) => c.chainId === 97)!;
+    expect(testnet.depositFactory).toBe(devDeployment(97).depositFactory);
+    expect(testnet.sweepMaxGasPriceWei).toBe(500_000_000n);
+    expect(deposit.checkout.sweeperPrivateKey).toBe(devAccounts[6]!.privateKey);
+  });
+
+  it('refuses deposit addresses on a main network without its factory, and a malformed gas ceiling', () => {
+    const rpc = { RPC_URL_POLYGON: 'https://p.example' };
+    expect(() => loadConfig({ ...base(), ...rpc, PHONE_PAYMENT_MODE_POLYGON: 'deposit_address' })).toThrow(
+      /PHONE_PAYMENT_MODE_POLYGON: deposit_address needs DEPOSIT_FACTORY_ADDRESS_POLYGON/,
+    );
+    const factory = '0x00000000000000000000000000000000000fac70';
+    const given = loadConfig({
+      ...base(),
+      ...rpc,
+      PHONE_PAYMENT_MODE_POLYGON: 'deposit_address',
+      DEPOSIT_FACTORY_ADDRESS_POLYGON: factory,
+    });
+    expect(given.chains[0]!.depositFactory?.toLowerCase()).toBe(factory);
+    expect(() => loadConfig({ ...base(), SWEEP_MAX_GAS_PRICE_GWEI_POLYGON: '1e9' })).toThrow(
+      /SWEEP_MAX_GAS_PRICE_GWEI_POLYGON/,
+    );
   });
 });

@@ -11,6 +11,7 @@ import { getAddress } from 'viem';
 import { z } from 'zod';
 import { type ChainConfig, chainsConfig, chainsEnv } from './config/chains.ts';
 import { type CheckoutConfig, checkoutConfig, checkoutEnv } from './config/checkout.ts';
+import { type ConsoleConfig, consoleConfig, consoleEnv } from './config/console.ts';
 import { type MailConfig, mailConfig, mailEnv } from './config/mail.ts';
 import { type AreaBConfig, type RampsConfig, rampsConfig, rampsEnv } from './config/ramps.ts';
 import { ConfigError, optional } from './config/shared.ts';
@@ -49,6 +50,7 @@ const ConfigSchema = z.object({
   ...checkoutEnv,
   ...mailEnv,
   ...rampsEnv,
+  ...consoleEnv,
 });
 
 /** Validated configuration. */
@@ -77,7 +79,9 @@ export interface Config {
   chainWatch: { maxLagBlocks: number };
   checkout: CheckoutConfig;
   mail: MailConfig;
-  webhooks: { allowPrivateAddresses: boolean };
+  /** The console's sign-in: session and nonce lifetimes. */
+  console: ConsoleConfig;
+  webhooks: { allowPrivateAddresses: boolean; timeoutMs: number };
   publicRateLimitPerMinute: number;
   /** Proxies in front of the API whose X-Forwarded-For entries name the client (0: the header is ignored). */
   trustProxyHops: number;
@@ -129,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     ...checkoutConfig(c),
     mail: mailConfig(c),
+    console: consoleConfig(c),
     areaB,
     ramps,
   };

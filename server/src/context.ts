@@ -1,6 +1,6 @@
 /** What every handler can reach through `ctx.state` and the app's dependencies. */
 import type { ChainClients } from '@checkout/chain';
-import type { TokenRegistry } from '@checkout/core';
+import type { Actor, Scope, TokenRegistry } from '@checkout/core';
 import type { Database, Db, SecretBox } from '@checkout/db';
 import type { HandOver, RampChains } from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
@@ -39,11 +39,24 @@ export interface AppState {
   log: Logger;
   /** The database handle of this request: a transaction when an Idempotency-Key is used. */
   db: Kysely<Database>;
-  merchant?: { merchantId: string; apiKeyId: string };
+  /**
+   * The caller's merchant, from an API key or a console session; `testOnly` for a test key, which sees and
+   * changes only test networks' records; `scopes`, what the caller may do (each route checks the one it
+   * needs); `actor`, who the audit log names; `apiKeyId`, the key's (none for a console session).
+   */
+  merchant?: {
+    merchantId: string;
+    apiKeyId?: string;
+    testOnly: boolean;
+    scopes: readonly Scope[];
+    actor: Actor;
+  };
   address?: { id: string; address: string; verified: boolean; productsVersion: number };
   /** The raw request body, when one was read. */
   rawBody?: Buffer;
   body?: unknown;
+  /** The query parameters the route declares, parsed (`checkingQuery`, routes/declare.ts). */
+  query?: unknown;
   route?: string;
 }
 

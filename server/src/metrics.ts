@@ -71,6 +71,18 @@ export function createMetrics() {
       "Blocks between a chain's head and the last block its watcher read",
       ['chain'],
     ),
+    /** The deposit sweeper's gas wallet balance per chain, in wei (read at scrape time). */
+    sweeperBalance: gauge(
+      'checkout_deposit_sweeper_balance_wei',
+      "The deposit sweeper's gas wallet balance on a chain, in wei",
+      ['chain'],
+    ),
+    /** Gas the mined sweeps of deposit addresses cost per chain, in wei (read at scrape time). */
+    sweepGasSpent: gauge(
+      'checkout_deposit_sweep_gas_spent_wei',
+      'Gas the mined sweeps of deposit addresses cost on a chain, in wei',
+      ['chain'],
+    ),
     /** Seconds since each chain watcher's last tick (read at scrape time). */
     watcherAge: gauge(
       'checkout_chain_watcher_last_tick_age_seconds',

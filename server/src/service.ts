@@ -26,6 +26,7 @@ import {
   createHandOver,
   createWorker,
   ensureChainWatchers,
+  ensureDepositSweepers,
   installRuntime,
   type WorkerResources,
 } from '@checkout/workflows';
@@ -46,7 +47,8 @@ export interface RunningService {
   port: number;
   deps: AppDeps;
   /** The key `npm start` printed (development only). */
-  devApiKey?: { key: string; address: string };
+  /** The development keys: a live one, and at `npm start` a test one (test networks only). */
+  devApiKey?: { key: string; testKey?: string; address: string };
   stop(): Promise<void>;
 }
 
@@ -108,10 +110,16 @@ async function seedDevApiKey(config: Config, db: Db): Promise<RunningService['de
     return { key: config.dev.apiKey, address: config.dev.walletAddress };
   }
   if (config.env !== 'development') return undefined;
-  // One printed key at a time: the key of the previous start is revoked.
+  // One printed pair at a time: the keys of the previous start are revoked.
   await revokeApiKeysLabelled(db.kysely, 'npm start');
+  await revokeApiKeysLabelled(db.kysely, 'npm start (test)');
   const created = await createApiKey(db.kysely, { address: devWalletAddress, label: 'npm start' });
-  return { key: created.key, address: created.address };
+  const test = await createApiKey(db.kysely, {
+    address: devWalletAddress,
+    label: 'npm start (test)',
+    mode: 'test',
+  });
+  return { key: created.key, testKey: test.key, address: created.address };
 }
 
 /** What the worker serves beyond the configuration (its pages' base URL is configured), and its metrics. */
@@ -142,8 +150,9 @@ async function runWorker(
         ...served,
         publicBaseUrl: config.publicBaseUrl,
         checkout: config.checkout,
-        webhooks: { allowPrivateAddresses: config.webhooks.allowPrivateAddresses },
+        webhooks: config.webhooks,
         ramps: config.ramps,
+        kyc: { sessionTimeoutMinutes: config.areaB.kycSessionTimeoutMinutes },
       }),
       ...options.extraActivities,
     },
@@ -160,10 +169,13 @@ async function runWorker(
     await workerRun;
   });
   const watched = config.chains.filter((c) => served.tokens.chainById(c.chainId));
+  // Chains whose phone payments get deposit addresses have a sweeper too (when a gas wallet is set).
+  const swept = config.checkout.sweeperPrivateKey ? watched.filter((c) => c.depositFactory) : [];
   const ensureWatchers = () =>
-    ensureChainWatchers(client, { taskQueue: config.temporal.taskQueue, chains: watched }).catch(
-      (error: unknown) => logger.warn({ err: error }, 'could not start the chain watchers'),
-    );
+    Promise.all([
+      ensureChainWatchers(client, { taskQueue: config.temporal.taskQueue, chains: watched }),
+      ensureDepositSweepers(client, { taskQueue: config.temporal.taskQueue, chains: swept }),
+    ]).catch((error: unknown) => logger.warn({ err: error }, 'could not start the chain watchers'));
   void ensureWatchers();
   const watcherTimer = setInterval(() => void ensureWatchers(), 60_000);
   watcherTimer.unref();

@@ -5,6 +5,7 @@
  */
 
 import { quoteExactOutput, withSlippage } from '@checkout/chain';
+import { uniswapV2RouterAbi } from '@checkout/core/uniswapV2Router';
 import type { Page } from 'playwright-core';
 import type { Address } from 'viem';
 import { decodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits, toFunctionSelector } from 'viem';
@@ -62,7 +63,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
 
     await page.getByText('$25.00').first().waitFor();
     await page.getByText('Includes 20 % tax: $4.17').waitFor();
-    await page.getByText('25 BUSD').first().waitFor();
+    await page.getByText('25.00 BUSD').first().waitFor();
     await expectAccessible(page, 'form');
 
     await fillShopper(page);
@@ -163,12 +164,28 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('checkout element
     const result = await outcome(page);
     expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
     // The approval signed is the exact bound in base units, not the rounded figure on screen.
-    const approvals = wallet.requests
+    const sent = wallet.requests
       .filter((r) => r.method === 'eth_sendTransaction')
-      .map((r) => (r.params[0] as { data: Hex }).data)
+      .map((r) => (r.params[0] as { data: Hex }).data);
+    const approvals = sent
       .filter((data) => data.startsWith(toFunctionSelector('approve(address,uint256)')))
       .map((data) => decodeFunctionData({ abi: erc20Abi, data }));
     expect(approvals.map((call) => call.args[1])).toEqual([bound]);
+    // The approval carries nothing after its arguments; the swap buys exactly the session's amount, and
+    // its reference follows the router call's arguments.
+    expect(sent[0]).toHaveLength(2 + 8 + 128);
+    const { reference, expected_token_amount: exact } = (
+      await h.service.request('GET', `/api/v1/checkout/sessions/${result.detail.sessionId}`)
+    ).body.session as { reference: string; expected_token_amount: string };
+    const swap = sent.find((data) =>
+      data.startsWith(
+        toFunctionSelector('swapTokensForExactTokens(uint256,uint256,address[],address,uint256)'),
+      ),
+    )!;
+    expect(swap.endsWith(reference.slice(2))).toBe(true);
+    const { args } = decodeFunctionData({ abi: uniswapV2RouterAbi, data: swap });
+    expect(args[0]).toBe(parseUnits(exact, 18));
+    expect(args[1]).toBe(bound);
     await page.close();
   });
 

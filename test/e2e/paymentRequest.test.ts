@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /**
  * Paying from another device: with no wallet in the browser the element offers a QR code of the payment
- * request (its encoder loaded only then), and a transfer of the exact amount from an account the page
- * never saw resolves the checkout, in the element and at the merchant's webhook.
+ * request (its encoder loaded only then) under a header that names the exact amount it asks and a progress
+ * list without a wallet step, and a transfer of the exact amount from an account the page never saw
+ * resolves the checkout, in the element and at the merchant's webhook.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
 
   beforeAll(async () => {
     h = await startCheckoutHarness({
-      env: { CHECKOUT_SCAN_INTERVAL_MS: '100', CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1' },
+      env: { CHECKOUT_SCAN_INTERVAL_MS: '100', CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1' },
     });
   });
   afterAll(async () => {
@@ -41,6 +42,8 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
 
     await page.getByText('No wallet found in this browser.').waitFor();
+    // Beside "$5.00", the token amount keeps its decimals too.
+    expect(await page.locator('crypto-checkout .token').textContent()).toBe('5.00 BUSD');
     await h.expectAccessible(page, 'no wallet');
     await page.screenshot({ path: `${artifacts}payment-request-no-wallet.png` });
     expect(requested.filter((p) => p.endsWith(qr))).toEqual([]);
@@ -87,6 +90,12 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('paying from anot
       session.payment_uri,
     );
     await page.getByText(`Send exactly ${session.expected_token_amount} BUSD on`).waitFor();
+    // The header asks what the request asks, and the step is the phone's, not a wallet's in this browser.
+    expect(await page.locator('crypto-checkout .token').textContent()).toBe(
+      `${session.expected_token_amount} BUSD`,
+    );
+    expect(await page.locator('crypto-checkout [aria-current="step"]').textContent()).toBe('2. Scan and pay');
+    expect(await page.locator('crypto-checkout [part="progress"]').textContent()).not.toContain('Wallet');
     await page.getByRole('button', { name: 'Copy payment request' }).waitFor();
     await h.expectAccessible(page, 'payment request');
     await page.screenshot({ path: `${artifacts}payment-request.png` });

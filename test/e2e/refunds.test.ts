@@ -4,8 +4,12 @@
  * the wallet that paid and claims the refund to it; the merchant opens the pay link and pays the exact
  * request from the receiving wallet with the element's wallet flow; the page follows the refund to sent
  * (the chain's watcher saw the transfer) and confirmed. Both pages pass axe in every state, load only
- * their own scripts (the wallet module once a wallet is picked), speak the customer's language, and
- * answer an unknown link with a 404 page. Payments need two confirmations here, so "sent" stays on
+ * their own scripts (the wallet module once a wallet is picked), speak the customer's language, keep
+ * saying that a wallet other than the receiving one cannot pay through the pay page's refreshes, and
+ * answer an unknown link with a 404 page. The claim page names the shop and its deadline's time zone and
+ * reads the wallet's address through the provider alone; the pay page speaks of a refund (who to, how
+ * much, which order), each address once and never split into one character on a line; a canceled refund
+ * shows the merchant's reason and contact. Payments need two confirmations here, so "sent" stays on
  * screen until the test mines the second block.
  */
 import { randomBytes } from 'node:crypto';
@@ -38,7 +42,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
       env: {
         CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '2',
         CHECKOUT_SCAN_INTERVAL_MS: '100',
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1',
       },
     });
     const created = await createApiKey(h.service.deps.db.kysely, { address: merchantAddress });
@@ -127,6 +131,33 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
     return new URL(url!).pathname;
   };
 
+  /** The refund element's shadow text, whitespace collapsed. */
+  const pageText = (page: Page) =>
+    page.evaluate(() =>
+      (document.querySelector('refund-pay, refund-claim')?.shadowRoot?.textContent ?? '').replace(
+        /\s+/g,
+        ' ',
+      ),
+    );
+
+  /** The addresses the refund page shows, in order (each a `code` of two halves). */
+  const addressesOn = (page: Page) =>
+    page.evaluate(() => {
+      const root = document.querySelector('refund-pay, refund-claim')!.shadowRoot!;
+      return Array.from(root.querySelectorAll('code'), (c) => c.textContent ?? '');
+    });
+
+  /** How many lines each half of each address takes on screen. */
+  const addressLines = (page: Page) =>
+    page.evaluate(() => {
+      const root = document.querySelector('refund-pay, refund-claim')!.shadowRoot!;
+      return Array.from(root.querySelectorAll('code.address span'), (span) => {
+        const range = document.createRange();
+        range.selectNodeContents(span);
+        return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+      });
+    });
+
   /** Script paths the page fetched (its own files under /widget/). */
   const scriptsOf = (page: Page) => {
     const paths: string[] = [];
@@ -161,7 +192,12 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
     // The refund's language (English), with the region the browser asks for.
     expect(await claim.page.evaluate(() => document.documentElement.lang)).toMatch(/^en(-|$)/);
     await claim.page.getByRole('heading', { level: 1, name: 'Your refund' }).waitFor();
-    await claim.page.getByText('12 BUSD').waitFor();
+    await claim.page.getByRole('heading', { level: 2, name: /^A refund from Espresso beans/ }).waitFor();
+    await claim.page.getByText('12 BUSD', { exact: true }).waitFor();
+    // The deadline names its time zone (the browser's).
+    expect(await pageText(claim.page)).toMatch(
+      /Claim by\s*\w+ \d{1,2}, \d{4} at \d{1,2}:\d{2}\s?[AP]M (UTC|GMT[+-]?\d*|[A-Z]{2,5})\b/,
+    );
     await claim.page.getByText('The beans are out of stock').waitFor();
     await claim.page.getByText('BNB Smart Chain Testnet').first().waitFor();
     await claim.page.getByText('Do not give an exchange deposit address').waitFor();
@@ -176,7 +212,8 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
 
     await claim.page.getByRole('button', { name: 'Use Test Wallet' }).click();
     await claim.page.getByText(`Your wallet's address ${customer} is filled in below.`).waitFor();
-    expect(claimScripts.some((p) => p.includes('wallet-flow'))).toBe(true);
+    // Read through the wallet's provider alone: no wallet module, nothing of the payment flow fetched.
+    expect(claimScripts.filter((p) => /wallet|crypto-checkout/.test(p))).toEqual([]);
     expect(await claim.page.getByLabel('Your wallet address on BNB Smart Chain Testnet').inputValue()).toBe(
       customer,
     );
@@ -198,7 +235,11 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
     // The merchant's page: the receiving wallet pays the exact request with the element's wallet flow.
     const pay = await h.openPage(merchantKey, payPath);
     await pay.page.getByRole('heading', { level: 1, name: 'Pay a refund' }).waitFor();
-    await pay.page.getByText(`Pay from the wallet that received the payment: ${merchantAddress}.`).waitFor();
+    // A refund in its own words: to whom, how much, for which order; each address shown once.
+    await pay.page.getByRole('heading', { level: 2, name: /^Refund 12 BUSD to your customer/ }).waitFor();
+    await pay.page.getByText('You are giving a customer of Espresso beans their money back.').waitFor();
+    expect(await pageText(pay.page)).toContain(`${paymentId} · $12.00 · paid 12 BUSD on `);
+    expect(await addressesOn(pay.page)).toEqual([customer, merchantAddress]);
     await h.expectAccessible(pay.page, 'pay: ready to pay');
     await pay.page.screenshot({ path: `${artifacts}refund-pay.png`, fullPage: true });
     const payLoad = await pay.page.evaluate(() =>
@@ -208,7 +249,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
     expect(payLoad.filter((p) => /crypto-checkout|wallet-flow/.test(p))).toEqual([]);
 
     await pay.page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
-    await pay.page.getByText(`You send 12 BUSD to ${customer}.`).waitFor();
+    await pay.page.getByText('You send 12 BUSD to your customer’s address above.').waitFor();
     await h.expectAccessible(pay.page, 'pay: review');
     await pay.page.getByRole('button', { name: 'Send the refund' }).click();
     // The chain's watcher recognises the transfer: sent, with its transaction, until the second block.
@@ -279,6 +320,11 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
     await claim.page.getByText('Esta dirección no puede recibir el reembolso.').waitFor();
     await h.expectAccessible(claim.page, 'claim es, dark 320: address refused');
     expect(await claim.page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+    // The test badge sits above the title, on one line, as at every width.
+    const badge = (await claim.page.locator('[part="header"] .badge').boundingBox())!;
+    const heading = (await claim.page.locator('[part="header"] h2').boundingBox())!;
+    expect(badge.y + badge.height).toBeLessThanOrEqual(heading.y);
+    expect(badge.height).toBeLessThan(32);
     await claim.page.screenshot({ path: `${artifacts}refund-claim-es-dark-320.png`, fullPage: true });
 
     // A pasted address is taken as well.
@@ -293,12 +339,40 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
     const refund = (
       await h.service.request('GET', `/api/v1/refunds/${requested.body.refund.id}`, { headers })
     ).body.refund as { pay_url: string; payment_request: { uri: string } };
+    // Another wallet than the receiving one is refused, and the page's refreshes leave the refusal on screen.
+    const wrong = await h.openPage(customerIndex, pathOf(refund.pay_url));
+    const reads: number[] = [];
+    wrong.page.on('response', (response) => {
+      if (response.url().includes('/api/v1/refund_payments/')) reads.push(Date.now());
+    });
+    await wrong.page.evaluate(() => {
+      (document.querySelector('refund-pay') as unknown as { pollInterval: number }).pollInterval = 200;
+    });
+    await wrong.page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+    const refusal = wrong.page.getByText(
+      `This wallet is ${h.chain.deployment.shoppers[customerIndex]!.address}. The refund must come from ${merchantAddress}: connect that wallet.`,
+    );
+    await refusal.waitFor();
+    const refused = Date.now();
+    await expect
+      .poll(() => reads.filter((at) => at > refused).length, { timeout: 10_000 })
+      .toBeGreaterThan(1);
+    await wrong.page.evaluate(() => new Promise(requestAnimationFrame));
+    expect(await refusal.isVisible()).toBe(true);
+    expect(wrong.wallet.sent).toEqual([]);
+    await h.expectAccessible(wrong.page, 'pay: another wallet refused');
+    await wrong.page.close();
+
     // A merchant without a wallet in this browser pays by scanning the request.
     const pay = await h.openPage(merchantKey, pathOf(refund.pay_url), { wallet: { announce: false } });
     await pay.page.getByText('No wallet found in this browser.').waitFor();
     await pay.page.getByRole('button', { name: 'Pay from another device' }).click();
     const code = pay.page.getByRole('img', { name: /^QR code of the payment request ethereum:/ });
     await code.waitFor();
+    // The refund's own words next to its code, and the addresses still once each.
+    await pay.page.getByText('Waiting for the refund’s transfer…').waitFor();
+    expect(await pageText(pay.page)).not.toContain('identifies your payment');
+    expect((await addressesOn(pay.page)).length).toBe(2);
     expect(await code.getAttribute('aria-label')).toBe(
       `QR code of the payment request ${refund.payment_request.uri}`,
     );
@@ -309,6 +383,74 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('refund pages', (
     await pay.page.screenshot({ path: `${artifacts}refund-pay-qr.png`, fullPage: true });
     await claim.page.close();
     await pay.page.close();
+  });
+
+  it('shows a canceled refund with the merchant’s reason and contact, on both pages, at 320 px', async () => {
+    const paymentId = await paidOrder('2.00', 'pt-BR');
+    const requested = await h.service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
+      headers,
+      json: {
+        reason: 'Pedido em dobro',
+        refund_address: h.chain.deployment.shoppers[customerIndex]!.address,
+      },
+    });
+    expect(requested.status, requested.text).toBe(201);
+    const refundId = requested.body.refund.id as string;
+    const payPath = pathOf(requested.body.refund.pay_url);
+    // The reason is checked like the refund's own: empty is refused, and nothing changes.
+    const empty = await h.service.request('POST', `/api/v1/refunds/${refundId}/cancel`, {
+      headers,
+      json: { reason: '  ' },
+    });
+    expect(empty.status, empty.text).toBe(422);
+    const canceled = await h.service.request('POST', `/api/v1/refunds/${refundId}/cancel`, {
+      headers,
+      json: { reason: 'Você preferiu ficar com o pedido' },
+    });
+    expect(canceled.status, canceled.text).toBe(200);
+    expect(canceled.body.refund).toMatchObject({
+      status: 'canceled',
+      cancel_reason: 'Você preferiu ficar com o pedido',
+    });
+
+    const pay = await h.openPage(merchantKey, payPath, {
+      before: (page) => page.setViewportSize({ width: 320, height: 900 }),
+    });
+    await pay.page.getByText('The merchant canceled this refund.').waitFor();
+    await pay.page.getByText('The merchant gave this reason: “Você preferiu ficar com o pedido”').waitFor();
+    await h.expectAccessible(pay.page, 'pay: canceled with a reason, 320 px');
+    expect(await pay.page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+    // Each half of an address is one line: an address wraps once, never leaving one character alone.
+    expect(await addressLines(pay.page)).toEqual([1, 1, 1, 1]);
+    await pay.page.screenshot({ path: `${artifacts}refund-pay-canceled-320.png`, fullPage: true });
+    await pay.page.close();
+
+    // The claim page, in the customer's language: who canceled, why, and how to reach them.
+    const other = await h.service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
+      headers,
+      json: { amount: '1', reason: 'Parte do pedido' },
+    });
+    expect(other.status, other.text).toBe(201);
+    const claimPath = pathOf(other.body.refund.claim_url);
+    const cancel = await h.service.request('POST', `/api/v1/refunds/${other.body.refund.id}/cancel`, {
+      headers,
+      json: { reason: 'Enviamos o produto de novo' },
+    });
+    expect(cancel.status, cancel.text).toBe(200);
+    const claim = await h.openPage(customerIndex, claimPath, {
+      headers: { 'Accept-Language': 'pt-BR' },
+      before: (page) => page.setViewportSize({ width: 320, height: 900 }),
+    });
+    await claim.page.getByRole('heading', { level: 2, name: /^Um reembolso de Espresso beans/ }).waitFor();
+    await claim.page.getByText('O lojista cancelou este reembolso.').waitFor();
+    await claim.page.getByText('O lojista informou este motivo: “Enviamos o produto de novo”').waitFor();
+    const contact = claim.page.getByRole('link', { name: 'merchant@example.com' });
+    expect(await contact.getAttribute('href')).toBe('mailto:merchant@example.com');
+    await h.expectAccessible(claim.page, 'claim pt: canceled with a reason, 320 px');
+    expect(await claim.page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+    await claim.page.screenshot({ path: `${artifacts}refund-claim-canceled-pt-320.png`, fullPage: true });
+    expect([...claim.errors, ...pay.errors]).toEqual([]);
+    await claim.page.close();
   });
 
   it('answers an unknown refund link with a page saying so', async () => {

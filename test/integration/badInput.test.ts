@@ -32,6 +32,7 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
   let merchant: TestMerchant;
   let other: TestMerchant;
   let productId: string;
+  let productSlug: string;
   let otherProductId: string;
 
   beforeAll(async () => {
@@ -43,6 +44,7 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
       json: validProduct,
     });
     productId = mine.body.product.id;
+    productSlug = mine.body.product.slug;
     const theirs = await service.request('POST', '/api/v1/products', {
       headers: other.headers,
       json: validProduct,
@@ -238,6 +240,27 @@ describe.skipIf(databaseUnavailable())('bad input', () => {
         'record_not_found',
       );
     }
+  });
+
+  it('answers bad query parameters as their declaration says, naming each', async () => {
+    const get = (path: string) => service.request('GET', path, { headers: merchant.headers });
+    // A parameter naming a record answers that record's 404, malformed or given twice.
+    for (const query of ['not-a-uuid', `${crypto.randomUUID()}&expected_payment=${crypto.randomUUID()}`]) {
+      const view = await get(`/api/v1/checkout/${productSlug}?expected_payment=${query}`);
+      expectError(view, 404, 'record_not_found');
+      expect(view.body.message).toBe('Expected payment not found');
+      expectError(await get(`/checkout/${productSlug}?expected_payment=${query}`), 404, 'record_not_found');
+    }
+    const paths = (res: TestResponse) => res.body.errors.map((e: { path: string }) => e.path).sort();
+    const twice = await get('/api/v1/refunds?status=canceled&status=expired&since=yesterday');
+    expectError(twice, 422, 'record_invalid');
+    expect(twice.body.errors).toEqual(
+      expect.arrayContaining([{ path: 'status', message: 'must be given once' }]),
+    );
+    expect(paths(twice)).toEqual(['since', 'status']);
+    const unknown = await get('/api/v1/unmatched_transfers?product_id=1&colour=red');
+    expectError(unknown, 422, 'record_invalid');
+    expect(paths(unknown)).toEqual(['colour', 'product_id']);
   });
 
   it('answers unknown routes with 404 and wrong methods with 405', async () => {

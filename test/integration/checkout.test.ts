@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { waitForSession } from '../support/waitFor.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('checkout engine', () => {
@@ -45,7 +46,7 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
         SMTP_URL: inbox.smtpUrl,
         CHAIN_POLL_INTERVAL_MS: '100',
         CHECKOUT_GRACE_MINUTES: '1',
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1',
         CHECKOUT_SCAN_INTERVAL_MS: '100',
       },
     });
@@ -97,23 +98,19 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       json: { email: 'shopper@example.com', custom_fields: { full_name: 'Ada Lovelace' }, ...body },
     });
     expect(res.status, res.text).toBe(200);
-    return res.body.session as { id: string; status: string; expected_token_amount: string };
+    return res.body.session as {
+      id: string;
+      status: string;
+      expected_token_amount: string;
+      reference: string;
+      transaction: { to: string; data: string };
+    };
   };
 
   const submit = (sessionId: string, txHash: Hash) =>
     service.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
       json: { tx_hash: txHash },
     });
-
-  const waitForSession = async (sessionId: string, statuses: string[], timeoutMs = 45_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await service.request('GET', `/api/v1/checkout/sessions/${sessionId}`);
-      if (statuses.includes(res.body.session.status)) return res.body.session;
-      if (Date.now() > deadline) throw new Error(`session stayed ${res.body.session.status}: ${res.text}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
 
   const resolvedPayments = async (productId: string) => {
     const res = await service.request('GET', `/api/v1/products/${productId}/resolved_payments`, {
@@ -161,7 +158,7 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     expect(submitted.body.session).toMatchObject({ tx_hash: tx.toLowerCase() });
     expect(['confirming', 'resolved']).toContain(submitted.body.session.status);
 
-    const done = await waitForSession(session.id, ['resolved', 'failed']);
+    const done = await waitForSession(service, session.id, ['resolved', 'failed']);
     expect(done).toMatchObject({ status: 'resolved', late: false, confirmations: 1 });
 
     const [payment, ...others] = await resolvedPayments(product.id);
@@ -229,12 +226,12 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     expect(described.typedSearchAttributes.get(ProductId)).toBe(product.id);
     expect(described.typedSearchAttributes.get(CheckoutStatus)).toBe('resolved');
     expect(described.memo).toMatchObject({ slug: product.slug, dollar_amount: '25.00' });
-    // A webhook is delivered once, and its delivery workflow is found by merchant and product too.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(receiver.received.filter((r) => r.body.includes(payment!.id))).toHaveLength(1);
+    // A webhook is delivered once (counted once its delivery has ended), and its delivery workflow is found
+    // by merchant and product too.
     const deliveryId = String(hook!.headers['x-webhook-id']);
     const delivery = service.deps.temporal!.client.workflow.getHandle(webhookWorkflowId(deliveryId));
     expect(await delivery.result()).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(receiver.received.filter((r) => r.body.includes(payment!.id))).toHaveLength(1);
     const deliveryDescribed = await delivery.describe();
     expect(deliveryDescribed.typedSearchAttributes.get(MerchantId)).toBe(merchant.merchantId);
     expect(deliveryDescribed.typedSearchAttributes.get(ProductId)).toBe(product.id);
@@ -255,9 +252,12 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       sender_address: shopper(1),
       token_address: busd,
     });
-    const tx = await chain.transfer(1, busd, merchant.address as Address, parseUnits(paid, 18));
+    // The session's reference in the transfer pays it, whatever the amount.
+    const tx = await chain.transfer(1, busd, merchant.address as Address, parseUnits(paid, 18), {
+      reference: session.reference,
+    });
     expect((await submit(session.id, tx)).status).toBe(200);
-    await waitForSession(session.id, ['resolved']);
+    await waitForSession(service, session.id, ['resolved']);
     const [payment] = await resolvedPayments(product.id);
     expect(payment!.payment).toMatchObject({
       received_token_amount: shown,
@@ -280,9 +280,16 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       sender_address: shopper(2),
       token_address: dai,
     });
-    const tx = await chain.swapExactOut(2, dai, busd, parseUnits('12.34', 18), merchant.address as Address);
+    const tx = await chain.swapExactOut(
+      2,
+      dai,
+      busd,
+      parseUnits('12.34', 18),
+      merchant.address as Address,
+      session.reference,
+    );
     expect((await submit(session.id, tx)).status).toBe(200);
-    await waitForSession(session.id, ['resolved']);
+    await waitForSession(service, session.id, ['resolved']);
     const [payment] = await resolvedPayments(product.id);
     expect(payment!.payment).toMatchObject({
       swapped: true,
@@ -306,7 +313,7 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
     });
     const tx = await chain.transfer(3, busd, merchant.address as Address, parseUnits('7', 18));
     expect((await submit(session.id, tx)).status).toBe(200);
-    await waitForSession(session.id, ['resolved']);
+    await waitForSession(service, session.id, ['resolved']);
     const receipt = await inbox.waitFor((m) => m.to.includes('compradora@example.com'), {
       timeoutMs: 20_000,
     });
@@ -348,9 +355,11 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       sender_address: shopper(3),
       token_address: usdt,
     });
-    const tx = await chain.transfer(3, usdt, merchant.address as Address, parseUnits('5', 6));
+    const tx = await chain.transfer(3, usdt, merchant.address as Address, parseUnits('5', 6), {
+      reference: session.reference,
+    });
     expect((await submit(session.id, tx)).status).toBe(200);
-    await waitForSession(session.id, ['resolved']);
+    await waitForSession(service, session.id, ['resolved']);
     const [payment] = await resolvedPayments(product.id);
     expect(payment!.payment).toMatchObject({
       received_token_amount: '5',
@@ -369,9 +378,15 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       token_address: busd,
     });
     // More than the shopper holds, with a fixed gas limit so it is mined and reverts.
-    const tx = await chain.sendReverting(4, busd, merchant.address as Address, parseUnits('99999999', 18));
+    const tx = await chain.sendReverting(
+      4,
+      busd,
+      merchant.address as Address,
+      parseUnits('99999999', 18),
+      session.reference,
+    );
     expect((await submit(session.id, tx)).status).toBe(200);
-    const done = await waitForSession(session.id, ['failed']);
+    const done = await waitForSession(service, session.id, ['failed']);
     expect(done.status).toBe('failed');
     const [payment] = await resolvedPayments(product.id);
     expect(payment!.payment).toMatchObject({
@@ -393,14 +408,14 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       token_address: busd,
     });
     const tx = await chain.transfer(0, busd, merchant.address as Address, parseUnits('3.21', 18));
-    const done = await waitForSession(session.id, ['resolved']);
+    const done = await waitForSession(service, session.id, ['resolved']);
     expect(done.tx_hash).toBe(tx.toLowerCase());
     const [payment] = await resolvedPayments(product.id);
     expect(payment!.payment).toMatchObject({ tx_id: tx.toLowerCase(), amount_difference: '0.0' });
     expect(payment!.user.email).toBe('shopper@example.com');
   });
 
-  it('does not let a second open checkout of the same shopper take the other one’s payment', async () => {
+  it('gives a payment to the checkout its transaction names, not to another of the same shopper', async () => {
     const product = await createProduct({ send_webhook: false, send_email: false });
     const first = await expectPayment(product.id, '2.50');
     const second = await expectPayment(product.id, '2.50');
@@ -414,11 +429,13 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       sender_address: shopper(4),
       token_address: busd,
     });
-    const tx = await chain.transfer(4, busd, merchant.address as Address, parseUnits('2.5', 18));
+    // `a` holds 2.50 exactly, `b` 2.50 and a tail: b's transaction names b, and pays it alone.
+    expect(a.expected_token_amount).toBe('2.5');
+    expect(b.expected_token_amount).not.toBe('2.5');
+    const tx = await chain.send(4, b.transaction);
+    expect((await submit(a.id, tx)).body).toMatchObject({ error_code: 'tx_not_for_session' });
     expect((await submit(b.id, tx)).status).toBe(200);
-    await waitForSession(b.id, ['resolved']);
-    // Past the claim delay, the other session's scan has seen the transfer and left it alone.
-    await new Promise((r) => setTimeout(r, 2_500));
+    await waitForSession(service, b.id, ['resolved']);
     const other = await service.request('GET', `/api/v1/checkout/sessions/${a.id}`);
     expect(other.body.session).toMatchObject({ status: 'awaiting_payment', tx_hash: null });
   });
@@ -432,18 +449,18 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       sender_address: shopper(1),
       token_address: busd,
     });
-    // The same payer's other checkout: only a payer's own session may take their hash at all.
+    // Another checkout of the same price: a transaction naming one pays that one only.
     const b = await openSession(product.slug, {
       expected_payment_id: second.id,
       sender_address: shopper(1),
       token_address: busd,
     });
-    const tx = await chain.transfer(1, busd, merchant.address as Address, parseUnits('1', 18));
+    const tx = await chain.send(1, a.transaction);
     expect((await submit(a.id, tx)).status).toBe(200);
     const reuse = await submit(b.id, tx);
     expect(reuse.status).toBe(422);
-    expect(reuse.body).toMatchObject({ error_code: 'tx_already_used', errors: [{ path: 'tx_hash' }] });
-    await waitForSession(a.id, ['resolved']);
+    expect(reuse.body).toMatchObject({ error_code: 'tx_not_for_session', errors: [{ path: 'tx_hash' }] });
+    await waitForSession(service, a.id, ['resolved']);
     expect((await submit(a.id, tx)).status).toBe(200); // the same hash again is harmless
     expect(await resolvedPayments(product.id)).toHaveLength(1);
   });

@@ -9,6 +9,7 @@ import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, databaseUnavailable, type TestDatabase } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
+import { waitForDeliveries } from '../support/waitFor.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('checkout durability', () => {
@@ -23,7 +24,7 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
     RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
     CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '3',
     CHAIN_POLL_INTERVAL_MS: '100',
-    CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '0',
+    CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '0',
     CHECKOUT_SCAN_INTERVAL_MS: '100',
     TEMPORAL_TASK_QUEUE: taskQueue,
     // Both service instances must read the product secrets the first one sealed.
@@ -92,30 +93,37 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
     // The product's timer is minutes long; this session's is two seconds, set where the workflow starts.
     const now = Date.now();
     const latest = await chain.publicClient.getBlockNumber();
-    const { session } = await upsertSession(db.kysely, {
-      id: randomUUID(),
-      expected_payment_id: ep.id,
-      product_id: p.id,
-      merchant_id: merchant.merchantId,
-      email: 'late@example.com',
-      custom_fields: {},
-      sender_address: shopper(0),
-      payment_token_address: busd(),
-      chain_id: 97,
-      expected_token: {
-        symbol: 'BUSD',
-        address: busd(),
-        name: 'BUSD Token',
-        decimal_count: 18,
-        blockchain: 'binance-smart-chain',
-        network: 'testnet',
+    const reference = randomBytes(32).toString('hex');
+    const { session } = await upsertSession(
+      db.kysely,
+      {
+        id: randomUUID(),
+        expected_payment_id: ep.id,
+        product_id: p.id,
+        merchant_id: merchant.merchantId,
+        email: 'late@example.com',
+        custom_fields: {},
+        sender_address: shopper(0),
+        payment_token_address: busd(),
+        chain_id: 97,
+        expected_token: {
+          symbol: 'BUSD',
+          address: busd(),
+          name: 'BUSD Token',
+          decimal_count: 18,
+          blockchain: 'binance-smart-chain',
+          network: 'testnet',
+        },
+        expected_token_amount: parseUnits('4', 18).toString(),
+        receiving_address: merchant.address,
+        required_confirmations: 3,
+        start_block: latest.toString(),
+        expires_at: new Date(now + 2_000),
+        reference,
+        client_secret_hash: null,
       },
-      expected_token_amount: parseUnits('4', 18).toString(),
-      receiving_address: merchant.address,
-      required_confirmations: 3,
-      start_block: latest.toString(),
-      expires_at: new Date(now + 2_000),
-    });
+      null,
+    );
     const input: CheckoutSessionInput = {
       sessionId: session.id,
       expectedPaymentId: ep.id,
@@ -132,7 +140,9 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
     });
     await waitFor(session.id, (s) => s.status === 'expired');
 
-    const tx = await chain.transfer(0, busd(), merchant.address as Address, parseUnits('4', 18));
+    const tx = await chain.transfer(0, busd(), merchant.address as Address, parseUnits('4', 18), {
+      reference: `0x${reference}`,
+    });
     const refused = await service.request('POST', `/api/v1/checkout/sessions/${session.id}/transactions`, {
       json: { tx_hash: tx },
     });
@@ -192,8 +202,8 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
       })
     ).body.resolved_payments;
     expect(payments).toHaveLength(1);
+    await waitForDeliveries(service.deps.db.kysely, payments[0].id, 1);
     const hooks = await receiver.waitFor(1);
-    await new Promise((r) => setTimeout(r, 1_000));
     const forPayment = receiver.received.filter((h) => h.body.includes(payments[0].id));
     expect(forPayment).toHaveLength(1);
     expect(new Set(hooks.map((h) => h.headers['x-webhook-id'])).size).toBe(1);
@@ -270,10 +280,7 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
           })
         ).body.resolved_payments;
         expect(payments).toHaveLength(1);
-        const deadline = Date.now() + 30_000;
-        while (!receiver.received.some((h) => h.body.includes(payments[0].id)) && Date.now() < deadline)
-          await new Promise((r) => setTimeout(r, 100));
-        await new Promise((r) => setTimeout(r, 1_000));
+        await waitForDeliveries(api.deps.db.kysely, payments[0].id, 1);
         const forPayment = receiver.received.filter((h) => h.body.includes(payments[0].id));
         expect(forPayment).toHaveLength(1);
       } finally {

@@ -15,7 +15,7 @@ import { startTcpProxy } from '../support/tcpProxy.ts';
 const scanEnv = {
   CHAIN_POLL_INTERVAL_MS: '100',
   CHECKOUT_GRACE_MINUTES: '1',
-  CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+  CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1',
   CHECKOUT_SCAN_INTERVAL_MS: '100',
   RAMP_RECONCILE_INTERVAL_MS: '500',
 };
@@ -156,7 +156,7 @@ describe.skipIf(databaseUnavailable())('checkout effects and the operator view',
 
   it('counts the claim delay from when the watcher recorded the transfer, across a restart', async () => {
     const db = await sharedDb();
-    const env = { CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '8', TEMPORAL_TASK_QUEUE: `test-${randomUUID()}` };
+    const env = { CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '8', TEMPORAL_TASK_QUEUE: `test-${randomUUID()}` };
     const first = await start(env, { db });
     const { merchant, open, pay } = await shop(first);
     const opened = await open(first, '8.00', shopper(2));
@@ -272,7 +272,13 @@ describe.skipIf(databaseUnavailable())('checkout effects and the operator view',
           json: { tx_hash: second },
         },
       );
-      expect([200, 202], submittedLater.text).toContain(submittedLater.status);
+      // The API's own connection may still be reconnecting a moment after the worker's: then it answers 503,
+      // having recorded the hash, which the hand-over's sweep brings to the checkout. Either way it resolves.
+      if (submittedLater.status === 503) {
+        expect(submittedLater.body.message).toMatch(/the transaction is recorded/);
+      } else {
+        expect([200, 202], submittedLater.text).toContain(submittedLater.status);
+      }
       expect(await waitResolved(service, anotherId, 90_000)).toMatchObject({ tx_hash: second.toLowerCase() });
     } finally {
       proxy.up();

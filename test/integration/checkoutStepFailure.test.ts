@@ -25,7 +25,7 @@ describe.skipIf(databaseUnavailable())('a checkout step that fails for good', ()
     service = await startTestService({
       env: {
         RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '600',
+        CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '600',
       },
       extraActivities: {
         async recordResolution(input: { txHash: string }) {
@@ -46,7 +46,7 @@ describe.skipIf(databaseUnavailable())('a checkout step that fails for good', ()
       secrets: service.deps.secrets,
       tokens: service.deps.tokens,
       chains: service.deps.chains,
-      checkout: { pollIntervalMs: 100, scanClaimDelayMs: 600_000 },
+      checkout: { pollIntervalMs: 100, shortPaymentWaitMs: 600_000 },
     });
     real = own.recordResolution as (input: { txHash: string }) => Promise<unknown>;
     merchant = await service.createMerchant();

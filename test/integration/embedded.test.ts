@@ -39,7 +39,7 @@ describe.skipIf(inject('databaseKind') !== 'pglite')('embedded database in DATA_
     const address = randomAddress();
     // The server holds the database: the CLI goes through its admin socket.
     const key = await cliCreate(address);
-    expect(key).toMatch(/^ck_[\w-]{43}$/);
+    expect(key).toMatch(/^ck_live_[\w-]{43}$/);
     const headers = {
       authorization: `Bearer ${key}`,
       'x-address': address,

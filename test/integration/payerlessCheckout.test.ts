@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { waitForSession } from '../support/waitFor.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 interface Session {
@@ -36,7 +37,7 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
         RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
         CHAIN_POLL_INTERVAL_MS: '100',
         CHECKOUT_GRACE_MINUTES: '1',
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1',
         CHECKOUT_SCAN_INTERVAL_MS: '100',
       },
     });
@@ -76,26 +77,17 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
     return res.body.expected_payment as { id: string };
   };
 
-  const openPayerless = async (slug: string, body: Record<string, unknown>) => {
+  const openPayerless = async (slug: string, body: Record<string, unknown>, secret?: string) => {
     const res = await service.request('POST', `/api/v1/checkout/${slug}/sessions`, {
       json: { email: 'shopper@example.com', token_address: busd, ...body },
+      ...(secret ? { headers: { 'X-Client-Secret': secret } } : {}),
     });
     expect(res.status, res.text).toBe(200);
-    return res.body.session as Session;
+    return { ...(res.body.session as Session), secret: res.body.client_secret as string | null };
   };
 
   const getSession = async (id: string) =>
     (await service.request('GET', `/api/v1/checkout/sessions/${id}`)).body.session as Session;
-
-  const waitForSession = async (id: string, statuses: string[], timeoutMs = 45_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const session = await getSession(id);
-      if (statuses.includes(session.status)) return session;
-      if (Date.now() > deadline) throw new Error(`session ${id} stayed ${session.status}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
 
   const resolvedPayments = async (productId: string) => {
     const res = await service.request('GET', `/api/v1/products/${productId}/resolved_payments`, {
@@ -146,8 +138,8 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
     const paysA = await chain.transfer(1, busd, merchant.address as Address, units(a));
 
     const [doneA, doneB] = await Promise.all([
-      waitForSession(a.id, ['resolved']),
-      waitForSession(b.id, ['resolved']),
+      waitForSession(service, a.id, ['resolved']),
+      waitForSession(service, b.id, ['resolved']),
     ]);
     expect(doneA.tx_hash).toBe(paysA.toLowerCase());
     expect(doneB.tx_hash).toBe(paysB.toLowerCase());
@@ -193,47 +185,26 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
     expect(held).toEqual([]);
   });
 
-  it('leaves a session waiting when only a wrong amount arrives, and a wallet session does not take its amount', async () => {
+  it('leaves a session waiting when only a wrong amount arrives, and its amount pays it whoever sends it', async () => {
     const product = await createProduct({ send_webhook: false, open_amount: true });
     const qr = await openPayerless(product.slug, { dollar_amount: '1.50' });
-    // A shopper with a wallet, open at the same price, whose fallback must not take the QR amount.
+    // A wallet session open at the same price holds the price itself.
     const wallet = await openPayerless(product.slug, { dollar_amount: '1.50', sender_address: shopper(4) });
     expect(wallet.payment_uri).toBeNull();
     expect(wallet.expected_token_amount).toBe('1.5');
     const wrong = await chain.transfer(1, busd, merchant.address as Address, units(qr) - 1n);
-    // The wallet's shopper sends the QR session's amount: it belongs to the QR session.
-    const tail = await chain.transfer(4, busd, merchant.address as Address, units(qr));
-    await waitForSession(qr.id, ['resolved']);
-    expect((await getSession(qr.id)).tx_hash).toBe(tail.toLowerCase());
-    // Past the claim delay, nothing else was taken.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // One base unit short is recorded for no session, and the QR session still waits.
+    const deadline = Date.now() + 45_000;
+    while ((await claimed(wrong)).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await claimed(wrong)).toMatchObject([{ session_id: null }]);
+    expect(await getSession(qr.id)).toMatchObject({ status: 'awaiting_payment', tx_hash: null });
+    // The wallet session's declared shopper sends the QR session's amount, without a reference: it pays the
+    // session holding it, whoever declared what, and the wallet session takes nothing.
+    const exact = await chain.transfer(4, busd, merchant.address as Address, units(qr));
+    expect((await waitForSession(service, qr.id, ['resolved'])).tx_hash).toBe(exact.toLowerCase());
+    expect(await claimed(exact)).toMatchObject([{ session_id: qr.id }]);
     expect(await getSession(wallet.id)).toMatchObject({ status: 'awaiting_payment', tx_hash: null });
-    expect((await claimed(wrong)).filter((c) => c.session_id !== null)).toEqual([]);
-  });
-
-  it('never lets a payer’s fallback take an amount another session holds', async () => {
-    const product = await createProduct({ send_webhook: false, open_amount: true });
-    const wallet = await openPayerless(product.slug, { dollar_amount: '1.20', sender_address: shopper(3) });
-    // A session paid from another device holds 1.200007 BUSD (its own scan is not running here).
-    const heldAmount = parseUnits('1.200007', 18);
-    const holder = crypto.randomUUID();
-    expect(
-      await reservePaymentAmount(service.deps.db.kysely, {
-        chainId: 97,
-        receivingAddress: merchant.address,
-        tokenAddress: busd,
-        sessionId: holder,
-        reservedUntil: new Date(Date.now() + 5 * 60_000),
-        candidates: [heldAmount],
-      }),
-    ).toBe(heldAmount);
-    // The wallet's own shopper (with no other open checkout) sends that amount: not exact for the wallet
-    // session, and not its to take.
-    const tx = await chain.transfer(3, busd, merchant.address as Address, heldAmount);
-    await new Promise((r) => setTimeout(r, 3_000));
-    expect(await getSession(wallet.id)).toMatchObject({ status: 'awaiting_payment', tx_hash: null });
-    expect(await claimed(tx)).toEqual([]);
-    await releasePaymentAmounts(service.deps.db.kysely, holder);
   });
 
   it('gives sessions opened at once distinct amounts', async () => {
@@ -286,7 +257,7 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
     ]);
   });
 
-  it('turns a wallet session into one paid from another device, keeping its payer', async () => {
+  it('turns a wallet session into one paid from another device when its opener asks', async () => {
     const product = await createProduct({ send_webhook: false });
     const expected = await expectPayment(product.id, '3.00');
     const withWallet = await openPayerless(product.slug, {
@@ -294,11 +265,25 @@ describe.skipIf(databaseUnavailable())('checkout without a payer (another device
       sender_address: shopper(0),
     });
     expect(withWallet.payment_uri).toBeNull();
-    const moved = await openPayerless(product.slug, { expected_payment_id: expected.id });
+    // Someone else asking changes nothing.
+    const refused = await openPayerless(product.slug, { expected_payment_id: expected.id });
+    expect(refused).toMatchObject({
+      id: withWallet.id,
+      sender_address: shopper(0),
+      payment_uri: null,
+      secret: null,
+    });
+    const moved = await openPayerless(product.slug, { expected_payment_id: expected.id }, withWallet.secret!);
     expect(moved.id).toBe(withWallet.id);
-    expect(moved.sender_address).toBe(shopper(0));
-    expect(moved.payment_uri).not.toBeNull();
+    expect(moved.sender_address).toBeNull();
+    // The wallet session held the bare price; paid from another device, it holds a tail of its own.
+    expect(withWallet.expected_token_amount).toBe('3');
+    const tail = units(moved) - parseUnits('3', 18);
+    expect(tail > 0n && tail <= 999n * 10n ** 12n, `tail ${tail}`).toBe(true);
+    expect(moved.payment_uri).toBe(
+      `ethereum:${busd}@97/transfer?address=${merchant.address}&uint256=${units(moved).toString()}`,
+    );
     const tx = await chain.transfer(2, busd, merchant.address as Address, units(moved));
-    expect((await waitForSession(moved.id, ['resolved'])).tx_hash).toBe(tx.toLowerCase());
+    expect((await waitForSession(service, moved.id, ['resolved'])).tx_hash).toBe(tx.toLowerCase());
   });
 });

@@ -334,6 +334,19 @@ describe.skipIf(databaseUnavailable())('payment details', () => {
       ['payment_detail_update', id, 'deactivated'],
     ]);
     for (const r of received) expect(signatureMatches(secret, r.headers['x-sig'], r.body)).toBe(true);
+    // Two events about one payment detail: numbered 1 and 2 in the order they happened, the envelope
+    // repeating the headers' id and sequence.
+    const bySequence = bodies
+      .map((b, i) => ({ b, h: received[i]!.headers }))
+      .sort((x, y) => x.b.sequence - y.b.sequence);
+    expect(bySequence.map(({ b }) => [b.sequence, b.payload.payment_detail.status])).toEqual([
+      [1, 'approved'],
+      [2, 'deactivated'],
+    ]);
+    for (const { b, h } of bySequence) {
+      expect(h['x-event-id']).toBe(b.id);
+      expect(h['x-event-sequence']).toBe(String(b.sequence));
+    }
     expect(bodies[0].payload.payment_detail.iban).toBe('GB82WEST12345698765432');
   });
 

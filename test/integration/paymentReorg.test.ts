@@ -15,6 +15,7 @@ import type { TestChain } from '../support/chain.ts';
 import { type ChainService, startChainService } from '../support/chainService.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import type { TestMerchant, TestService } from '../support/service.ts';
+import { waitFor, waitForBlockRead } from '../support/waitFor.ts';
 import type { WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', () => {
@@ -27,7 +28,7 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
   let setup: ChainService | undefined;
   beforeAll(async () => {
     setup = await startChainService({
-      CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '0',
+      CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '0',
       CHECKOUT_SCAN_INTERVAL_MS: '200',
     });
     ({ chain, service, inbox, receiver, busd } = setup);
@@ -72,15 +73,6 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
         headers: merchant.headers,
       })
     ).body.resolved_payments as ResolvedPayment[];
-  const waitFor = async <T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> => {
-    const deadline = Date.now() + 45_000;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
   const recorded = (tx: Hash) =>
     service.deps.db.kysely
       .selectFrom('chain_transfers')
@@ -151,8 +143,9 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
       },
     );
     expect(notice.text).toContain(paid.hash.toLowerCase());
-    // Ticks later, nothing more: one webhook, one e-mail.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Ticks later (the watcher has read a block mined after), nothing more: one webhook, one e-mail.
+    await chain.mine(1);
+    await waitForBlockRead(service.deps.db.kysely, 97, await chain.publicClient.getBlockNumber());
     expect(hooks('resolved_payment.reversed', payment!.id)).toHaveLength(1);
     expect(
       (await inbox.list()).filter(
@@ -255,8 +248,9 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
       event: 'unmatched_transfer.updated',
       payload: { unmatched_transfer: { id: transfer!.id, status: 'reversed' } },
     });
-    // Ticks later, nothing more.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Ticks later (the watcher has read a block mined after), nothing more.
+    await chain.mine(1);
+    await waitForBlockRead(service.deps.db.kysely, 97, await chain.publicClient.getBlockNumber());
     expect(hooks('unmatched_transfer.updated', transfer!.id)).toHaveLength(1);
     const reversedList = await service.request('GET', '/api/v1/unmatched_transfers?status=reversed', {
       headers: merchant.headers,

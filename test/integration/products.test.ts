@@ -377,6 +377,7 @@ describe.skipIf(databaseUnavailable())('products', () => {
         tx_success: true,
         tx_failure: false,
         swapped: false,
+        refunded_amount: '0',
         created_at: '2026-11-22T06:00:00.123Z',
       },
     });

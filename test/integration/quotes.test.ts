@@ -2,6 +2,7 @@
 import { deriveDepositAccount, devDepositMnemonic, erc20Abi } from '@checkout/chain';
 import { OfframpListResponse, OfframpResponse, QuoteRateResponse, QuoteResponse } from '@checkout/core';
 import { quoteWorkflowId } from '@checkout/workflows';
+import type { Hash } from 'viem';
 import { english, generateMnemonic } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +16,7 @@ import {
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { waitForBlockRead } from '../support/waitFor.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 // Deposit addresses no other test run shares.
@@ -969,6 +971,14 @@ describe.skipIf(databaseUnavailable())('quote expiry', () => {
     expect(await balanceOf(sender)).toBe(before);
   });
 
+  /** Once the chain watcher has read the block that mined `hash`. */
+  const readPast = async (hash: Hash) =>
+    waitForBlockRead(
+      service.deps.db.kysely,
+      97,
+      (await chain.publicClient.getTransactionReceipt({ hash })).blockNumber,
+    );
+
   it('returns a transfer sent after the watch ended once it is reported through execute', async () => {
     const q = await quoteWithOfframp();
     await ended(q.id);
@@ -989,7 +999,8 @@ describe.skipIf(databaseUnavailable())('quote expiry', () => {
     const sender = chain.deployment.shoppers[3]!.address;
     const before = await balanceOf(sender);
     const hash = await chain.transfer(3, usdc(), q.address, 4_000_000n);
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The watcher reads past the transfer's block and leaves it alone: the address is no longer watched.
+    await readPast(hash);
     expect((await waitForQuote(q.id, () => true)).quote.refunds).toEqual([]);
     const reported = await execute(q.id, hash);
     expectError(reported, 422, 'quote_expired');
@@ -1014,7 +1025,7 @@ describe.skipIf(databaseUnavailable())('quote expiry', () => {
     const unrelated = await execute(q.id, elsewhere);
     expectError(unrelated, 422, 'quote_expired');
     expect(unrelated.body.message).toBe('The quote has expired; create a new quote');
-    await new Promise((r) => setTimeout(r, 1000));
+    await readPast(elsewhere);
     expect((await waitForQuote(q.id, () => true)).quote.refunds).toHaveLength(1);
     expect(await balanceOf(sender)).toBe(before - 1_000_000n);
   });

@@ -1,9 +1,10 @@
 /**
  * Refunds recognised on the chain: the merchant's wallet pays a refund of a resolved payment; the chain's
- * watcher recognises the exact transfer out of the receiving address to the refund address (and not one of
- * another amount), the refund goes `sent` then `confirmed` after the chain's confirmations, exactly once,
- * the payment's refunded amount grows and its webhook says so, and no transfer of the refund becomes an
- * unmatched transfer; and an unmatched transfer refunded through the API is paid from the wallet as its
+ * watcher recognises the exact transfer out of the receiving address to the refund address, the refund goes
+ * `sent` then `confirmed` after the chain's confirmations, exactly once, the payment's refunded amount grows
+ * and its webhook says so, and no transfer of the refund becomes an unmatched transfer; a transfer of another
+ * amount is recorded against the refund (a part payment with what is still due, completed by the remainder;
+ * an overpayment named), shown on the pay page and told to the merchant; and an unmatched transfer refunded through the API is paid from the wallet as its
  * payment request asks, confirmed, and stays `refunded`. Real server and worker, real Temporal, a local EVM
  * chain, an SMTP inbox and a webhook receiver.
  */
@@ -17,6 +18,7 @@ import type { TestChain } from '../support/chain.ts';
 import { type ChainService, startChainService } from '../support/chainService.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, type TestService } from '../support/service.ts';
+import { waitFor, waitForBlockRead } from '../support/waitFor.ts';
 import type { WebhookReceiver } from '../support/webhookReceiver.ts';
 
 /** The shopper account of the dev chain that is the merchant's receiving wallet here (its key pays). */
@@ -33,23 +35,13 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
   beforeAll(async () => {
     setup = await startChainService({
       CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '3',
-      CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+      CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1',
       CHECKOUT_SCAN_INTERVAL_MS: '100',
       RAMP_RECONCILE_INTERVAL_MS: '500',
     });
     ({ chain, service, inbox, receiver, busd } = setup);
   }, 180_000);
   afterAll(() => setup?.stop());
-
-  const poll = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
 
   /**
    * A merchant whose receiving wallet is shopper `walletOf` (its key pays refunds), its product sending
@@ -111,7 +103,7 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     await service.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
       json: { tx_hash: paid },
     });
-    const session = await poll(
+    const session = await waitFor(
       async () => (await service.request('GET', `/api/v1/checkout/sessions/${sessionId}`)).body.session,
       (s) => s.status === 'resolved',
       'the checkout never resolved',
@@ -123,7 +115,12 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     const payment = await findResolvedPayment(db, paymentId);
     const refund = await requestRefund(
       db,
-      { secrets: service.deps.secrets, publicBaseUrl: service.url, claimDays: 14 },
+      {
+        secrets: service.deps.secrets,
+        publicBaseUrl: service.url,
+        chains: service.deps.chains,
+        claimDays: 14,
+      },
       {
         scope: { merchantId: merchant.merchantId, addressId: merchant.addressId },
         subject: { resolvedPayment: payment! },
@@ -140,15 +137,9 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
       timeoutMs: 30_000,
     });
 
-    // Another amount from the wallet to the refund address pays nothing.
-    const other = await chain.transfer(walletIndex, busd, customer, parseUnits('6', 18));
-    await chain.mine(4);
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(await findRefundById(db, refund.id)).toMatchObject({ status: 'ready_to_pay', tx_hash: null });
-
     // The exact amount is recognised: sent, then confirmed once the chain has 3 confirmations.
     const exact = await chain.transfer(walletIndex, busd, customer, parseUnits('7', 18));
-    const sent = await poll(
+    const sent = await waitFor(
       () => findRefundById(db, refund.id),
       (r) => r?.status !== 'ready_to_pay',
       'the refund was never recognised',
@@ -156,7 +147,7 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     expect(sent).toMatchObject({ status: 'sent', tx_hash: exact.toLowerCase() });
     expect(sent?.sent_at).not.toBeNull();
     await chain.mine(3);
-    const confirmed = await poll(
+    const confirmed = await waitFor(
       () => findRefundById(db, refund.id),
       (r) => r?.status === 'confirmed',
       'the refund was never confirmed',
@@ -165,7 +156,7 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     expect((await findResolvedPayment(db, paymentId))?.refunded_amount).toBe(parseUnits('7', 18).toString());
 
     // The payment's webhook: its refund gave back part of it. The refund's own: sent and confirmed, once each.
-    const updated = await poll(
+    const updated = await waitFor(
       async () =>
         receiver.received
           .filter((h) => h.path.endsWith('/shop'))
@@ -176,7 +167,9 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
         bodies.some((b) => b.event === undefined && b.payment?.exception_status === 'partially_refunded'),
       'no resolved_payment.updated webhook',
     );
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Ticks later (the watcher has read a block mined after), nothing more.
+    await chain.mine(1);
+    await waitForBlockRead(db, 97, await chain.publicClient.getBlockNumber());
     const hooks = receiver.received.filter((h) => h.path.endsWith('/shop')).map((h) => JSON.parse(h.body));
     expect(hooks.filter((b) => b.payment?.exception_status === 'partially_refunded')).toHaveLength(1);
     const refundHooks = hooks.filter((b) => b.event === 'refund.updated');
@@ -201,7 +194,7 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     const recorded = await db
       .selectFrom('chain_transfers')
       .select('tx_hash')
-      .where('tx_hash', 'in', [exact.toLowerCase(), other.toLowerCase()])
+      .where('tx_hash', '=', exact.toLowerCase())
       .execute();
     expect(recorded).toEqual([]);
 
@@ -213,6 +206,137 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     const ids = mails.map((m) => m.messageId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(mails.some((m) => m.subject === '[TEST] Refund confirmed: 7 BUSD · Filter papers')).toBe(true);
+    // Each comes from the shop, through the service: the customer knows who is refunding them.
+    for (const mail of mails.filter((m) => m.to.includes('ana@example.com'))) {
+      const from = mail.headers.find((h) => h.key === 'from')?.value;
+      expect(from).toMatch(/^"?Filter papers via Stable Checkout"? <payments@localhost>$/);
+    }
+  }, 240_000);
+
+  it('records a refund paid with another amount: a part payment leaves the rest due, the remainder completes it, more is named', async () => {
+    const walletOf = 2;
+    const { db, wallet, headers, merchant, sessionId } = await openCheckout({
+      walletOf,
+      name: 'Milk jug',
+      hook: 'jug',
+      payer: 0,
+      email: 'cy@example.com',
+    });
+    const paid: Hash = await chain.transfer(0, busd, wallet, parseUnits('10', 18));
+    await chain.mine(3);
+    await service.request('POST', `/api/v1/checkout/sessions/${sessionId}/transactions`, {
+      json: { tx_hash: paid },
+    });
+    const session = await waitFor(
+      async () => (await service.request('GET', `/api/v1/checkout/sessions/${sessionId}`)).body.session,
+      (s) => s.status === 'resolved',
+      'the checkout never resolved',
+    );
+    const paymentId = session.resolved_payment_id as string;
+    const customer = randomAddress() as Address;
+    const ask = async (amount: string) => {
+      const asked = await service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
+        headers: { ...headers, 'idempotency-key': `refund-${paymentId}-${amount}` },
+        json: { amount, reason: 'A part of the order was missing', refund_address: customer },
+      });
+      expect(asked.status, asked.text).toBe(201);
+      return asked.body.refund as { id: string; pay_url: string };
+    };
+    const read = async (id: string) =>
+      (await service.request('GET', `/api/v1/refunds/${id}`, { headers })).body.refund;
+    const mailTo = `merchant-${merchant.merchantId}@example.com`;
+
+    // 2.70 of a 2.77 refund: a part payment, 0.07 still due, asked by the pay page; the merchant is told.
+    const part = await ask('2.77');
+    const first = await chain.transfer(walletOf, busd, customer, parseUnits('2.7', 18));
+    const partly = await waitFor(
+      () => read(part.id),
+      (r) => r.paid_amount !== '0',
+      'the part payment was never recorded',
+    );
+    expect(partly).toMatchObject({
+      status: 'ready_to_pay',
+      paid_amount: '2.7',
+      amount_due: '0.07',
+      overpaid_amount: null,
+      tx_hash: null,
+    });
+    expect(partly.payment_request.uri).toContain(`uint256=${parseUnits('0.07', 18)}`);
+    const payToken = part.pay_url.split('/').pop();
+    const page = await service.request('GET', `/api/v1/refund_payments/${payToken}`);
+    expect(page.body.refund_payment).toMatchObject({ paid_amount: '2.7', amount_due: '0.07' });
+    const notice = await inbox.waitFor(
+      (m) => m.to.includes(mailTo) && m.subject.startsWith('[TEST] Refund paid in part: 2.77 BUSD'),
+      { timeoutMs: 30_000 },
+    );
+    expect(notice.text).toMatch(/Still due: +0\.07 BUSD/);
+    const partHook = await waitFor(
+      async () =>
+        receiver.received
+          .filter((h) => h.path.endsWith('/jug'))
+          .map((h) => JSON.parse(h.body))
+          .filter((b) => b.event === 'refund.updated' && b.payload.refund.paid_amount === '2.7'),
+      (list) => list.length > 0,
+      'no refund.updated of the part payment',
+    );
+    expect(partHook[0].payload.refund).toMatchObject({ status: 'ready_to_pay', amount_due: '0.07' });
+
+    // The remainder completes it: sent with the transfer that completed it, then confirmed with all it gave.
+    const rest = await chain.transfer(walletOf, busd, customer, parseUnits('0.07', 18));
+    const completed = await waitFor(
+      () => read(part.id),
+      (r) => r.status !== 'ready_to_pay',
+      'the remainder never completed the refund',
+    );
+    expect(completed).toMatchObject({
+      status: 'sent',
+      tx_hash: rest.toLowerCase(),
+      paid_amount: '2.77',
+      amount_due: '0',
+      overpaid_amount: null,
+    });
+    await chain.mine(3);
+    await waitFor(
+      () => read(part.id),
+      (r) => r.status === 'confirmed',
+      'the refund was never confirmed',
+    );
+
+    // 3.70 for a 1.00 refund: paid, the 2.70 above it named, the merchant told; all 3.70 counted as given back.
+    const over = await ask('1');
+    await chain.transfer(walletOf, busd, customer, parseUnits('3.7', 18));
+    const overpaid = await waitFor(
+      () => read(over.id),
+      (r) => r.status !== 'ready_to_pay',
+      'the overpayment was never recognised',
+    );
+    expect(overpaid).toMatchObject({ status: 'sent', paid_amount: '3.7', overpaid_amount: '2.7' });
+    await inbox.waitFor(
+      (m) => m.to.includes(mailTo) && m.subject.startsWith('[TEST] Refund overpaid: 1 BUSD'),
+      { timeoutMs: 30_000 },
+    );
+    await chain.mine(3);
+    await waitFor(
+      () => read(over.id),
+      (r) => r.status === 'confirmed',
+      'the refund was never confirmed',
+    );
+    expect((await findResolvedPayment(db, paymentId))?.refunded_amount).toBe(
+      parseUnits('6.47', 18).toString(),
+    );
+    // Nothing more can be refunded than the payment kept: 10 received, 6.47 given back.
+    const tooMuch = await service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
+      headers: { ...headers, 'idempotency-key': `refund-${paymentId}-too-much` },
+      json: { amount: '4', reason: 'More', refund_address: customer },
+    });
+    expect(tooMuch.status, tooMuch.text).toBe(422);
+    // None of the three transfers out is a transfer into the wallet or an unmatched one.
+    const recorded = await db
+      .selectFrom('chain_transfers')
+      .select('tx_hash')
+      .where('tx_hash', 'in', [first.toLowerCase(), rest.toLowerCase()])
+      .execute();
+    expect(recorded).toEqual([]);
   }, 240_000);
 
   it('refunds an unmatched transfer through the API: paid from the wallet as asked, confirmed, the transfer refunded', async () => {
@@ -227,7 +351,7 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     });
     const stray: Hash = await chain.transfer(1, busd, wallet, parseUnits('3', 18));
     await chain.mine(3);
-    const [unmatched] = await poll(
+    const [unmatched] = await waitFor(
       async () =>
         (await service.request('GET', '/api/v1/unmatched_transfers', { headers })).body
           .unmatched_transfers as Array<{ id: string; tx_hash: string; status: string }>,
@@ -258,21 +382,21 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     expect(tx.from).toBe(wallet);
     expect(tx.to.toLowerCase()).toBe(busd.toLowerCase());
     const paid = await chain.transfer(walletOf, busd, customer, parseUnits('3', 18));
-    const sent = await poll(
+    const sent = await waitFor(
       async () => (await service.request('GET', `/api/v1/refunds/${refund.id}`, { headers })).body.refund,
       (r) => r.status !== 'ready_to_pay',
       'the refund was never recognised',
     );
     expect(sent).toMatchObject({ status: 'sent', tx_hash: paid.toLowerCase() });
     await chain.mine(3);
-    await poll(
+    await waitFor(
       async () => (await service.request('GET', `/api/v1/refunds/${refund.id}`, { headers })).body.refund,
       (r) => r.status === 'confirmed',
       'the refund was never confirmed',
     );
 
     // One refund.updated a status; the transfer stays refunded, and the refund's own transfer is not unmatched.
-    const statuses = await poll(
+    const statuses = await waitFor(
       async () =>
         receiver.received
           .filter((h) => h.path.endsWith('/grinder'))

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { waitForDeliveries } from '../support/waitFor.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('refunds', () => {
@@ -29,7 +30,7 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
         RPC_URL_BINANCE_SMART_CHAIN_TESTNET: chain.chain.rpcUrl,
         CHAIN_POLL_INTERVAL_MS: '100',
         CHECKOUT_GRACE_MINUTES: '5',
-        CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '1',
+        CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1',
         CHECKOUT_SCAN_INTERVAL_MS: '100',
         REFUND_CLAIM_DAYS: '10',
       },
@@ -88,8 +89,11 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
       },
     });
     expect(opened.status, opened.text).toBe(200);
-    const session = opened.body.session as { id: string };
-    const tx = await pay(index, merchant.address, parseUnits(paid, 18));
+    const session = opened.body.session as { id: string; reference: string };
+    // The element's transfer: it carries the session's reference, whatever the amount.
+    const tx = await chain.transfer(index, busd, merchant.address as Address, parseUnits(paid, 18), {
+      reference: session.reference,
+    });
     const submitted = await service.request('POST', `/api/v1/checkout/sessions/${session.id}/transactions`, {
       json: { tx_hash: tx },
     });
@@ -122,14 +126,8 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
       .filter((h) => h.headers['x-webhook-event'] === 'refund.updated' && h.body.includes(id))
       .map((h) => JSON.parse(h.body).payload.refund as Refund);
   const waitForHooks = async (id: string, statuses: Refund['status'][]) => {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const seen = hooksOf(id).map((r) => r.status);
-      if (statuses.every((s) => seen.includes(s))) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForDeliveries(service.deps.db.kysely, id, statuses.length);
     // Once each, and no other.
-    await new Promise((r) => setTimeout(r, 1_000));
     expect(
       hooksOf(id)
         .map((r) => r.status)
@@ -180,7 +178,15 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
     expect((await service.request('GET', '/api/v1/refund_claims/not-a-token')).status).toBe(404);
 
     // Addresses it could never arrive at, and input that is not an address, name the field.
-    for (const bad of [zeroAddress, busd, merchant.address, 'nope']) {
+    // A mixed-case address with a wrong EIP-55 checksum is mistyped; a contract (the swap router, another
+    // token) may never pass the tokens on, and a customer's claim never goes there.
+    const wrongChecksum = (() => {
+      const good = getAddress(randomAddress());
+      const at = good.slice(2).search(/[a-f]/) + 2;
+      return `${good.slice(0, at)}${good[at]!.toUpperCase()}${good.slice(at + 1)}`;
+    })();
+    const contracts = [chain.deployment.router, chain.deployment.tokens.DAI.address];
+    for (const bad of [zeroAddress, busd, merchant.address, 'nope', wrongChecksum, ...contracts]) {
       const refused = await service.request('POST', `/api/v1/refund_claims/${claimToken}`, {
         json: { refund_address: bad },
       });
@@ -240,6 +246,16 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
     });
     expect(twice.status).toBe(409);
     expect(twice.body.error_code).toBe('conflict');
+    // The audit log names the key that asked for the refund and canceled it; the refused cancel left no line.
+    const log = await service.request('GET', '/api/v1/audit_log', { headers: merchant.headers });
+    expect(
+      log.body.audit_events.map((e: { action: string; subject_id: string }) => [e.action, e.subject_id]),
+    ).toEqual([
+      ['refund.canceled', refund.id],
+      ['refund.requested', refund.id],
+    ]);
+    expect(log.body.audit_events[0].actor).toEqual({ kind: 'api_key', id: expect.any(String) });
+    expect(log.body.audit_events[1].detail).toMatchObject({ resolved_payment_id: paymentId, amount: '3' });
 
     // A canceled refund no longer counts: the payment can be refunded again.
     expect((await refundPayment(merchant, paymentId, { reason: 'again', amount: '0.5' })).status).toBe(201);
@@ -364,6 +380,25 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
     const res = await refundPayment(merchant, paymentId, { reason: 'Paid over', amount: 'overpaid' });
     expect(res.status, res.text).toBe(201);
     expect(res.body.refund).toMatchObject({ amount: '0.1', status: 'awaiting_address' });
+    // A contract as the refund's address only when the merchant says so.
+    const router = chain.deployment.router;
+    const refused = await refundPayment(merchant, paymentId, {
+      reason: 'To the desk',
+      amount: '1',
+      refund_address: router,
+    });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.errors).toEqual([
+      { path: 'refund_address', message: expect.stringContaining('contract') },
+    ]);
+    const allowed = await refundPayment(merchant, paymentId, {
+      reason: 'To the desk',
+      amount: '1',
+      refund_address: router,
+      allow_contract: true,
+    });
+    expect(allowed.status, allowed.text).toBe(201);
+    expect(allowed.body.refund).toMatchObject({ status: 'ready_to_pay', refund_address: getAddress(router) });
   });
 
   it('refunds an unmatched transfer (it becomes refunded), and a canceled refund gives it back; another merchant sees none of it', async () => {
@@ -433,6 +468,9 @@ describe.skipIf(databaseUnavailable())('refunds', () => {
     }
     expect(
       (await service.request('GET', '/api/v1/refunds', { headers: other.headers })).body.refunds,
+    ).toEqual([]);
+    expect(
+      (await service.request('GET', '/api/v1/audit_log', { headers: other.headers })).body.audit_events,
     ).toEqual([]);
 
     // Once its window is over the refund takes no address (its workflow expires it).

@@ -1,5 +1,6 @@
 /** ROLE=api and ROLE=worker: an API without a worker, a worker without an API, working together. */
 import { randomUUID } from 'node:crypto';
+import { countLivePollers } from '@checkout/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseUnavailable, type TestDatabase } from '../support/database.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -28,8 +29,12 @@ describe.skipIf(databaseUnavailable())('process roles', () => {
       workflowId: `smoke-${randomUUID()}`,
       args: [{ message: 'queued' }],
     });
-    // Nobody polls the queue yet: the workflow waits for its first task.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Nobody polls the queue: the API process runs no worker, so the workflow waits for its first task.
+    const client = api.deps.temporal!.client;
+    expect(await countLivePollers(client, client.options.namespace, taskQueue)).toEqual({
+      workflow: 0,
+      activity: 0,
+    });
     const { historyLength } = await handle.describe();
     expect(historyLength).toBeLessThanOrEqual(2);
 

@@ -2,7 +2,7 @@
  * Checkout session event streams are pushed: a change reaches every open stream of every API process at
  * once, idle streams cost the database nothing, and a lost listening connection misses nothing.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type Db, openDatabase, updateSession, upsertSession } from '@checkout/db';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -71,30 +71,36 @@ describe.skipIf(databaseUnavailable())('session event streams', () => {
       json: { dollar_amount: '3.00' },
     });
     expect(ep.status, ep.text).toBe(200);
-    const { session } = await upsertSession(db.kysely, {
-      id: randomUUID(),
-      expected_payment_id: ep.body.expected_payment.id,
-      product_id: productId,
-      merchant_id: merchant.merchantId,
-      email: 'shopper@example.com',
-      custom_fields: {},
-      sender_address: randomAddress(),
-      payment_token_address: token,
-      chain_id: 97,
-      expected_token: {
-        symbol: 'BUSD',
-        address: token,
-        name: 'BUSD Token',
-        decimal_count: 18,
-        blockchain: 'binance-smart-chain',
-        network: 'testnet',
+    const { session } = await upsertSession(
+      db.kysely,
+      {
+        id: randomUUID(),
+        expected_payment_id: ep.body.expected_payment.id,
+        product_id: productId,
+        merchant_id: merchant.merchantId,
+        email: 'shopper@example.com',
+        custom_fields: {},
+        sender_address: randomAddress(),
+        payment_token_address: token,
+        chain_id: 97,
+        expected_token: {
+          symbol: 'BUSD',
+          address: token,
+          name: 'BUSD Token',
+          decimal_count: 18,
+          blockchain: 'binance-smart-chain',
+          network: 'testnet',
+        },
+        expected_token_amount: (3n * 10n ** 18n).toString(),
+        receiving_address: merchant.address,
+        required_confirmations: 20,
+        start_block: '0',
+        expires_at: null,
+        reference: randomBytes(32).toString('hex'),
+        client_secret_hash: null,
       },
-      expected_token_amount: (3n * 10n ** 18n).toString(),
-      receiving_address: merchant.address,
-      required_confirmations: 20,
-      start_block: '0',
-      expires_at: null,
-    });
+      null,
+    );
     return session.id;
   };
 

@@ -50,6 +50,8 @@ describe.skipIf(databaseUnavailable())('webhook bodies stored in the clear', () 
         last_error: null,
         next_attempt_at: null,
         redelivery_of: null,
+        sequence_subject: randomUUID(),
+        event_sequence: 1,
         created_at: new Date(),
         delivered_at: new Date(),
       })
@@ -70,7 +72,7 @@ describe.skipIf(databaseUnavailable())('webhook bodies stored in the clear', () 
       eventType: 'kyc_update',
       subjectId: `${randomUUID()}:kyc:1`,
       url: 'https://shop.example/hooks',
-      payload: '{"event":"kyc_update","payload":{}}',
+      payload: () => '{"event":"kyc_update","payload":{}}',
     });
     // Read as it is until then: a body in the clear is sent as stored.
     expect(await webhookRequestBody(db.kysely, secrets, await stored(legacy))).toBe(payload);

@@ -1,8 +1,13 @@
 /** Webhook secret, delivery log and redelivery against the real server, worker and database. */
 import { createHmac, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { WebhookDelivery, WebhookSecretResponse } from '@checkout/core';
-import { createWebhookDelivery, presentResolvedPayment, webhookRequestBody } from '@checkout/db';
+import { WebhookDelivery, WebhookSecretResponse, webhookEvents } from '@checkout/core';
+import {
+  createWebhookDelivery,
+  presentResolvedPayment,
+  webhookEnvelope,
+  webhookRequestBody,
+} from '@checkout/db';
 import { createLogger } from '@checkout/server';
 import { queueDeliveryStart } from '@checkout/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +45,9 @@ const deliveryFields = [
   'created_at',
   'delivered_at',
   'redelivery_of',
+  'event_id',
+  'event_sequence',
+  'test',
   'attempts',
 ].sort();
 const isoMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -147,7 +155,7 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
       subjectId: row.id,
       productId: product,
       url: productRow.webhook_url!,
-      payload,
+      payload: () => payload,
     });
     return { id: delivery.id, payload };
   }
@@ -221,6 +229,8 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
       'user-agent': 'stable-checkout-webhooks/1',
     });
     expect(first!.headers['x-webhook-original-id']).toBeUndefined();
+    const eventId = `evt_${id.replaceAll('-', '')}`;
+    expect(first!.headers).toMatchObject({ 'x-event-id': eventId, 'x-event-sequence': '1' });
 
     const delivered = await waitForStatus(id, 'succeeded');
     expect(Object.keys(delivered).sort()).toEqual(deliveryFields);
@@ -243,8 +253,10 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
         duration_ms: expect.any(Number),
         status_code: 200,
         error: null,
+        response_excerpt: '{}',
       },
     ]);
+    expect(delivered).toMatchObject({ event_id: eventId, event_sequence: 1, test: false });
 
     const redeliver = await service.request('POST', `/api/v1/webhook_deliveries/${id}/redeliver`, {
       headers: merchant.headers,
@@ -259,6 +271,8 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     const [second] = (await endpoint.waitFor(before + 2)).slice(before + 1);
     expect(second!.headers['x-webhook-id']).toBe(copy.id);
     expect(second!.headers['x-webhook-original-id']).toBe(id);
+    // A redelivery is the same event: its id and sequence stay.
+    expect(second!.headers).toMatchObject({ 'x-event-id': eventId, 'x-event-sequence': '1' });
     expect(second!.body.equals(first!.body)).toBe(true);
     expect(signatureOf(secret, second!.headers['x-sig'], second!.body)).toBe(true);
 
@@ -270,6 +284,7 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     expect(third.body.webhook_delivery.redelivery_of).toBe(id);
     const [thirdRequest] = (await endpoint.waitFor(before + 3)).slice(before + 2);
     expect(thirdRequest!.headers['x-webhook-original-id']).toBe(id);
+    expect(thirdRequest!.headers).toMatchObject({ 'x-event-id': eventId, 'x-event-sequence': '1' });
     await waitForStatus(third.body.webhook_delivery.id, 'succeeded');
 
     const list = await listDeliveries();
@@ -280,6 +295,279 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     for (const d of list.body.webhook_deliveries) {
       expect(Object.keys(d).sort()).toEqual(deliveryFields);
       expect(WebhookDelivery.safeParse(d).success).toBe(true);
+    }
+  });
+
+  it('sends a test event of each type, signed and marked, and answers what the receiver said', async () => {
+    const { secret } = (await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers }))
+      .body.webhook_secret;
+    const events = [
+      'resolved_payment.created',
+      'resolved_payment.updated',
+      'resolved_payment.reversed',
+      'refund.updated',
+      'unmatched_transfer.created',
+      'unmatched_transfer.updated',
+    ];
+    const sequences: string[] = [];
+    for (const event of events) {
+      const before = endpoint.requests.length;
+      const res = await service.request('POST', `/api/v1/products/${productId}/webhook_test_events`, {
+        headers: merchant.headers,
+        json: { event },
+      });
+      expect(res.status, res.text).toBe(200);
+      const delivery = res.body.webhook_delivery;
+      expect(WebhookDelivery.safeParse(delivery).success).toBe(true);
+      expect(delivery).toMatchObject({ event_type: event, test: true, url: `${endpoint.url}/hooks/pay` });
+      expect(delivery.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, status_code: 200, response_excerpt: '{}' }),
+      ]);
+      const [request] = (await endpoint.waitFor(before + 1)).slice(before);
+      expect(request!.headers).toMatchObject({
+        'x-webhook-event': event,
+        'x-test-event': 'true',
+        'x-event-id': delivery.event_id,
+      });
+      expect(signatureOf(secret, request!.headers['x-sig'], request!.body)).toBe(true);
+      sequences.push(String(request!.headers['x-event-sequence']));
+      const body = JSON.parse(request!.body.toString('utf8'));
+      if (event.startsWith('resolved_payment.')) {
+        const product = await service.db.kysely
+          .selectFrom('products')
+          .select('secret_ciphertext')
+          .where('id', '=', productId)
+          .executeTakeFirstOrThrow();
+        expect(body).toMatchObject({ is_test: true, product_id: productId });
+        // The product's real secret, as on every resolved payment's webhook.
+        expect(body.product_secret).toBe(service.deps.secrets.open(product.secret_ciphertext));
+      } else {
+        expect(body).toMatchObject({ event, id: delivery.event_id, sequence: delivery.event_sequence });
+        const payload = body.payload.refund ?? body.payload.unmatched_transfer;
+        expect(payload).toMatchObject({ is_test: true, product_id: productId });
+      }
+    }
+    // Test events are numbered among themselves, never among a real record's events.
+    expect(sequences.map(Number)).toEqual([...sequences.map(Number)].sort((a, b) => a - b));
+  });
+
+  it('tells what the receiver answered to a test event, and refuses one without a webhook_url or type', async () => {
+    const refusing = await startWebhookEndpoint(() => ({ status: 410, body: '{"error":"gone"}' }));
+    try {
+      const res = await service.request('POST', '/api/v1/products', {
+        headers: merchant.headers,
+        json: {
+          product: {
+            name: 'Refusing',
+            email: 'owner@example.com',
+            token: usdc,
+            send_webhook: true,
+            webhook_url: `${refusing.url}/hooks`,
+          },
+        },
+      });
+      expect(res.status, res.text).toBe(200);
+      const sent = await service.request(
+        'POST',
+        `/api/v1/products/${res.body.product.id}/webhook_test_events`,
+        {
+          headers: merchant.headers,
+          json: { event: 'refund.updated' },
+        },
+      );
+      expect(sent.status, sent.text).toBe(200);
+      expect(sent.body.webhook_delivery.attempts[0]).toMatchObject({
+        status_code: 410,
+        response_excerpt: '{"error":"gone"}',
+      });
+    } finally {
+      await refusing.close();
+    }
+    const plain = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: { product: { name: 'Quiet', email: 'owner@example.com', token: usdc } },
+    });
+    expect(plain.status, plain.text).toBe(200);
+    const none = await service.request(
+      'POST',
+      `/api/v1/products/${plain.body.product.id}/webhook_test_events`,
+      {
+        headers: merchant.headers,
+        json: { event: 'refund.updated' },
+      },
+    );
+    expectError(none, 409, 'conflict');
+    expect(none.body.errors).toEqual([{ path: 'webhook_url', message: 'is not set on this product' }]);
+    const unknown = await service.request('POST', `/api/v1/products/${productId}/webhook_test_events`, {
+      headers: merchant.headers,
+      json: { event: 'kyc_update' },
+    });
+    expectError(unknown, 422, 'record_invalid');
+    expect(unknown.body.errors[0].path).toBe('event');
+  });
+
+  it('numbers the events about one record in order, each with its own id, as the receiver gets them', async () => {
+    const { id: createdId } = await paymentWebhook(merchant, productId);
+    const db = service.deps.db.kysely;
+    const created = await db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', createdId)
+      .executeTakeFirstOrThrow();
+    const payment = created.subject_id;
+    const refundId = randomUUID();
+    const url = created.url;
+    // Later in the payment's life: refunded (resolved_payment.updated), and the refund's own events.
+    const updated = await createWebhookDelivery(db, service.deps.secrets, {
+      merchantId: merchant.merchantId,
+      eventType: webhookEvents.resolvedPaymentUpdated,
+      subjectId: `${payment}:refund:${refundId}`,
+      productId,
+      url,
+      payload: () => '{"payment":"refunded"}',
+    });
+    const refundEvents = [];
+    for (const status of ['awaiting_address', 'confirmed']) {
+      refundEvents.push(
+        await createWebhookDelivery(db, service.deps.secrets, {
+          merchantId: merchant.merchantId,
+          eventType: webhookEvents.refundUpdated,
+          subjectId: `${refundId}:${status}`,
+          productId,
+          url,
+          payload: (stamp) => webhookEnvelope(webhookEvents.refundUpdated, stamp, { refund: { status } }),
+        }),
+      );
+    }
+    const ids = [createdId, updated.id, ...refundEvents.map((d) => d.id)];
+    const before = endpoint.requests.length;
+    await service.deps.handOver.dispatcher.dispatch(
+      await Promise.all(ids.map((d) => queueDeliveryStart(service.db.kysely, d))),
+    );
+    const arrived = (await endpoint.waitFor(before + ids.length)).slice(before);
+    const byDelivery = new Map(arrived.map((r) => [String(r.headers['x-webhook-id']), r]));
+    const seen = ids.map((d) => {
+      const r = byDelivery.get(d)!;
+      return { id: r.headers['x-event-id'], sequence: r.headers['x-event-sequence'] };
+    });
+    expect(seen.map((e) => e.sequence)).toEqual(['1', '2', '1', '2']);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(4);
+    for (const e of seen) expect(e.id).toMatch(/^evt_[0-9a-f]{32}$/);
+    // Our own events carry the same id and sequence in their envelope.
+    const confirmed = JSON.parse(byDelivery.get(refundEvents[1]!.id)!.body.toString('utf8'));
+    expect(confirmed).toEqual({
+      event: 'refund.updated',
+      id: seen[3]!.id,
+      sequence: 2,
+      payload: { refund: { status: 'confirmed' } },
+    });
+    for (const d of ids) await waitForStatus(d, 'succeeded');
+  });
+
+  it('gives concurrent events about one record distinct, consecutive sequences', async () => {
+    const subject = randomUUID();
+    const rows = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        createWebhookDelivery(service.deps.db.kysely, service.deps.secrets, {
+          merchantId: merchant.merchantId,
+          eventType: webhookEvents.refundUpdated,
+          subjectId: `${subject}:${i}`,
+          productId,
+          url: 'https://shop.example/hooks',
+          payload: (stamp) => webhookEnvelope(webhookEvents.refundUpdated, stamp, {}),
+        }),
+      ),
+    );
+    expect(rows.map((r) => r.event_sequence).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('redelivers every event that failed since a time in one call, once', async () => {
+    let refuse = true;
+    const failing = await startWebhookEndpoint(() => (refuse ? { status: 410 } : { status: 200 }));
+    try {
+      const db = service.deps.db.kysely;
+      const statusOf = async (id: string, status: string) => {
+        // The delivery's row, read until it reaches `status` (its workflow records each attempt).
+        for (;;) {
+          const row = await db
+            .selectFrom('webhook_deliveries')
+            .select('status')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          if (row.status === status) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      const since = new Date();
+      const owner = await service.createMerchant();
+      const product = await service.request('POST', '/api/v1/products', {
+        headers: owner.headers,
+        json: {
+          product: {
+            name: 'Gone',
+            email: 'g@example.com',
+            token: usdc,
+            send_webhook: true,
+            webhook_url: `${failing.url}/hooks`,
+          },
+        },
+      });
+      expect(product.status, product.text).toBe(200);
+      const failed = [];
+      for (let i = 0; i < 2; i++) {
+        const row = await createWebhookDelivery(db, service.deps.secrets, {
+          merchantId: owner.merchantId,
+          eventType: webhookEvents.refundUpdated,
+          subjectId: `${randomUUID()}:confirmed`,
+          productId: product.body.product.id,
+          url: `${failing.url}/hooks`,
+          payload: (stamp) => webhookEnvelope(webhookEvents.refundUpdated, stamp, { n: i }),
+        });
+        failed.push(row);
+      }
+      await service.deps.handOver.dispatcher.dispatch(
+        await Promise.all(failed.map((d) => queueDeliveryStart(service.db.kysely, d.id))),
+      );
+      await failing.waitFor(2);
+      for (const d of failed) await statusOf(d.id, 'failed');
+      refuse = false;
+
+      const redeliver = (json: unknown, who = owner) =>
+        service.request('POST', '/api/v1/webhook_deliveries/redeliver', { headers: who.headers, json });
+      // Another merchant's wallet, another product, or a later time: nothing of these.
+      expect((await redeliver({ since: since.toISOString() }, merchant)).body).toEqual({ queued: 0 });
+      expect((await redeliver({ since: since.toISOString(), product_id: productId })).body).toEqual({
+        queued: 0,
+      });
+      expect((await redeliver({ since: new Date(Date.now() + 60_000).toISOString() })).body).toEqual({
+        queued: 0,
+      });
+      const bad = await redeliver({ since: 'yesterday' });
+      expect(bad.status).toBe(422);
+
+      const res = await redeliver({ since: since.toISOString(), product_id: product.body.product.id });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ queued: 2 });
+      // While they are under way (or once sent), a repeat queues none again.
+      expect((await redeliver({ since: since.toISOString() })).body).toEqual({ queued: 0 });
+
+      const again = (await failing.waitFor(4)).slice(2);
+      const eventIds = failed.map((d) => `evt_${d.id.replaceAll('-', '')}`).sort();
+      expect(again.map((r) => String(r.headers['x-event-id'])).sort()).toEqual(eventIds);
+      for (const r of again) expect(failed.map((d) => d.id)).toContain(r.headers['x-webhook-original-id']);
+      const copies = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where(
+          'redelivery_of',
+          'in',
+          failed.map((d) => d.id),
+        )
+        .execute();
+      expect(copies).toHaveLength(2);
+      for (const c of copies) await statusOf(c.id, 'succeeded');
+    } finally {
+      await failing.close();
     }
   });
 
@@ -350,13 +638,14 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
+    expect(row.event_type).toBe(webhookEvents.resolvedPaymentCreated);
     const again = await createWebhookDelivery(service.deps.db.kysely, service.deps.secrets, {
       merchantId: merchant.merchantId,
-      eventType: row.event_type,
+      eventType: webhookEvents.resolvedPaymentCreated,
       subjectId: row.subject_id,
       productId,
       url: row.url,
-      payload: `${payload} `,
+      payload: () => `${payload} `,
     });
     expect(again.id).toBe(id);
     expect(again.payload).toBe(row.payload);
@@ -487,7 +776,7 @@ describe.skipIf(databaseUnavailable())('webhooks without Temporal', () => {
       subjectId: randomUUID(),
       productId: product.body.product.id,
       url: 'https://shop.example/hooks',
-      payload: '{}',
+      payload: () => '{}',
     });
     const res = await service.request('POST', `/api/v1/webhook_deliveries/${delivery.id}/redeliver`, {
       headers: merchant.headers,

@@ -2,7 +2,13 @@
  * What ops see in the Temporal UI: workflows started by the API carry a one-line summary and details, keep
  * their `Summary` line and current details up to date as they move, and are found by the merchant's wallet.
  */
-import { checkoutWorkflowId, kycWorkflowId, onrampWorkflowId, webhookWorkflowId } from '@checkout/workflows';
+import {
+  checkoutWorkflowId,
+  kycWorkflowId,
+  onrampWorkflowId,
+  refundWorkflowId,
+  webhookWorkflowId,
+} from '@checkout/workflows';
 import type { WorkflowHandle } from '@temporalio/client';
 import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,12 +19,13 @@ import { randomAddress, startTestService, type TestService } from '../support/se
 import { shownStatus } from '../support/temporal.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
-/** Reads what the UI shows of the workflow (bounded) until its Summary line ends with `status`. */
-async function shownOnceAt(handle: WorkflowHandle, status: string, timeoutMs = 30_000) {
+/** Reads what the UI shows of the workflow (bounded) until its Summary line ends with `status` (or holds it). */
+async function shownOnceAt(handle: WorkflowHandle, status: string, timeoutMs = 30_000, within = false) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const shown = await shownStatus(handle).catch(() => undefined);
     if (shown?.summary?.endsWith(` · ${status}`)) return shown;
+    if (within && shown?.summary?.includes(` · ${status} · `)) return shown;
     if (Date.now() > deadline) throw new Error(`${handle.workflowId} shows ${JSON.stringify(shown)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -163,6 +170,84 @@ describe.skipIf(databaseUnavailable())('workflow summaries in the Temporal UI', 
     expect(deposit.status, deposit.text).toBe(200);
     const sent = await shownOnceAt(handle, 'crypto sent', 60_000);
     expect(sent.summary).toBe('Onramp 1004.00 USD → 1000.00 USDC · crypto sent');
+  });
+
+  it('a late payment says so, its price grouped; its confirmed refund names what it is and shows it confirmed', async () => {
+    const merchant = await service.createMerchant();
+    const busd = chain.deployment.tokens.BUSD.address;
+    const created = await service.request('POST', '/api/v1/products', {
+      headers: merchant.headers,
+      json: {
+        product: {
+          name: 'Summary piano',
+          email: 'merchant@example.com',
+          active: true,
+          send_webhook: false,
+          send_email: false,
+          custom_fields: [],
+          token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const product = created.body.product as { id: string; slug: string };
+    const ep = await service.request('POST', `/api/v1/products/${product.id}/expected_payments`, {
+      headers: merchant.headers,
+      json: { dollar_amount: '1234.56' },
+    });
+    expect(ep.status, ep.text).toBe(200);
+    const expectedPaymentId = ep.body.expected_payment.id as string;
+    const opened = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      json: {
+        email: 'shopper@example.com',
+        custom_fields: {},
+        expected_payment_id: expectedPaymentId,
+        sender_address: chain.deployment.shoppers[0]!.address,
+        token_address: busd,
+      },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    const late = await service.request(
+      'POST',
+      `/sandbox/checkout/sessions/${opened.body.session.id}/simulate`,
+      {
+        headers: merchant.headers,
+        json: { outcome: 'paid_late' },
+      },
+    );
+    expect(late.status, late.text).toBe(200);
+    const client = service.deps.temporal!.client;
+    const checkout = client.workflow.getHandle(checkoutWorkflowId(expectedPaymentId));
+    expect(await (await checkout.describe()).staticSummary()).toBe('Checkout $1,234.56 · Summary piano');
+    const paidLate = await shownOnceAt(checkout, 'paid late', 60_000);
+    expect(paidLate.summary).toBe('Checkout $1,234.56 · Summary piano · paid late');
+    expect(paidLate.details).toMatch(
+      /^- \*\*Paid late\*\*, after the expiry: paid by transaction `0x[0-9a-f]{64}`/,
+    );
+
+    const paymentId = (await checkout.query<{ resolvedPaymentId: string }>('checkoutState'))
+      .resolvedPaymentId;
+    const requested = await service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
+      headers: merchant.headers,
+      json: { reason: 'Changed my mind', amount: '1' },
+    });
+    expect(requested.status, requested.text).toBe(201);
+    const refundId = requested.body.refund.id as string;
+    const simulateRefund = (json: unknown) =>
+      service.request('POST', `/sandbox/refunds/${refundId}/simulate`, { headers: merchant.headers, json });
+    const claimed = await simulateRefund({
+      outcome: 'claimed',
+      refund_address: chain.deployment.shoppers[1]!.address,
+    });
+    expect(claimed.status, claimed.text).toBe(200);
+    const paid = await simulateRefund({ outcome: 'paid' });
+    expect(paid.status, paid.text).toBe(200);
+    const refund = client.workflow.getHandle(refundWorkflowId(refundId));
+    // Started awaiting an address: its start summary names the refund, not that passing status.
+    expect(await (await refund.describe()).staticSummary()).toBe(`Refund 1 BUSD · payment ${paymentId}`);
+    const confirmed = await shownOnceAt(refund, 'confirmed', 60_000, true);
+    expect(confirmed.summary).toBe(`Refund 1 BUSD · confirmed · payment ${paymentId}`);
+    expect(confirmed.details).toMatch(/^- \*\*Confirmed\*\*: transaction `0x[0-9a-f]{64}`$/);
   });
 
   /** Workflow ids the query lists once it lists `count` of them (visibility is eventually consistent). */

@@ -1,27 +1,20 @@
 /**
- * Prepares the database of an integration run: for PGlite, one migrated data directory dumped to a
- * tarball that every test file loads (creating a fresh PGlite costs seconds, loading a dump much less);
- * for PostgreSQL, a reachable server (required under CI, otherwise the suite is skipped).
+ * Prepares the database of a test project, whose files open theirs with `openTestDatabase`
+ * (`packages/db/src/testDatabase.ts`): for PGlite, one migrated data directory dumped to a tarball that every
+ * database loads (creating a fresh PGlite costs seconds, loading a dump much less); for PostgreSQL, a
+ * reachable server (required under CI, otherwise the project's tests are skipped).
  */
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@checkout/db';
+// What this setup provides (`ProvidedContext`) is declared beside the databases made of it.
+import type {} from '@checkout/db/testDatabase';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseKind: 'pglite' | 'postgres';
-    pgliteDumpPath: string;
-    postgresAdminUrl: string;
-    postgresUnavailable: string;
-  }
-}
-
 /** Admin URL of the PostgreSQL server the suite creates its databases on. */
-export const postgresAdminUrl =
-  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export default async function setup(project: TestProject): Promise<void> {
   const kind = project.config.env?.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';

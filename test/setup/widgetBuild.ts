@@ -1,4 +1,4 @@
-/** Builds the widget once before the browser suite, so the service serves the current sources. */
+/** Builds the widget and the console once before the browser suite, so the service serves the current sources. */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -17,4 +17,9 @@ export default function setup(): void {
       stdio: 'pipe',
       env,
     });
+  execFileSync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build'], {
+    cwd: `${root}console`,
+    stdio: 'pipe',
+    env,
+  });
 }

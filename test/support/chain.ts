@@ -17,7 +17,9 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  encodeFunctionData,
   type Hash,
+  type Hex,
   http,
   type PublicClient,
 } from 'viem';
@@ -34,10 +36,19 @@ export interface TestChain {
     token: Address,
     to: Address,
     amount: bigint,
-    options?: { gas?: bigint },
+    /** `reference`: a checkout session's reference, appended to the call's data. */
+    options?: { gas?: bigint; reference?: string },
   ): Promise<Hash>;
+  /** Sends a session's `transaction` (`to`, `data`) from shopper `index`; returns the hash once mined. */
+  send(index: number, transaction: { to: string; data: string }): Promise<Hash>;
   /** Sends a transfer the token refuses (more than the balance), mined with a fixed gas limit so it reverts on chain. */
-  sendReverting(index: number, token: Address, to: Address, amount: bigint): Promise<Hash>;
+  sendReverting(
+    index: number,
+    token: Address,
+    to: Address,
+    amount: bigint,
+    reference?: string,
+  ): Promise<Hash>;
   /** Pays exactly `amountOut` of `tokenOut` to `to`, spending `tokenIn` through the router. */
   swapExactOut(
     index: number,
@@ -45,6 +56,8 @@ export interface TestChain {
     tokenOut: Address,
     amountOut: bigint,
     to: Address,
+    /** A checkout session's reference, appended to the swap's data. */
+    reference?: string,
   ): Promise<Hash>;
   /** Mines `blocks` empty blocks. */
   mine(blocks: number): Promise<void>;
@@ -86,11 +99,38 @@ export async function startTestChain(chainId = 97): Promise<TestChain> {
         functionName: 'transfer',
         args: [to, amount],
         ...(options.gas ? { gas: options.gas } : {}),
+        ...(options.reference ? { dataSuffix: options.reference as Hex } : {}),
       });
       await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 });
       return hash;
     },
-    async sendReverting(index, token, to, amount) {
+    async send(index, transaction) {
+      const hash = await wallet(index).sendTransaction({
+        to: transaction.to as Address,
+        data: transaction.data as Hex,
+      });
+      await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 });
+      return hash;
+    },
+    async sendReverting(index, token, to, amount, reference) {
+      if (reference) {
+        // A transfer the token refuses, carrying a checkout's reference, signed here and mined with a fixed
+        // gas limit (the node reports the revert, and mines it).
+        const account = privateKeyToAccount(deployment.shoppers[index]!.privateKey);
+        const serialized = await account.signTransaction({
+          chainId,
+          type: 'eip1559',
+          nonce: await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+          gas: 100_000n,
+          ...(await publicClient.estimateFeesPerGas()),
+          to: token,
+          data: `${encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })}${reference.slice(2)}`,
+          value: 0n,
+        });
+        const hash = await broadcastSignedTransaction({ client: publicClient, serialized });
+        await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 });
+        return hash;
+      }
       const prepared = await prepareTokenTransfer({
         client: publicClient,
         account: deployment.shoppers[index]!.privateKey,
@@ -103,7 +143,7 @@ export async function startTestChain(chainId = 97): Promise<TestChain> {
       await publicClient.waitForTransactionReceipt({ hash: prepared.hash, timeout: 30_000 });
       return prepared.hash;
     },
-    async swapExactOut(index, tokenIn, tokenOut, amountOut, to) {
+    async swapExactOut(index, tokenIn, tokenOut, amountOut, to, reference) {
       const client = wallet(index);
       const { amountIn } = await quoteExactOutput({
         client: publicClient,
@@ -125,6 +165,7 @@ export async function startTestChain(chainId = 97): Promise<TestChain> {
         amountOut,
         amountInMax: max,
         to,
+        ...(reference ? { dataSuffix: reference as Hex } : {}),
       });
       await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 });
       return hash;

@@ -16,6 +16,8 @@ export interface WidgetManifest {
   classic?: string;
   /** The ES module entry. */
   module: string;
+  /** The checkout's payment (session, events, countdown, review, outcome): both entries import it when it starts. */
+  payment: string;
   /** The wallet module both entries import on demand. */
   wallet: string;
   /** The payment request (QR code) module both entries import on demand. */
@@ -89,6 +91,7 @@ export function widgetAssets(build: 'es' | 'iife' | 'refunds', distDir: string):
       if (build === 'es') {
         manifest = {
           module: entry(bundle, 'crypto-checkout').fileName,
+          payment: entry(bundle, 'crypto-checkout-payment').fileName,
           wallet: entry(bundle, 'crypto-checkout-wallet').fileName,
           qr: entry(bundle, 'crypto-checkout-qr').fileName,
           messages: {

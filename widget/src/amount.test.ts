@@ -77,6 +77,10 @@ describe('amounts', () => {
     // Six decimals or fewer are shown as they are written, trailing zeros included.
     expect(formatToken('25.000137', 'BUSD', 'en')).toBe('25.000137 BUSD');
     expect(formatToken('7.00', 'BUSD', 'pt-BR')).toBe('7,00 BUSD');
+    // Beside a USD price: at least the price's 2 decimals, never fewer digits than asked.
+    expect(formatToken('4.2', 'BUSD', 'en', 'up', 2)).toBe('4.20 BUSD');
+    expect(formatToken('7', 'BUSD', 'es', 'down', 2)).toBe('7,00 BUSD');
+    expect(formatToken('19.990237', 'BUSD', 'en', 'up', 2)).toBe('19.990237 BUSD');
   });
 
   it('formats USD exactly at any size, in the locale', () => {

@@ -123,17 +123,20 @@ export function formatUsd(value: string, locale: string): string {
 const shownDecimals = 6;
 
 /**
- * A token amount for people: grouping of the locale and at most 6 decimals. What the shopper pays or
- * spends is rounded up (`up`), so the shopper is never short; what a wallet holds or a transfer brought
- * is rounded down (`down`), so it is never overstated. Only the display: what is signed stays exact.
+ * A token amount for people: grouping of the locale and at most 6 decimals, at least `minFraction` (2 where
+ * it stands beside a USD price: "4.20 BUSD"). What the shopper pays or spends is rounded up (`up`), so the
+ * shopper is never short; what a wallet holds or a transfer brought is rounded down (`down`), so it is
+ * never overstated. Only the display: what is signed stays exact.
  */
 export function formatToken(
   value: string,
   symbol: string,
   locale: string,
   round: 'up' | 'down' = 'up',
+  minFraction = 0,
 ): string {
-  const [whole = '0', fraction = ''] = roundToShown(value, round).split('.');
+  const [whole = '0', shown = ''] = roundToShown(value, round).split('.');
+  const fraction = shown.padEnd(minFraction, '0');
   const grouped = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(whole));
   return `${grouped}${fraction ? `${separatorsOf(locale).decimal}${fraction}` : ''} ${symbol}`;
 }

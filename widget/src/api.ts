@@ -1,5 +1,6 @@
 /** The public checkout API as the element calls it. */
 import type { CheckoutSession, CheckoutView } from '@checkout/core';
+import { readStored, store } from './crypto-checkout/state.ts';
 
 export type { CheckoutSession, CheckoutView };
 
@@ -35,6 +36,12 @@ export interface SessionRequest {
   locale?: string;
 }
 
+/** Where this tab keeps the secret of a session it opened, which alone changes or closes the session. */
+const secretKey = (id: string) => `crypto-checkout:secret:${id}`;
+/** The secrets of this page's sessions, also when storage is disabled. */
+const secrets: Record<string, string> = {};
+const secretOf = (id = '') => secrets[id] || readStored(secretKey(id));
+
 /** Calls of the public checkout API relative to one base URL. */
 export class CheckoutApi {
   readonly base: string;
@@ -50,9 +57,21 @@ export class CheckoutApi {
     ).checkout;
   }
 
-  /** Opens (or updates the payer of) the session of a checkout. */
-  openSession(slug: string, body: SessionRequest): Promise<CheckoutSession> {
-    return this.sessionCall(`/checkout/${encodeURIComponent(slug)}/sessions`, body);
+  /**
+   * Opens the session of a checkout, or updates the session `id` when this tab opened it (its secret goes
+   * with the request). The secret the service gives its opener is kept; an answer without one (the
+   * session of another tab, left as it was) keeps any this tab has.
+   */
+  async openSession(slug: string, body: SessionRequest, id?: string): Promise<CheckoutSession> {
+    const { session, client_secret: secret } = await callApi<{
+      session: CheckoutSession;
+      client_secret: string | null;
+    }>(this.base, `/checkout/${encodeURIComponent(slug)}/sessions`, body, secretOf(id));
+    if (secret) {
+      secrets[session.id] = secret;
+      store(secretKey(session.id), secret);
+    }
+    return session;
   }
 
   /** The current state of a session. */
@@ -67,13 +86,18 @@ export class CheckoutApi {
 
   /**
    * Closes a session the element gives up (another amount, "Start again", another wallet), so it claims
-   * nothing. Sent and forgotten: `keepalive` lets it leave with the page, and a failure changes nothing
-   * the shopper sees (the session then runs out on its own).
+   * nothing; only with the session's secret (without it the service would refuse). Sent and forgotten:
+   * `keepalive` lets it leave with the page, and a failure changes nothing the shopper sees (the session
+   * then runs out on its own).
    */
   closeSession(id: string): void {
-    fetch(`${this.base}/api/v1/checkout/sessions/${id}/close`, { method: 'POST', keepalive: true }).catch(
-      () => {},
-    );
+    const secret = secretOf(id);
+    if (secret)
+      fetch(`${this.base}/api/v1/checkout/sessions/${id}/close`, {
+        method: 'POST',
+        keepalive: true,
+        headers: { 'x-client-secret': secret },
+      }).catch(() => {});
   }
 
   /** URL of the session's server-sent events. */
@@ -87,15 +111,17 @@ export class CheckoutApi {
 }
 
 /**
- * One call of the public API under `<base>/api/v1`: a POST of `body`, or a GET without one; an error answer
- * or a network failure throws {@link CheckoutApiError}.
+ * One call of the public API under `<base>/api/v1`: a POST of `body`, or a GET without one, with the
+ * session's `secret` when given; an error answer or a network failure throws {@link CheckoutApiError}.
  */
-export async function callApi<T>(base: string, path: string, body?: object): Promise<T> {
+export async function callApi<T>(base: string, path: string, body?: object, secret?: string): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${base}/api/v1${path}`, {
       method: body ? 'POST' : 'GET',
-      headers: body ? { 'content-type': 'application/json' } : {},
+      headers: body
+        ? { 'content-type': 'application/json', ...(secret ? { 'x-client-secret': secret } : {}) }
+        : {},
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
   } catch (error) {

@@ -4,7 +4,7 @@ export * from './chainWatcher/shared.ts';
 export { ensureChainWatchers } from './chainWatcher/start.ts';
 export { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
 export { closeCheckoutSession } from './checkout/close.ts';
-export { productPayments } from './checkout/payments.ts';
+export { productPayments, walletPayment, walletPayments, walletPaymentsCsv } from './checkout/payments.ts';
 export * from './checkout/products.ts';
 export { viewSession } from './checkout/sessionView.ts';
 export * from './checkout/shared.ts';
@@ -16,6 +16,7 @@ export {
 } from './checkout/start.ts';
 export * from './checkout/submit.ts';
 export * from './checkout/view.ts';
+export { ensureDepositSweepers } from './depositSweep/start.ts';
 export {
   type AnySearchAttributeKey,
   type DevServerLogLevel,
@@ -24,6 +25,7 @@ export {
   startTemporalDevServer,
   type TemporalDevServer,
 } from './devServer.ts';
+export { queueEmailResend } from './emailResend/resend.ts';
 export * from './finalFailure.ts';
 export { type FinalFailure, finalFailureInterceptors, toFinalFailure } from './finalFailureInterceptor.ts';
 export { collectWorkflowCalls, queueWorkflowCall, type WorkflowCall } from './handOver/queueWorkflowCall.ts';
@@ -58,8 +60,12 @@ export { cancelRefund, changeRefund } from './refund/change.ts';
 export { claimRefund } from './refund/claim.ts';
 export { type RefundSubject, type RequestRefundDeps, requestRefund } from './refund/request.ts';
 export * from './refund/shared.ts';
-export { listWalletRefunds, viewRefundClaim } from './refund/view.ts';
+export { listWalletRefunds, viewRefundClaim, viewRefundPayment } from './refund/view.ts';
 export type { WorkerResources } from './resources.ts';
+export { mineTestChain } from './sandbox/mine.ts';
+export { simulateRefundOutcome } from './sandbox/refundOutcomes.ts';
+export { simulateSessionOutcome } from './sandbox/sessionOutcomes.ts';
+export type { SandboxDeps } from './sandbox/shared.ts';
 export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export * from './summaries.ts';
@@ -73,9 +79,10 @@ export {
 } from './unmatched/steps.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
-export { redeliverWebhook } from './webhookDelivery/redeliver.ts';
+export { redeliverFailedWebhooks, redeliverWebhook } from './webhookDelivery/redeliver.ts';
 export * from './webhookDelivery/shared.ts';
 export { queueDeliveryStart } from './webhookDelivery/start.ts';
+export { sendProductTestEvent } from './webhookDelivery/testEvent.ts';
 export {
   bundleWorkflows,
   type CreateWorkerOptions,

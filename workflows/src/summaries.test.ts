@@ -3,6 +3,7 @@ import { merchantWallet } from './shared.ts';
 import {
   checkoutMemo,
   checkoutStatus,
+  checkoutTitle,
   checkoutWorkflowSummary,
   kycMemo,
   kycStatus,
@@ -63,6 +64,7 @@ describe('workflow summaries', () => {
       expiresAt: Date.parse('2026-03-01T10:00:00Z'),
       scanUntil: Date.parse('2026-03-01T11:00:00Z'),
       refused: 0,
+      late: false,
     };
     const waiting = checkoutStatus(memo, { ...base, status: 'awaiting_payment' });
     expect(waiting.summary).toBe('Checkout $19.99 · Phone order · awaiting payment');
@@ -75,6 +77,24 @@ describe('workflow summaries', () => {
     });
     expect(paid.summary).toBe('Checkout $19.99 · Phone order · resolved');
     expect(paid.details).toBe('- **Resolved**: paid by transaction `0xabc`\n- resolved payment `rp1`');
+    const late = checkoutStatus(memo, {
+      ...base,
+      status: 'resolved',
+      txHash: '0xabc',
+      resolvedPaymentId: 'rp1',
+      late: true,
+    });
+    expect(late.summary).toBe('Checkout $19.99 · Phone order · paid late');
+    expect(late.details).toBe(
+      '- **Paid late**, after the expiry: paid by transaction `0xabc`\n- resolved payment `rp1`',
+    );
+    const big = checkoutMemo({ productSlug: 's', dollarAmount: '1234567.50', productName: 'Piano' });
+    expect(checkoutStatus(big, { ...base, status: 'awaiting_payment' }).summary).toBe(
+      'Checkout $1,234,567.50 · Piano · awaiting payment',
+    );
+    expect(checkoutTitle(checkoutMemo({ productSlug: 's', dollarAmount: '999', productName: 'P' }))).toBe(
+      'Checkout $999 · P',
+    );
     const expired = checkoutStatus(memo, { ...base, status: 'expired', refused: 2 });
     expect(expired.details).toContain('a payment made until 2026-03-01T11:00:00Z is still taken (late)');
     expect(expired.details).toContain('2 transaction(s) checked and refused');

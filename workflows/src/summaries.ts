@@ -67,7 +67,14 @@ export function checkoutTitle(memo: Memo): string {
   const amount = memoText(memo, 'dollar_amount');
   const product = memoText(memo, 'product');
   if (amount === undefined || product === undefined) return 'Checkout';
-  return `Checkout $${amount} · ${oneLine(product)}`;
+  return `Checkout $${grouped(amount)} · ${oneLine(product)}`;
+}
+
+/** `1234567.50` → `1,234,567.50`: thousands grouped in the decimal string itself (no number in between). */
+function grouped(amount: string): string {
+  const [whole = '', fraction] = amount.split('.');
+  const digits = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return fraction === undefined ? digits : `${digits}.${fraction}`;
 }
 
 /** The summary and details of a checkout at its start: `Checkout $12.50 · Demo coffee`. */
@@ -103,13 +110,16 @@ export interface CheckoutShownState {
   scanUntil: number;
   /** Transactions checked and refused. */
   refused: number;
+  /** The payment came after the checkout's expiry: a resolved checkout shows `paid late`. */
+  late: boolean;
 }
 
-/** `Checkout $12.50 · Demo coffee · resolved`, and the run's transaction and payment. */
+/** `Checkout $12.50 · Demo coffee · resolved` (or `paid late`), and the run's transaction and payment. */
 export function checkoutStatus(memo: Memo, state: CheckoutShownState): ShownStatus {
   const tx = state.txHash ? `\`${state.txHash}\`` : null;
   const payment = state.resolvedPaymentId ? `resolved payment \`${state.resolvedPaymentId}\`` : null;
   const refused = state.refused > 0 && `${state.refused} transaction(s) checked and refused`;
+  const status = state.status === 'resolved' && state.late ? 'paid_late' : state.status;
   const byStatus: Record<string, Array<string | false | null>> = {
     awaiting_payment: [
       `${headline(state.status)}${state.expiresAt === null ? '' : ` until ${time(state.expiresAt)}`}`,
@@ -117,6 +127,7 @@ export function checkoutStatus(memo: Memo, state: CheckoutShownState): ShownStat
     ],
     confirming: [`${headline(state.status)} transaction ${tx}`, refused],
     resolved: [`${headline(state.status)}: paid by transaction ${tx}`, payment],
+    paid_late: [`${headline(status)}, after the expiry: paid by transaction ${tx}`, payment],
     failed: [`${headline(state.status)}: transaction ${tx} reverted`, payment],
     expired: [
       `${headline(state.status)}${state.expiresAt === null ? '' : ` at ${time(state.expiresAt)}`} without a payment`,
@@ -126,8 +137,8 @@ export function checkoutStatus(memo: Memo, state: CheckoutShownState): ShownStat
     closed: [`${headline(state.status)}: the attempt was given up; it takes no payment`],
   };
   return {
-    summary: summaryLine(checkoutTitle(memo), state.status),
-    details: items(byStatus[state.status] ?? [headline(state.status), tx && `transaction ${tx}`, payment]),
+    summary: summaryLine(checkoutTitle(memo), status),
+    details: items(byStatus[status] ?? [headline(state.status), tx && `transaction ${tx}`, payment]),
   };
 }
 
@@ -380,8 +391,8 @@ export interface RefundShownState {
 }
 
 /**
- * `Refund 7 BUSD · awaiting address · payment <id>` (the workflow's start shows the same line with the
- * status it was requested in: `refundSummary`, workflows/src/refund/summary.ts), and what it waits for.
+ * `Refund 7 BUSD · awaiting address · payment <id>` (the workflow's start shows the same line without the
+ * status: `refundSummary`, workflows/src/refund/summary.ts), and what it waits for.
  */
 export function refundStatus(refund: RefundShownFacts, state: RefundShownState): ShownStatus {
   const title = refundTitle(refund);

@@ -1,5 +1,5 @@
 /**
- * Deployable contracts for the dev chain: this package's tokens (committed artifacts) and Uniswap V2
+ * Deployable contracts: this package's tokens and deposit forwarder (committed artifacts) and Uniswap V2
  * exactly as published on npm. The pair is never recompiled: Router02 embeds the keccak-256 of the
  * published pair creation code (`uniswapV2InitCodeHash`) to find pools, so any other build breaks it.
  * Artifacts are read on demand so that production code importing this package never needs them.
@@ -14,8 +14,10 @@ export interface ContractArtifact {
   bytecode: Hex;
 }
 
-/** Contracts the dev chain deploys. */
+/** Contracts the dev chain deploys (the deposit forwarder's factory is deployed on every chain using deposit addresses). */
 export type DevContractName =
+  | 'DepositForwarder'
+  | 'DepositForwarderFactory'
   | 'TestToken'
   | 'NoReturnToken'
   | 'WETH9'

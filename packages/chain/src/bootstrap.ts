@@ -128,6 +128,8 @@ export interface DevDeployment {
   weth: Address;
   factory: Address;
   router: Address;
+  /** The deposit forwarders' factory (`DepositForwarderFactory`). */
+  depositFactory: Address;
   pairs: Readonly<Record<DevPoolName, Address>>;
   deployer: DevAccount;
   shoppers: readonly DevAccount[];
@@ -150,6 +152,7 @@ const tokenSpecs: readonly TokenSpec[] = [
 const wethNonce = 4;
 const factoryNonce = 5;
 const routerNonce = 6;
+const depositFactoryNonce = 7;
 
 const receiptTimeoutMs = 30_000;
 const receiptPollMs = 20;
@@ -182,6 +185,7 @@ export function devDeployment(chainId: number): DevDeployment {
     weth: deployedAt(wethNonce),
     factory,
     router: deployedAt(routerNonce),
+    depositFactory: deployedAt(depositFactoryNonce),
     pairs,
     deployer: devDeployer,
     shoppers: devShoppers,
@@ -213,8 +217,8 @@ async function confirm(client: SigningClient, sent: Promise<Hash>, what: string)
 }
 
 /**
- * Deploys the dev tokens, WETH9 and Uniswap V2 (Factory, Router02) from account #0, seeds the
- * four pools with `devPoolDepth` per side and gives each shopper `devShopperBalance` of every token.
+ * Deploys the dev tokens, WETH9, Uniswap V2 (Factory, Router02) and the deposit forwarders' factory
+ * from account #0, seeds the four pools with `devPoolDepth` per side and gives each shopper `devShopperBalance` of every token.
  * Needs a fresh chain (deployer nonce 0). On a chain it already bootstrapped it deploys nothing and
  * returns the same addresses.
  */
@@ -241,6 +245,7 @@ export async function bootstrapDevChain(options: { rpcUrl: string }): Promise<De
   await deploy(client, 'WETH9', [], wethNonce);
   await deploy(client, 'UniswapV2Factory', [devDeployer.address], factoryNonce);
   await deploy(client, 'UniswapV2Router02', [deployment.factory, deployment.weth], routerNonce);
+  await deploy(client, 'DepositForwarderFactory', [], depositFactoryNonce);
 
   const tokens = Object.values(deployment.tokens);
   for (const token of tokens) {

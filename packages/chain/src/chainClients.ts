@@ -1,15 +1,26 @@
 /**
  * One viem public client per configured chain, with the confirmation count payments need there. A chain
- * may list several RPC endpoints: viem's `fallback` transport asks them in the order given and moves on
- * to the next when one fails; each endpoint rests after a rate limit or repeated failures and learns the
+ * may list several RPC endpoints: its transport asks them in the order given and moves on to the next
+ * when one fails, rests or is stale, and waits when every one rests (chainTransport.ts); each endpoint
+ * rests after a rate limit or repeated failures, proves it holds the logs it answers, and learns the
  * `eth_getLogs` ranges it serves (see endpointTransport.ts).
  *
  * viem's ranking (`rank`) is not used: it pings every endpoint on a timer that nothing stops (a process
- * that starts and stops services keeps pinging) and costs calls while idle; the configured order says
- * which provider is preferred, and resting skips a failing one.
+ * that starts and stops services keeps pinging) and costs calls while idle. Freshness is ranked instead
+ * by the chain's watcher, which asks every endpoint for its head once a tick (`readHeads`): an endpoint
+ * behind the best head is skipped (endpointStates.ts); otherwise the configured order says which provider
+ * is preferred, and resting skips a failing one.
  */
 import { redactUrl } from '@checkout/core';
-import { type Chain, createPublicClient, fallback, type PublicClient } from 'viem';
+import { type Address, type Chain, createPublicClient, type PublicClient } from 'viem';
+import { getBlockNumber } from 'viem/actions';
+import { chainTransport } from './chainTransport.ts';
+import {
+  type ChainEndpointStates,
+  createEndpointStates,
+  noteHeadRound,
+  recentPeak,
+} from './endpointStates.ts';
 import { endpointTransport } from './endpointTransport.ts';
 import type { RpcErrorKind } from './rpcErrors.ts';
 
@@ -25,11 +36,26 @@ export interface ChainEndpoint {
   blockTimeMs?: number | undefined;
   /** An RPC URL safe to hand to shoppers' browsers (the private one may carry a provider key). */
   publicRpcUrl?: string | undefined;
+  /**
+   * The deposit forwarders' factory (`DepositForwarderFactory`), when a session paid from another device
+   * gets a deposit address of its own (`PHONE_PAYMENT_MODE_<CHAIN>` `deposit_address`); absent when it
+   * gets an exact amount instead.
+   */
+  depositFactory?: Address | undefined;
+  /** The highest gas price (wei) a sweep of deposit addresses is sent at; above it the sweep waits. */
+  sweepMaxGasPriceWei?: bigint | undefined;
 }
 
 /** A reachable chain. */
 export interface ChainClient extends ChainEndpoint {
   client: PublicClient;
+  /** What is known of each endpoint (heads, rests, logs proven); absent for a client built elsewhere. */
+  endpoints?: ChainEndpointStates;
+  /**
+   * Asks every endpoint for its head at once and returns the best (marking the endpoints behind it stale);
+   * when none answers, the client's own call (which waits out rests) answers or throws.
+   */
+  readHeads?: () => Promise<bigint>;
 }
 
 /** Clients by chain id. */
@@ -62,9 +88,12 @@ export function createChainClients(
         // Only ever shown: the transports hold the URLs.
         rpcUrls: { default: { http: e.rpcUrls.map((url) => redactUrl(url)) } },
       };
+      const states = createEndpointStates(e.rpcUrls.map((_, i) => `${e.name} RPC endpoint ${i + 1}`));
       const transports = e.rpcUrls.map((url, i) =>
         endpointTransport(url, {
-          label: `${e.name} RPC endpoint ${i + 1}`,
+          label: states.endpoints[i]!.label,
+          state: states.endpoints[i]!,
+          peak: () => recentPeak(states),
           timeoutMs: requestTimeoutMs,
           observer: {
             ...(observer.onRequest
@@ -81,10 +110,18 @@ export function createChainClients(
       // Short polling: a checkout waits on receipts and confirmations.
       const client = createPublicClient({
         chain,
-        transport: fallback(transports, { retryCount: 2, retryDelay: 150 }),
+        transport: chainTransport(transports, states, e.name),
         pollingInterval: 500,
       });
-      return [e.chainId, { ...e, client }];
+      const each = transports.map((t) => t({ chain, retryCount: 0 }));
+      const readHeads = async (): Promise<bigint> => {
+        const since = Date.now();
+        // A stale endpoint's head is noted before its answer is refused: the round still ranks it.
+        await Promise.allSettled(each.map((t) => t.request({ method: 'eth_blockNumber' })));
+        const best = noteHeadRound(states, since);
+        return best ?? getBlockNumber(client, { cacheTime: 0 });
+      };
+      return [e.chainId, { ...e, client, endpoints: states, readHeads }];
     }),
   );
 }

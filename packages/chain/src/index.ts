@@ -1,11 +1,14 @@
-/** The chain layer: dev chain, token ABIs, swaps, payment verification, deposit addresses and treasury sends. */
+/** The chain layer: dev chain, token ABIs, swaps, payment verification, deposit addresses and forwarders, and treasury sends. */
 export * from './artifacts.ts';
 export * from './bootstrap.ts';
 export * from './chainClients.ts';
+export * from './chainTransport.ts';
 export * from './confirmations.ts';
 export * from './depositAddress.ts';
+export * from './depositForwarder.ts';
 export * from './deposits.ts';
 export * from './devChain.ts';
+export * from './endpointStates.ts';
 export * from './erc20.ts';
 export * from './missingEdrBinding.ts';
 export * from './readTransfers.ts';

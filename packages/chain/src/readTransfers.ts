@@ -21,6 +21,14 @@ export interface OutgoingTransferLog extends IncomingTransfer {
 export interface TransferLog extends OutgoingTransferLog {
   /** The transaction's sender. */
   txFrom: Address;
+  /** The transaction's input, lowercase hex without `0x`: where a checkout's reference is found. */
+  txInput: string;
+}
+
+/** A transaction read before: its sender and input (lowercase hex without `0x`). */
+export interface KnownTransaction {
+  from: Address;
+  input: string;
 }
 
 const transferEvent = getAbiItem({ abi: erc20Abi, name: 'Transfer' });
@@ -82,7 +90,7 @@ async function transferLogs(
  * Every Transfer of `tokens` into `to` in `[fromBlock, toBlock]`, in chain order. One `eth_getLogs` per
  * window of `maxBlockRange` blocks and chunk of 100 addresses (an endpoint that refuses the window is
  * asked in smaller parts by its transport), and one `eth_getTransactionByHash` per transaction found
- * whose sender is not in `knownSenders` (transactions read before, by lowercase hash).
+ * that is not in `known` (transactions read before, by lowercase hash), for its sender and input.
  */
 export async function readTransfers(params: {
   client: AnyClient;
@@ -91,22 +99,23 @@ export async function readTransfers(params: {
   fromBlock: bigint;
   toBlock: bigint;
   maxBlockRange?: number;
-  knownSenders?: ReadonlyMap<string, Address>;
+  known?: ReadonlyMap<string, KnownTransaction>;
 }): Promise<TransferLog[]> {
   const { client, tokens, to } = params;
   if (tokens.length === 0 || to.length === 0 || params.fromBlock > params.toBlock) return [];
   const range = BigInt(params.maxBlockRange ?? 2000);
   const found: TransferLog[] = [];
-  const senders = new Map<Hash, Address>();
+  const read = new Map<Hash, KnownTransaction>();
   for (let start = params.fromBlock; start <= params.toBlock; start += range) {
     const end = start + range - 1n < params.toBlock ? start + range - 1n : params.toBlock;
     for (const log of await transferLogs(client, { tokens, to }, start, end)) {
-      let txFrom = senders.get(log.txHash) ?? params.knownSenders?.get(log.txHash.toLowerCase());
-      if (txFrom === undefined) {
-        txFrom = getAddress((await getTransaction(client, { hash: log.txHash })).from);
-        senders.set(log.txHash, txFrom);
+      let tx = read.get(log.txHash) ?? params.known?.get(log.txHash.toLowerCase());
+      if (tx === undefined) {
+        const fetched = await getTransaction(client, { hash: log.txHash });
+        tx = { from: getAddress(fetched.from), input: fetched.input.slice(2).toLowerCase() };
+        read.set(log.txHash, tx);
       }
-      found.push({ ...log, txFrom });
+      found.push({ ...log, txFrom: tx.from, txInput: tx.input });
     }
   }
   return found;

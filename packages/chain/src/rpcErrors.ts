@@ -16,6 +16,7 @@ export type RpcErrorKind =
   | 'unreachable'
   | 'server'
   | 'missing_block'
+  | 'stale'
   | 'rejected';
 
 /** A failure told apart. */
@@ -103,6 +104,7 @@ export function classifyRpcError(error: unknown): RpcFault {
   if (error instanceof EndpointRestingError) {
     return { kind: error.kind, retryAfterMs: error.retryAfterMs };
   }
+  if (error instanceof EndpointStaleError) return { kind: 'stale' };
   const { text, codes, status } = describe(error);
   const walk = (match: (e: unknown) => boolean) => (error instanceof BaseError ? error.walk(match) : null);
   // A JSON-RPC error answered with an HTTP error status keeps the response's headers too.
@@ -148,5 +150,26 @@ export class EndpointRestingError extends BaseError {
     );
     this.kind = options.kind;
     this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/**
+ * A call not made, or an answer not trusted: the endpoint is behind the freshest one (its head, or the
+ * node that answers its `eth_getLogs`, has not reached `block`), so a fresher endpoint is asked instead.
+ */
+export class EndpointStaleError extends BaseError {
+  /** The block the endpoint does not hold (or, for a head, the head it gave). */
+  readonly block: bigint;
+  /** Whether it is `eth_getLogs` that the endpoint cannot serve up to `block`. */
+  readonly logs: boolean;
+  constructor(options: { endpoint: string; block: bigint; logs: boolean; reason: string }) {
+    super(
+      options.logs
+        ? `${options.endpoint} does not hold the logs of block ${options.block} yet.`
+        : `${options.endpoint} is behind the freshest endpoint (block ${options.block}).`,
+      { details: options.reason, name: 'EndpointStaleError' },
+    );
+    this.block = options.block;
+    this.logs = options.logs;
   }
 }

@@ -73,9 +73,12 @@ export async function swapTokensForExactTokens(
     amountInMax: bigint;
     to: Address;
     deadline?: bigint;
+    /** Bytes appended to the call (a checkout session's reference): the router ignores them. */
+    dataSuffix?: Hex;
   },
 ): Promise<Hash> {
   return writeContract(client, {
+    ...(params.dataSuffix ? { dataSuffix: params.dataSuffix } : {}),
     address: params.router,
     abi: uniswapV2RouterAbi,
     functionName: 'swapTokensForExactTokens',

@@ -38,6 +38,8 @@ export interface MinedPaymentFacts {
   from: Address;
   /** The contract called: the token for a direct transfer, the router for a swap. */
   to: Address | null;
+  /** The transaction's input, lowercase hex without `0x` (empty when the node no longer returns it). */
+  input: string;
   blockNumber: bigint;
   blockHash: Hash;
   confirmations: number;
@@ -69,6 +71,12 @@ export type PaymentVerification =
       logIndex: number;
       /** True when a DEX swap delivered the tokens rather than the payer's own transfer. */
       swapped: boolean;
+      /**
+       * Who paid: the sender of the first transfer of `receivedToken` (the `Transfer` log's `from`: a smart
+       * account, or the shopper whose tokens a relayer moved), or, when a pool sent it, whoever paid the pool
+       * another token (the swapper).
+       */
+      payer: Address;
       /** (received − expected) / expected × 100, e.g. `0.0`, `-2.0`; across tokens, at 1:1 in whole tokens. */
       amountDifference: string;
     } & MinedPaymentFacts);
@@ -133,6 +141,7 @@ export async function verifyPayment(params: VerifyPaymentParameters): Promise<Pa
   const facts: MinedPaymentFacts = {
     from: getAddress(receipt.from),
     to: receipt.to === null ? null : getAddress(receipt.to),
+    input: transaction ? transaction.input.slice(2).toLowerCase() : '',
     blockNumber: receipt.blockNumber,
     blockHash: receipt.blockHash,
     confirmations,
@@ -166,6 +175,11 @@ export async function verifyPayment(params: VerifyPaymentParameters): Promise<Pa
     (t) => sameHex(t.args.from, facts.from) && !sameHex(t.address, received.address),
   );
   const paidByOther = ofReceived.some((t) => !sameHex(t.from, facts.from));
+  const sender = ofReceived[0]?.from ?? first.from;
+  // A pool pays out what it was paid in another token: the payer is whoever paid it that.
+  const payerOfPool = allTransfers.find(
+    (t) => sameHex(t.args.to, sender) && !sameHex(t.address, received.address),
+  )?.args.from;
 
   return {
     status: 'confirmed',
@@ -175,6 +189,7 @@ export async function verifyPayment(params: VerifyPaymentParameters): Promise<Pa
     receivedAmount,
     logIndex: ofReceived[0]?.logIndex ?? first.logIndex,
     swapped: payerSpentOtherToken || paidByOther,
+    payer: getAddress(payerOfPool ?? sender),
     // Cross-multiplied by the other token's scale so differing decimals compare exactly, with no rounding.
     amountDifference: percentDifference(
       params.expectedAmount * 10n ** BigInt(received.decimals),

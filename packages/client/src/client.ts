@@ -30,8 +30,13 @@ type WithoutHeaders<Parameters> = Parameters extends { header?: unknown }
 export interface CheckoutClientOptions {
   /** The service's URL, e.g. `https://pay.example.com`. */
   baseUrl: string;
-  /** The API key (`ck_…`), sent as `Authorization: Bearer …`. */
-  apiKey: string;
+  /**
+   * The API key (`ck_…`), sent as `Authorization: Bearer …`. Without one the client speaks for a console
+   * session: the browser sends its cookie, and every write carries `csrfToken()` as `X-CSRF-Token`.
+   */
+  apiKey?: string;
+  /** The console session's CSRF token (from `POST /api/v1/console/session`), read at each write. */
+  csrfToken?: () => string | undefined;
   /** The receiving wallet, sent as `X-ADDRESS`: Area A routes (`/api/v1/…`) need it. */
   walletAddress?: string;
   /** Attempts after the first for network errors, 5xx and 429 (default 3). */
@@ -72,6 +77,8 @@ export function retryingFetch(options: Omit<CheckoutClientOptions, 'baseUrl' | '
     if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) {
       request.headers.set('Idempotency-Key', key());
     }
+    const csrf = request.method === 'GET' || request.method === 'HEAD' ? undefined : options.csrfToken?.();
+    if (csrf) request.headers.set('X-CSRF-Token', csrf);
     for (let attempt = 0; ; attempt++) {
       const backoff = Math.min(maxMs, baseMs * 2 ** attempt) * (0.5 + Math.random() / 2);
       let response: Response;
@@ -90,13 +97,15 @@ export function retryingFetch(options: Omit<CheckoutClientOptions, 'baseUrl' | '
   };
 }
 
-/** Builds a client for one API key (and wallet). */
+/** Builds a client for one API key (and wallet), or for the console session of this browser. */
 export function createCheckoutClient(options: CheckoutClientOptions): CheckoutClient {
   return createFetchClient<CheckoutPaths>({
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     fetch: retryingFetch(options),
+    // A console session's cookie goes with requests to the service's own origin only.
+    credentials: 'same-origin',
     headers: {
-      Authorization: `Bearer ${options.apiKey}`,
+      ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}),
       ...(options.walletAddress ? { 'X-ADDRESS': options.walletAddress } : {}),
     },
   });

@@ -19,6 +19,9 @@ describe('merchant SDK', () => {
       id: 'X-Webhook-Id',
       originalId: 'X-Webhook-Original-Id',
       event: 'X-Webhook-Event',
+      eventId: 'X-Event-Id',
+      eventSequence: 'X-Event-Sequence',
+      test: 'X-Test-Event',
     });
   });
 });

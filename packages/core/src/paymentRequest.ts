@@ -1,7 +1,10 @@
 /**
  * Payment requests for wallets on another device: the EIP-681 URI a QR code carries, and the unique
- * amounts that let a transfer from an unknown sender find its checkout.
+ * amounts that let a transfer from an unknown sender find its checkout, and the referenced transfer a
+ * wallet session sends.
  */
+import { encodeFunctionData, type Hex } from 'viem';
+import { erc20NoReturnAbi } from './erc20.ts';
 
 /** The largest tail, in tail steps: a session's amount is its price plus 1 to this many steps. */
 const maxAmountTail = 999n;
@@ -56,4 +59,19 @@ export function paymentUri(input: {
   if (!Number.isSafeInteger(input.chainId) || input.chainId <= 0) throw new RangeError('bad chain id');
   if (input.amount <= 0n) throw new RangeError('amount must be positive');
   return `ethereum:${input.tokenAddress}@${input.chainId}/transfer?address=${input.to}&uint256=${input.amount}`;
+}
+
+/**
+ * The calldata of a transfer paying a checkout session: the token's `transfer(to, amount)` followed by the
+ * session's 32-byte reference, which the token ignores and the service finds in the transaction's input.
+ */
+export function referencedTransferData(input: { to: string; amount: bigint; reference: string }): Hex {
+  if (!addressPattern.test(input.to)) throw new RangeError('to must be an address');
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(input.reference)) throw new RangeError('reference must be 32 bytes');
+  const call = encodeFunctionData({
+    abi: erc20NoReturnAbi,
+    functionName: 'transfer',
+    args: [input.to as Hex, input.amount],
+  });
+  return `${call}${input.reference.replace(/^0x/, '').toLowerCase()}`;
 }

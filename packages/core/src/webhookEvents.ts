@@ -30,3 +30,16 @@ export const webhookEvents = {
   /** A refund changed status (an extension, to its product's `webhook_url`; body `{ refund }`). */
   refundUpdated: 'refund.updated',
 } as const;
+
+/** The name of a webhook event: one of `webhookEvents`. */
+export type WebhookEvent = (typeof webhookEvents)[keyof typeof webhookEvents];
+
+/** The events a product's `webhook_url` receives, which a test event may imitate. */
+export const productTestEvents = [
+  'resolved_payment.created',
+  'resolved_payment.updated',
+  'resolved_payment.reversed',
+  'refund.updated',
+  'unmatched_transfer.created',
+  'unmatched_transfer.updated',
+] as const;

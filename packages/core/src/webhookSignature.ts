@@ -13,6 +13,15 @@ export const webhookHeaderNames = {
   originalId: 'X-Webhook-Original-Id',
   /** The event type, e.g. `resolved_payment.created`. */
   event: 'X-Webhook-Event',
+  /** The event's id, `evt_…`: the same on every retry and redelivery of the event. */
+  eventId: 'X-Event-Id',
+  /**
+   * The event's place among the events about the same record (a payment, a refund, an onramp…), from 1: an
+   * event whose sequence is below one already handled for that record is stale. A redelivery keeps it.
+   */
+  eventSequence: 'X-Event-Sequence',
+  /** `true` on a sample event sent on the merchant's request; absent on real ones. */
+  test: 'X-Test-Event',
 } as const;
 
 /**

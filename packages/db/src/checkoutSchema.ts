@@ -33,12 +33,22 @@ export interface CheckoutSessionsTable {
   /** Base units, numeric(78,0). */
   expected_token_amount: string;
   receiving_address: string;
+  /** 32 random bytes (64 lowercase hex digits, no `0x`) that a transaction paying the session carries in its input. */
+  reference: string;
+  /** SHA-256 (hex) of the secret given to the session's opener; only its holder changes the session. */
+  client_secret_hash: string | null;
   /**
    * Base units added to the price to make a session's amount unique among the open sessions paying the
    * same address and token (numeric(78,0)); null when the session has no reserved amount. While set, a
    * transfer of exactly `expected_token_amount` pays the session whoever sends it.
    */
   amount_tail: string | null;
+  /**
+   * A session paid from another device on a chain in `deposit_address` mode: the CREATE2 address of its
+   * forwarder (lowercase), which only ever pays `receiving_address`. A transfer of the session's token into
+   * it pays the session, whatever its amount. Null otherwise.
+   */
+  deposit_address: string | null;
   /** The shopper's language as the element reported it (BCP 47, e.g. `pt-BR`); their receipt is written in it. */
   locale: string | null;
   status: 'awaiting_payment' | 'confirming' | 'resolved' | 'failed' | 'expired' | 'closed';
@@ -132,13 +142,48 @@ export interface ChainTransfersTable {
   to_address: string;
   /** Base units, numeric(78,0). */
   amount: string;
+  /** The transaction's input (lowercase hex without `0x`): where a session's reference is found. */
+  tx_input: Generated<string>;
   seen_at: Timestamp;
   /** True once the sessions it may pay were told (signalled). */
   handed_over: Generated<boolean>;
 }
 
+/**
+ * A sweep of deposit addresses (one `deployAndSweep` transaction), claimed before it is sent: the signed
+ * transaction, whose hash and nonce are fixed, so sending it again can never sweep twice. `claimed` until
+ * its receipt is read; `dropped` when its nonce went to another transaction.
+ */
+export interface DepositSweepsTable {
+  id: string;
+  chain_id: number;
+  status: 'claimed' | 'mined' | 'reverted' | 'dropped';
+  tx_hash: string;
+  raw_transaction: string;
+  /** numeric(20,0). */
+  nonce: string;
+  /** How many times it was handed to the chain's endpoint: once, and once more at most after an unknown outcome. */
+  broadcasts: Generated<number>;
+  /** Once mined: gas used and the price paid per unit (wei), numeric(78,0). */
+  gas_used: string | null;
+  gas_price: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A session a sweep moves the payments of, through a block; its share of the sweep's gas (wei) once mined. */
+export interface DepositSweepSessionsTable {
+  sweep_id: string;
+  session_id: string;
+  /** numeric(20,0). */
+  through_block: string;
+  gas_spent: string | null;
+}
+
 /** The checkout tables, part of the Database. */
 export interface CheckoutTables {
+  deposit_sweeps: DepositSweepsTable;
+  deposit_sweep_sessions: DepositSweepSessionsTable;
   expected_payments: ExpectedPaymentsTable;
   checkout_sessions: CheckoutSessionsTable;
   checkout_transactions: CheckoutTransactionsTable;
@@ -153,3 +198,4 @@ export type ExpectedPaymentRow = Selectable<ExpectedPaymentsTable>;
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 export type ChainWatchRow = Selectable<ChainWatchTable>;
 export type ChainTransferRow = Selectable<ChainTransfersTable>;
+export type DepositSweepRow = Selectable<DepositSweepsTable>;

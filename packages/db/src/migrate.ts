@@ -25,6 +25,17 @@ import * as paymentBlocks from './migrations/0021_payment_blocks.ts';
 import * as chainWatchStatus from './migrations/0022_chain_watch_status.ts';
 import * as refunds from './migrations/0023_refunds.ts';
 import * as unmatchedTransferBlocks from './migrations/0024_unmatched_transfer_blocks.ts';
+import * as sessionReferences from './migrations/0025_session_references.ts';
+import * as undeliveredEmails from './migrations/0026_undelivered_emails.ts';
+import * as refundCancelReason from './migrations/0027_refund_cancel_reason.ts';
+import * as apiKeyModes from './migrations/0028_api_key_modes.ts';
+import * as webhookEventSequence from './migrations/0029_webhook_event_sequence.ts';
+import * as apiKeyScopesAudit from './migrations/0030_api_key_scopes_audit.ts';
+import * as refundPartPayments from './migrations/0031_refund_part_payments.ts';
+import * as unmatchedMailBatches from './migrations/0032_unmatched_mail_batches.ts';
+import * as sessionDepositAddresses from './migrations/0033_session_deposit_addresses.ts';
+import * as consoleSignIn from './migrations/0034_console_sign_in.ts';
+import * as paymentSearch from './migrations/0035_payment_search.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -52,6 +63,17 @@ export const migrations: Record<string, Migration> = {
   '0022_chain_watch_status': chainWatchStatus,
   '0023_refunds': refunds,
   '0024_unmatched_transfer_blocks': unmatchedTransferBlocks,
+  '0025_session_references': sessionReferences,
+  '0026_undelivered_emails': undeliveredEmails,
+  '0027_refund_cancel_reason': refundCancelReason,
+  '0028_api_key_modes': apiKeyModes,
+  '0029_webhook_event_sequence': webhookEventSequence,
+  '0030_api_key_scopes_audit': apiKeyScopesAudit,
+  '0031_refund_part_payments': refundPartPayments,
+  '0032_unmatched_mail_batches': unmatchedMailBatches,
+  '0033_session_deposit_addresses': sessionDepositAddresses,
+  '0034_console_sign_in': consoleSignIn,
+  '0035_payment_search': paymentSearch,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -1,6 +1,6 @@
 /** Table types of refunds: what the merchant's wallet owes a customer, and whether the chain shows it paid. */
 import type { refundStatuses } from '@checkout/core';
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
 
 /** Where a refund stands: the statuses of `Refund` in @checkout/core. */
@@ -25,6 +25,8 @@ export interface RefundsTable {
   amount: string;
   reason: string;
   status: RefundRowStatus;
+  /** Why the merchant canceled it, when they said; null otherwise. */
+  cancel_reason: Generated<string | null>;
   /** Where it goes; null until the customer claims it. */
   refund_address: string | null;
   address_source: 'merchant' | 'customer' | null;
@@ -38,7 +40,12 @@ export interface RefundsTable {
   /** `{"claim":…,"pay":…}` sealed, so the merchant API can show the pages' links again. */
   tokens_ciphertext: string;
   claim_expires_at: Timestamp;
-  /** The transfer that paid it, once the chain's watcher saw it. */
+  /**
+   * Base units the transfers recorded against it add up to (`refund_transfers`): below `amount` a part
+   * payment, above it an overpayment.
+   */
+  paid_amount: Generated<string>;
+  /** The transfer that paid it (the one that completed it), once the chain's watcher saw it. */
   tx_hash: string | null;
   log_index: number | null;
   /** numeric(20,0). */
@@ -49,9 +56,27 @@ export interface RefundsTable {
   updated_at: Timestamp;
 }
 
+/**
+ * A transfer from a refund's receiving address to its refund address in its token, recorded against it while
+ * it was ready to pay, whatever its amount.
+ */
+export interface RefundTransfersTable {
+  chain_id: number;
+  /** Lowercase. */
+  tx_hash: string;
+  log_index: number;
+  refund_id: string;
+  /** numeric(20,0). */
+  block_number: string;
+  /** Base units, numeric(78,0). */
+  amount: string;
+  created_at: Timestamp;
+}
+
 /** The refund tables, part of the Database. */
 export interface RefundTables {
   refunds: RefundsTable;
+  refund_transfers: RefundTransfersTable;
 }
 
 export type RefundRow = Selectable<RefundsTable>;

@@ -1,7 +1,9 @@
 /** Table types of the service's database (the same on PGlite and PostgreSQL). */
+import type { Scope } from '@checkout/core';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { CheckoutTables } from './checkoutSchema.ts';
 import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
+import type { ConsoleTables } from './consoleSchema.ts';
 import type { HandOverTables } from './handOverSchema.ts';
 import type { RampsTables } from './rampsSchema.ts';
 import type { RefundTables } from './refundSchema.ts';
@@ -35,8 +37,36 @@ export interface ApiKeysTable {
   /** First characters of the key, to tell keys apart in listings. */
   prefix: string;
   label: string | null;
+  /** `test` keys see and change only the records of test networks; `live` keys see every record. */
+  mode: ColumnType<ApiKeyMode, ApiKeyMode | undefined, never>;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** The scopes the key holds (`Scope` of packages/core/src/access.ts); keys made before scopes hold `all`. */
+  scopes: ColumnType<Scope[], string | undefined, string>;
+  /** When the key last authenticated a request, written at most once a minute. */
+  last_used_at: OptionalTimestamp;
+  /** When a rolled key stops working; null while it has no end. */
+  expires_at: OptionalTimestamp;
+}
+
+/** A nullable `timestamptz` that an insert may leave out. */
+type OptionalTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export type ApiKeyMode = 'live' | 'test';
+
+/** One line of the audit log: who (`actor_kind`, `actor`) did `action` to `subject_id`, and when. */
+export interface AuditEventsTable {
+  id: string;
+  /** Increases with each row: the log's order and its cursor (int8, read as text). */
+  seq: Generated<string>;
+  merchant_id: string;
+  actor_kind: 'api_key' | 'wallet';
+  /** The API key's id or the wallet's checksummed address. */
+  actor: string;
+  action: string;
+  subject_id: string | null;
+  detail: Json<Record<string, unknown>>;
+  created_at: Timestamp;
 }
 
 export interface ProductsTable {
@@ -140,6 +170,34 @@ export interface EffectClaimsTable {
   done_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/**
+ * An e-mail given up with its outcome unknown (taken twice by the SMTP server without a final answer): it
+ * may not have arrived. Kept with its message sealed, so it can be sent again on request.
+ */
+export interface UndeliveredEmailsTable {
+  id: string;
+  /** The e-mail's claim in `effect_claims`, e.g. `email:merchant_notice:<resolved payment id>`. */
+  effect_key: string;
+  /** The merchant and wallet it concerns: whose API lists it. */
+  merchant_id: string;
+  address_id: string;
+  /** What the e-mail was, e.g. `merchant_notice`, `customer_receipt`, `reorg`, `refund_confirmed`. */
+  kind: string;
+  recipient: 'customer' | 'merchant';
+  resolved_payment_id: string | null;
+  refund_id: string | null;
+  unmatched_transfer_id: string | null;
+  subject: string;
+  /** The whole message (recipients, subject, text, Message-ID) as JSON, sealed with the secret box. */
+  message_ciphertext: string;
+  given_up_at: Timestamp;
+  /** Resends made on request. */
+  resends: Generated<number>;
+  resend_requested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  resent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_resend_outcome: 'sent' | 'outcome_unknown' | null;
+}
+
 /** Requests of one public API client in one minute, shared by every API process (unlogged). */
 export interface PublicRateLimitsTable {
   client: string;
@@ -154,10 +212,12 @@ export interface Database
     RampsTables,
     HandOverTables,
     UnmatchedTables,
-    RefundTables {
+    RefundTables,
+    ConsoleTables {
   merchants: MerchantsTable;
   merchant_addresses: MerchantAddressesTable;
   api_keys: ApiKeysTable;
+  audit_events: AuditEventsTable;
   products: ProductsTable;
   resolved_payments: ResolvedPaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -165,6 +225,7 @@ export interface Database
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   effect_claims: EffectClaimsTable;
+  undelivered_emails: UndeliveredEmailsTable;
   public_rate_limits: PublicRateLimitsTable;
 }
 
@@ -199,6 +260,10 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: Timestamp | null;
   /** The first delivery of the event, when this row is a redelivery. */
   redelivery_of: string | null;
+  /** The record the event is about: `subject_id` up to its first `:`. */
+  sequence_subject: string;
+  /** The event's place among the events about `sequence_subject`, from 1 (a redelivery keeps its event's). */
+  event_sequence: number;
   created_at: Timestamp;
   delivered_at: Timestamp | null;
 }
@@ -218,3 +283,4 @@ export interface WebhookAttemptsTable {
 
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type UndeliveredEmailRow = Selectable<UndeliveredEmailsTable>;

@@ -12,7 +12,10 @@ import {
   onrampTransitions,
   paymentDetailTransitions,
   quoteTransitions,
+  refundTransitions,
   statusesBefore,
+  statusesMovingTo,
+  unmatchedTransferTransitions,
 } from './transitions.ts';
 
 describe('status machines', () => {
@@ -122,5 +125,34 @@ describe('checkout status machines', () => {
     expect(() =>
       checkTransition('checkout session', checkoutSessionTransitions, 'closed', 'resolved'),
     ).toThrow(IllegalTransitionError);
+  });
+});
+
+describe('refund and unmatched transfer machines', () => {
+  it('move a row only from the statuses the step names or its table allows, never to where it is', () => {
+    expect(statusesMovingTo('refund', refundTransitions, 'canceled').sort()).toEqual([
+      'awaiting_address',
+      'ready_to_pay',
+    ]);
+    expect(statusesMovingTo('refund', refundTransitions, 'sent')).toEqual(['ready_to_pay']);
+    expect(statusesMovingTo('refund', refundTransitions, 'ready_to_pay', ['sent'])).toEqual(['sent']);
+    // A change of a sent refund's block stays in its status.
+    expect(statusesMovingTo('refund', refundTransitions, 'sent', ['sent'])).toEqual(['sent']);
+    for (const final of ['confirmed', 'canceled', 'expired'] as const)
+      expect(refundTransitions[final]).toEqual([]);
+    expect(() => statusesMovingTo('refund', refundTransitions, 'ready_to_pay', ['confirmed'])).toThrow(
+      'A refund cannot move from confirmed to ready_to_pay',
+    );
+    expect(statusesMovingTo('unmatched transfer', unmatchedTransferTransitions, 'dismissed')).toEqual([
+      'open',
+    ]);
+    expect(statusesMovingTo('unmatched transfer', unmatchedTransferTransitions, 'open').sort()).toEqual([
+      'attached',
+      'refunded',
+      'reversed',
+    ]);
+    expect(() =>
+      statusesMovingTo('unmatched transfer', unmatchedTransferTransitions, 'open', ['dismissed']),
+    ).toThrow('An unmatched transfer cannot move from dismissed to open');
   });
 });

@@ -3,12 +3,15 @@
  * stay in its status (a change of message, refunds or refund state only). Each repository write of a status
  * checks its move here with the one check, `checkTransition`, before it writes it (`transitionOnramp`,
  * `transitionOfframp`, `setQuoteStatus`, `markQuoteExecuted`, `setPaymentDetailStatus`, `updateSession`,
- * `recordResolvedPayment`) or writes only from the statuses its table allows (`statusesBefore`), so a step can only
- * make a move its machine has (docs/area-b-decisions.md describes the machines). A new machine is one more
+ * `recordResolvedPayment`) or writes only from the statuses its table allows (`statusesBefore`, `statusesMovingTo`:
+ * `moveRefund`, `settleUnmatchedTransfer`, `reopenUnmatchedClaim`, `reopenRefundedTransfer`, `recordUnmatchedReorg`),
+ * so a step can only make a move its machine has (docs/area-b-decisions.md describes the machines). A new machine is one more
  * table here and the same check in its repository.
  */
 import type { CheckoutSessionRow, ExpectedPaymentRow } from './checkoutSchema.ts';
 import type { OfframpStatusValue, OnrampStatusValue, QuoteStatusValue } from './rampsSchema.ts';
+import type { RefundRowStatus } from './refundSchema.ts';
+import type { UnmatchedTransferStatus } from './unmatchedSchema.ts';
 import type { PaymentDetailRow } from './usersSchema.ts';
 
 /** A status machine: the moves from each status. */
@@ -84,6 +87,49 @@ export const expectedPaymentTransitions: Transitions<ExpectedPaymentRow['status'
   failed: [],
   closed: [],
 };
+
+/**
+ * Refunds: one awaiting its address is claimed (ready to pay), canceled or expires; one ready to pay is paid
+ * (its transfer seen: sent) or canceled; a sent one is confirmed, or back to ready to pay when a
+ * reorganisation took its transfer away. Confirmed, canceled and expired are final.
+ */
+export const refundTransitions: Transitions<RefundRowStatus> = {
+  awaiting_address: ['ready_to_pay', 'canceled', 'expired'],
+  ready_to_pay: ['sent', 'canceled'],
+  sent: ['confirmed', 'ready_to_pay'],
+  confirmed: [],
+  canceled: [],
+  expired: [],
+};
+
+/**
+ * Unmatched transfers: an open one is attached to an order, refunded, dismissed, or reversed (its transaction
+ * left the chain); an attached one whose checkout could not take it, a refunded one whose refund ended unpaid
+ * and a reversed one mined again are open again. Dismissed is final.
+ */
+export const unmatchedTransferTransitions: Transitions<UnmatchedTransferStatus> = {
+  open: ['attached', 'refunded', 'dismissed', 'reversed'],
+  attached: ['open'],
+  refunded: ['open'],
+  reversed: ['open'],
+  dismissed: [],
+};
+
+/**
+ * The statuses a conditional write moves a row to `to` from: `from` when the step names them (each move
+ * checked against `table`: one the machine does not have throws), else every status `table` moves to `to`
+ * from — never `to` itself, so a row already there is not moved (nor announced) again.
+ */
+export function statusesMovingTo<S extends string>(
+  machine: string,
+  table: Transitions<S>,
+  to: S,
+  from?: readonly S[],
+): S[] {
+  if (!from) return (Object.keys(table) as S[]).filter((status) => table[status].includes(to));
+  for (const status of from) checkTransition(machine, table, status, to);
+  return [...from];
+}
 
 /** The statuses `table` lets a row move to `to` from, `to` itself included. */
 export function statusesBefore<S extends string>(table: Transitions<S>, to: S): S[] {

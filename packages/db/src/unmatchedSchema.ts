@@ -1,5 +1,5 @@
 /** Table types of the money that fits no order: unmatched transfers and the sessions they arrived near. */
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { Json, StoredToken, Timestamp } from './columnTypes.ts';
 
 /** Why a transfer fits no order. */
@@ -45,6 +45,10 @@ export interface UnmatchedTransfersTable {
   expected_payment_id: string | null;
   /** The merchant's note on a dismissal. */
   note: string | null;
+  /** Whether the merchant is e-mailed of it (at or above `UNMATCHED_NOTIFY_MIN_AMOUNT`), in a batch. */
+  mail_wanted: Generated<boolean>;
+  /** The claim key of the e-mail batch that tells of it, once it joined one. */
+  mail_batch: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -55,8 +59,16 @@ export interface UnmatchedTransferSessionsTable {
   session_id: string;
 }
 
+/** When a recipient of a merchant was last e-mailed a batch of unmatched transfers. */
+export interface UnmatchedMailGroupsTable {
+  merchant_id: string;
+  recipient: string;
+  last_batch_at: Timestamp;
+}
+
 /** The unmatched-transfer tables, part of the Database. */
 export interface UnmatchedTables {
+  unmatched_mail_groups: UnmatchedMailGroupsTable;
   unmatched_transfers: UnmatchedTransfersTable;
   unmatched_transfer_sessions: UnmatchedTransferSessionsTable;
 }

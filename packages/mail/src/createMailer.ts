@@ -42,6 +42,8 @@ export interface OutgoingMail {
   text: string;
   /** Where replies go, e.g. the merchant's address on a shopper's receipt; one line, no header can follow it. */
   replyTo?: string;
+  /** The shop the message speaks for: the sender reads `<fromName> via <the configured name>`, same address. */
+  fromName?: string;
   /** Extra headers; names and values are checked so no header can smuggle in another. */
   headers?: Readonly<Record<string, string>>;
   /** A fixed `<local@domain>` id so a retried send of the same message can be recognised downstream. */
@@ -60,6 +62,20 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<string>;
   /** Connects and greets the server without sending anything: for health checks. */
   verify(): Promise<void>;
+}
+
+/**
+ * The sender of a message: the configured one (`Name <address>` or an address), with `shop` first in its
+ * name when given; line breaks and quotes are taken out of the name.
+ * @internal exported for its unit test
+ */
+export function senderOf(from: string, shop: string | undefined): string | { name: string; address: string } {
+  if (shop === undefined) return from;
+  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from);
+  const name = match?.[1]?.trim() ?? '';
+  const address = match?.[2] ?? from.trim();
+  const clean = shop.replace(/[\r\n"]+/g, ' ').trim();
+  return { name: name ? `${clean} via ${name}` : clean, address };
 }
 
 const defaultTimeoutMs = 10_000;
@@ -115,7 +131,7 @@ export function createMailer(options: MailerOptions): Mailer {
       const transport = nodemailer.createTransport({ ...settings, logger: watch.logger });
       try {
         const info = await transport.sendMail({
-          from: options.from,
+          from: senderOf(options.from, mail.fromName),
           to: recipients,
           subject: mail.subject,
           text: mail.text,

@@ -37,6 +37,8 @@ export interface CustomerReceiptInput {
 export interface MailContent {
   subject: string;
   text: string;
+  /** The shop the message speaks for, shown before the service's sender name (`Shop via Stable Checkout`). */
+  fromName?: string;
 }
 
 /** Subject and text of the shopper's receipt: the merchant's `email_body`, then the receipt itself. */

@@ -53,7 +53,7 @@ describe('merchantNotification', () => {
       'paid_partially',
       { received_token_amount: '99.5', amount_difference: '-0.5' },
       'Payment received (paid_partially): Coffee beans — 100.00 USD',
-      '*** paid_partially: received 0.5 % less than expected. That is within the 1 % tolerance: the order counts as paid. ***',
+      '*** paid_partially: received 0.5 % less than expected. That is within 1 % of the price, the amount_difference rule (docs/api-decisions.md, "Resolved payments"): the order counts as paid. ***',
     ],
     [
       'paid_over',

@@ -11,6 +11,13 @@ import { paymentDeviation } from './paymentDeviation.ts';
 const testPaymentFlag = 'TEST PAYMENT — do not fulfil';
 
 /**
+ * The rule that applied, named so that it is not taken for the 5 % within which a transfer no checkout took is
+ * named near an order (CHECKOUT_MATCH_TOLERANCE_PERCENT).
+ */
+const amountRule =
+  '1 % of the price, the amount_difference rule (docs/api-decisions.md, "Resolved payments")';
+
+/**
  * The flag line of each `exception_status` (core's paymentException.ts), keyed by the value and opened with it, so
  * the notice names the exception in the words the webhook uses. `percent` is the unsigned amount difference;
  * `beyondTolerance` says whether it exceeds the spec's 1 %.
@@ -27,11 +34,13 @@ const exceptionFlags: Readonly<
     `received ${percent} % less than expected. ${
       beyondTolerance
         ? 'You may ask the customer to send the difference before fulfilment.'
-        : 'That is within the 1 % tolerance: the order counts as paid.'
+        : `That is within ${amountRule}: the order counts as paid.`
     }`,
   paid_over: (percent, beyondTolerance) =>
     `received ${percent} % more than expected. ${
-      beyondTolerance ? 'You may arrange a partial refund.' : 'That is within the 1 % tolerance.'
+      beyondTolerance
+        ? 'You may arrange a partial refund.'
+        : `That is within ${amountRule}: nothing is owed back.`
     }`,
   paid_late: () =>
     "the payment arrived after the checkout's time had run out. Check that you can still fulfil the order " +

@@ -1,7 +1,8 @@
 /**
  * The plain-text e-mails of a refund: the customer's, one per status it reaches (and a reminder while it
  * waits for an address), in the customer's receipt language; and the merchant's, when it is theirs to pay,
- * when it expired unclaimed and when it is confirmed.
+ * when it expired unclaimed and when it is confirmed — and when their wallet sent it another amount (a part
+ * payment, with what is still due, or more than the refund).
  */
 import type { Refund } from '@checkout/core';
 import type { MailContent } from './customerReceipt.ts';
@@ -14,8 +15,8 @@ import { type CustomerRefundNoticeKind, refundWords } from './refundWords.ts';
 
 export type { CustomerRefundNoticeKind };
 
-/** The statuses a merchant is e-mailed of. */
-export type MerchantRefundNoticeKind = 'ready_to_pay' | 'expired' | 'confirmed';
+/** The statuses a merchant is e-mailed of, and the transfers of another amount (`part_paid`, `overpaid`). */
+export type MerchantRefundNoticeKind = 'ready_to_pay' | 'expired' | 'confirmed' | 'part_paid' | 'overpaid';
 
 /** What both e-mails show of a refund besides its wire shape. */
 interface RefundNoticeContext {
@@ -45,6 +46,7 @@ export function customerRefundNotice(
     [words.labels.amount, amount],
     [words.labels.chain, oneLine(input.chainName)],
     [words.labels.reason, oneLine(refund.reason)],
+    [words.labels.cancelReason, refund.cancel_reason === null ? undefined : oneLine(refund.cancel_reason)],
     [words.labels.address, asking ? undefined : (refund.refund_address ?? undefined)],
     [words.labels.transaction, refund.tx_hash ?? undefined],
     [words.labels.claimBy, asking ? until : undefined],
@@ -61,7 +63,9 @@ export function customerRefundNotice(
       : []),
     facts,
   ];
-  return { subject, text: `${sections.join('\n\n')}\n` };
+  // The shop's name before the service's in the sender: the customer knows whom the refund is from.
+  const fromName = input.productName === null ? {} : { fromName: oneLine(input.productName) };
+  return { subject, text: `${sections.join('\n\n')}\n`, ...fromName };
 }
 
 const merchantHeadline: Record<MerchantRefundNoticeKind, string> = {
@@ -70,12 +74,18 @@ const merchantHeadline: Record<MerchantRefundNoticeKind, string> = {
   expired:
     'The customer gave no address before the claim window ended: the refund expired and nothing is owed.',
   confirmed: 'The refund transfer is confirmed on the chain. Nothing more to do.',
+  part_paid:
+    'Your wallet sent the refund address less than the refund: it is recorded as a part payment. Send what is still due, exactly as below, to complete it.',
+  overpaid:
+    'Your wallet sent the refund address more than the refund: the refund is paid, and the amount above it is the customer’s now. Ask them for it back if it was a mistake.',
 };
 
 const merchantSubject: Record<MerchantRefundNoticeKind, string> = {
   ready_to_pay: 'Refund ready to pay',
   expired: 'Refund expired unclaimed',
   confirmed: 'Refund confirmed',
+  part_paid: 'Refund paid in part',
+  overpaid: 'Refund overpaid',
 };
 
 /** Subject and text of the merchant's e-mail of `kind` (English, like their other notices). */
@@ -98,6 +108,12 @@ export function merchantRefundNotice(
     ['From (your wallet)', refund.from_address],
     ['To', refund.refund_address ?? undefined],
     ['Address given by', refund.address_source ?? undefined],
+    ['Paid so far', refund.paid_amount === '0' ? undefined : `${refund.paid_amount} ${symbol}`],
+    ['Still due', kind === 'part_paid' ? `${refund.amount_due} ${symbol}` : undefined],
+    [
+      'Sent above the refund',
+      refund.overpaid_amount === null ? undefined : `${refund.overpaid_amount} ${symbol}`,
+    ],
     ['Transaction', refund.tx_hash ?? undefined],
     ['Product', input.productName === null ? undefined : oneLine(input.productName)],
     ['Resolved payment', refund.resolved_payment_id ?? undefined],
@@ -106,7 +122,7 @@ export function merchantRefundNotice(
     ['Requested', formatTimestamp(refund.created_at)],
   ]);
   const pay =
-    kind === 'ready_to_pay'
+    kind === 'ready_to_pay' || kind === 'part_paid'
       ? [
           ...(refund.pay_url ? [`Pay it here: ${refund.pay_url}`] : []),
           ...(refund.payment_request ? [`Payment request (EIP-681): ${refund.payment_request.uri}`] : []),

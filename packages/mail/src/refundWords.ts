@@ -25,7 +25,10 @@ export interface RefundWords {
   intro: Record<Exclude<CustomerRefundNoticeKind, 'reminder'>, string> & { reminder(until: string): string };
   claimHere(until: string): string;
   exchangeWarning(token: string, chain: string): string;
-  labels: Record<'amount' | 'chain' | 'reason' | 'address' | 'transaction' | 'claimBy' | 'refundId', string>;
+  labels: Record<
+    'amount' | 'chain' | 'reason' | 'cancelReason' | 'address' | 'transaction' | 'claimBy' | 'refundId',
+    string
+  >;
 }
 
 export const refundWords: Record<ReceiptLanguage, RefundWords> = {
@@ -64,6 +67,7 @@ export const refundWords: Record<ReceiptLanguage, RefundWords> = {
       address: 'Your address',
       transaction: 'Transaction',
       claimBy: 'Claim by',
+      cancelReason: 'Why it was canceled',
       refundId: 'Refund id',
     },
   },
@@ -102,6 +106,7 @@ export const refundWords: Record<ReceiptLanguage, RefundWords> = {
       address: 'Tu dirección',
       transaction: 'Transacción',
       claimBy: 'Reclamar antes del',
+      cancelReason: 'Motivo de la cancelación',
       refundId: 'Id. del reembolso',
     },
   },
@@ -141,6 +146,7 @@ export const refundWords: Record<ReceiptLanguage, RefundWords> = {
       address: 'Seu endereço',
       transaction: 'Transação',
       claimBy: 'Solicitar até',
+      cancelReason: 'Motivo do cancelamento',
       refundId: 'ID do reembolso',
     },
   },

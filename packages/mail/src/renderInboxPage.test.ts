@@ -43,6 +43,20 @@ describe('renderInboxPage', () => {
     expect(html.indexOf('newer')).toBeLessThan(html.indexOf('older'));
   });
 
+  it('makes each http(s) link of a message a link, and nothing else', () => {
+    const html = renderInboxPage([
+      message({
+        text: 'Claim it: http://localhost:3000/refunds/claim/abc_DEF-1?x=1&y=2.\nNot these: javascript:alert(1) "https://q.example/a"<b>',
+      }),
+    ]);
+    expect(html).toContain(
+      'Claim it: <a href="http://localhost:3000/refunds/claim/abc_DEF-1?x=1&amp;y=2" rel="noreferrer noopener">http://localhost:3000/refunds/claim/abc_DEF-1?x=1&amp;y=2</a>.',
+    );
+    expect(html).toContain('Not these: javascript:alert(1) &quot;<a href="https://q.example/a"');
+    expect(html).not.toContain('href="javascript');
+    expect(html).not.toMatch(/<b>/);
+  });
+
   it('says so when the inbox is empty', () => {
     expect(renderInboxPage([])).toContain('No messages yet.');
   });

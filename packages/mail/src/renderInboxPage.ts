@@ -50,7 +50,25 @@ function renderMessage(message: InboxMessage): string {
   const rows = fields.map(([label, value]) => `<dt>${label}</dt><dd>${escapeHtml(value)}</dd>`).join('');
   return `<article id="m-${escapeHtml(message.id)}"><details open><summary>${escapeHtml(message.subject || '(no subject)')}</summary>
 <dl>${rows}</dl>
-<pre>${escapeHtml(message.text)}</pre></details></article>`;
+<pre>${linkedText(message.text)}</pre></details></article>`;
+}
+
+// An http(s) URL in a message's text, up to the first space, quote or angle bracket (and not its final
+// punctuation): the claim and pay links of the refund e-mails, the checkout links of receipts.
+const url = /\bhttps?:\/\/[^\s"'<>]*[^\s"'<>.,;:!?)\]]/g;
+
+/** The text escaped, each http(s) URL in it a link (its own text, escaped as well). */
+function linkedText(text: string): string {
+  let html = '';
+  let from = 0;
+  for (const match of text.matchAll(url)) {
+    const at = match.index;
+    html += escapeHtml(text.slice(from, at));
+    const href = escapeHtml(match[0]);
+    html += `<a href="${href}" rel="noreferrer noopener">${href}</a>`;
+    from = at + match[0].length;
+  }
+  return html + escapeHtml(text.slice(from));
 }
 
 function escapeHtml(value: string): string {

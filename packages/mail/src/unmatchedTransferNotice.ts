@@ -64,3 +64,42 @@ export function unmatchedTransferNotice(input: {
   ];
   return { subject, text: `${sections.join('\n\n')}\n` };
 }
+
+/**
+ * Subject and text telling the merchant of several unmatched transfers at once (a batch: at most one e-mail
+ * a recipient per interval), each with its kind, amount, sender, transaction, the checkouts it arrived near
+ * and what can be done.
+ */
+export function unmatchedTransfersNotice(input: {
+  transfers: ReadonlyArray<{ transfer: UnmatchedTransfer; chainName: string }>;
+  productName: string | null;
+}): MailContent {
+  const { transfers } = input;
+  const test = transfers.every((t) => t.transfer.token.network === 'testnet');
+  const amounts = transfers.map((t) => `${t.transfer.amount} ${oneLine(t.transfer.token.symbol)}`);
+  const shown = amounts.slice(0, 3).join(', ') + (amounts.length > 3 ? ', …' : '');
+  const subject = `${test ? '[TEST] ' : ''}${transfers.length} unmatched transfers: ${shown}`;
+  const items = transfers.map(({ transfer, chainName }, index) => {
+    const token = oneLine(transfer.token.symbol);
+    const near = transfer.near_sessions.map(
+      (s) => `    near checkout ${s.session_id}: ${s.expected_token_amount} ${token}, ${s.status}`,
+    );
+    return [
+      `${index + 1}. ${kindWords[transfer.kind].title} (${transfer.kind}): ${transfer.amount} ${token} from ${transfer.sender_address}`,
+      `    ${oneLine(chainName)}, transaction ${transfer.tx_hash}, ${formatTimestamp(transfer.created_at)}`,
+      ...(transfer.resolved_payment_id ? [`    duplicate of payment ${transfer.resolved_payment_id}`] : []),
+      ...near,
+      `    unmatched transfer ${transfer.id}`,
+    ].join('\n');
+  });
+  const sections = [
+    `*** ${transfers.length} transfers into your wallet fit no order. Nothing was booked to an order. ***`,
+    ...(input.productName === null ? [] : [`Product: ${oneLine(input.productName)}`]),
+    items.join('\n\n'),
+    Object.values(kindWords)
+      .map((w) => `- ${w.title}: ${w.advice}`)
+      .join('\n'),
+    'See GET /api/v1/unmatched_transfers; attach, refund or dismiss each there.',
+  ];
+  return { subject, text: `${sections.join('\n\n')}\n` };
+}

@@ -42,6 +42,7 @@ export function resolvedPaymentFixture(overrides: FixtureOverrides = {}): Resolv
       tx_success: true,
       tx_failure: false,
       swapped: false,
+      refunded_amount: '0',
       created_at: '2025-03-04T05:06:07.089Z',
       ...payment,
     },

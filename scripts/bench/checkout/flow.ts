@@ -116,7 +116,7 @@ export async function payOnce(options: {
       },
       false,
     )
-  ).session as { id: string };
+  ).session as { id: string; reference: string };
   // Listening starts before the transfer: the workflow's chain scan may find it before the hash arrives.
   const webhook = receiver.waitFor(expected.id, options.webhookTimeoutMs);
   webhook.catch(() => {});
@@ -125,6 +125,7 @@ export async function payOnce(options: {
     product.token,
     ready.merchant.address as Address,
     product.amount,
+    session.reference,
   );
   let submitError: string | undefined;
   try {

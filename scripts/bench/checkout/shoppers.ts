@@ -24,8 +24,17 @@ interface MinedTransfer {
 export interface Shoppers {
   count: number;
   address(index: number): Address;
-  /** Transfers `amount` base units of `token` from shopper `index` (mod count) to `to` and waits for its receipt. */
-  transfer(index: number, token: Address, to: Address, amount: bigint): Promise<MinedTransfer>;
+  /**
+   * Transfers `amount` base units of `token` from shopper `index` (mod count) to `to`, with a checkout
+   * session's `reference` appended to the call when given, and waits for its receipt.
+   */
+  transfer(
+    index: number,
+    token: Address,
+    to: Address,
+    amount: bigint,
+    reference?: string,
+  ): Promise<MinedTransfer>;
 }
 
 /** Connects the shoppers of `deployment` to the chain at `rpcUrl`. */
@@ -58,13 +67,13 @@ export async function connectShoppers(
   return {
     count: accounts.length,
     address: (index) => pick(index).account.address,
-    transfer(index, token, to, amount) {
+    transfer(index, token, to, amount, reference) {
       const shopper = pick(index);
       const send = async (): Promise<MinedTransfer> => {
         const nonce = shopper.nonce;
         const hash = await shopper.wallet.sendTransaction({
           to: token,
-          data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+          data: `${encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })}${reference?.replace(/^0x/, '') ?? ''}`,
           nonce,
           gas: 100_000n,
           maxFeePerGas,

@@ -111,7 +111,7 @@ async function main(): Promise<number> {
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     // The shortest claim delay the service allows in practice, so abandoned sessions are past it (and
     // looking for their payment) while they are measured.
-    CHECKOUT_SCAN_CLAIM_DELAY_SECONDS: '5',
+    CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '5',
   });
   const start = (label: string, extra: Record<string, string>) =>
     startServiceProcess({
@@ -202,8 +202,8 @@ async function main(): Promise<number> {
         },
         'none',
       )
-    ).session as { id: string };
-    return { expectedPaymentId: expected.id, sessionId: session.id };
+    ).session as { id: string; reference: string };
+    return { expectedPaymentId: expected.id, sessionId: session.id, reference: session.reference };
   };
   const idleSessions: string[] = [];
   const openIdle = async (count: number) => {
@@ -231,6 +231,7 @@ async function main(): Promise<number> {
       busd.address,
       merchant.address as Address,
       parseUnits(dollars, busd.decimals),
+      opened.reference,
     );
     await fetch(`${apiUrl()}/api/v1/checkout/sessions/${opened.sessionId}/transactions`, {
       method: 'POST',
@@ -345,14 +346,25 @@ async function main(): Promise<number> {
         );
       }
       // Ten more, on sessions about to be paid: how fast their events are pushed among the rest.
-      const paidLater: Array<{ stream: SessionStream; lane: number; sessionId: string; dollars: string }> =
-        [];
+      const paidLater: Array<{
+        stream: SessionStream;
+        lane: number;
+        sessionId: string;
+        reference: string;
+        dollars: string;
+      }> = [];
       for (let i = 0; i < 10; i++) {
         const dollars = `6.${String(50 + i).padStart(2, '0')}`;
         const opened = await openSession(dollars, shoppers.address(i % shoppers.count));
         const stream = await openSessionStream(apis[i % 2]!.ready.url, opened.sessionId);
         streams.push(stream);
-        paidLater.push({ stream, lane: i % shoppers.count, sessionId: opened.sessionId, dollars });
+        paidLater.push({
+          stream,
+          lane: i % shoppers.count,
+          sessionId: opened.sessionId,
+          reference: opened.reference,
+          dollars,
+        });
       }
       cleanups.push(async () => {
         for (const s of streams) s.close();
@@ -367,6 +379,7 @@ async function main(): Promise<number> {
           busd.address,
           merchant.address as Address,
           parseUnits(p.dollars, busd.decimals),
+          p.reference,
         );
         await fetch(`${apiUrl()}/api/v1/checkout/sessions/${p.sessionId}/transactions`, {
           method: 'POST',

@@ -120,30 +120,36 @@ async function main(): Promise<void> {
         customer_email: null,
         source: 'merchant',
       });
-      const { session } = await upsertSession(db.kysely, {
-        id: randomUUID(),
-        expected_payment_id: expected.id,
-        product_id: product.id,
-        merchant_id: merchant.merchant_id,
-        email: 'shopper@example.com',
-        custom_fields: {},
-        sender_address: `0x${randomBytes(20).toString('hex')}`,
-        payment_token_address: token,
-        chain_id: 97,
-        expected_token: {
-          symbol: 'BUSD',
-          address: token,
-          name: 'BUSD Token',
-          decimal_count: 18,
-          blockchain: 'binance-smart-chain',
-          network: 'testnet',
+      const { session } = await upsertSession(
+        db.kysely,
+        {
+          id: randomUUID(),
+          expected_payment_id: expected.id,
+          product_id: product.id,
+          merchant_id: merchant.merchant_id,
+          email: 'shopper@example.com',
+          custom_fields: {},
+          sender_address: `0x${randomBytes(20).toString('hex')}`,
+          payment_token_address: token,
+          chain_id: 97,
+          expected_token: {
+            symbol: 'BUSD',
+            address: token,
+            name: 'BUSD Token',
+            decimal_count: 18,
+            blockchain: 'binance-smart-chain',
+            network: 'testnet',
+          },
+          expected_token_amount: (5n * 10n ** 18n).toString(),
+          receiving_address: merchant.address,
+          required_confirmations: 1_000,
+          start_block: '0',
+          expires_at: null,
+          reference: randomBytes(32).toString('hex'),
+          client_secret_hash: null,
         },
-        expected_token_amount: (5n * 10n ** 18n).toString(),
-        receiving_address: merchant.address,
-        required_confirmations: 1_000,
-        start_block: '0',
-        expires_at: null,
-      });
+        null,
+      );
       sessionIds.push(session.id);
     }
     for (let i = 0; i < sessionIds.length; i += 50) {

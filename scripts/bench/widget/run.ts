@@ -1,7 +1,8 @@
 /**
  * `npm run bench:widget`: size and first-render time of the `<crypto-checkout>` element. Builds the
- * widget (production), reports raw, gzip (9) and brotli (11) sizes of the first script and of everything
- * a payment loads, and the bytes on the wire (response heads and bodies) when the service's own
+ * widget (production), reports raw, gzip (9) and brotli (11) sizes of the first load (the entry with every
+ * chunk it imports statically: what makes the element payable) and of everything a payment loads (the
+ * payment module with the wallet's or the QR code's), and the bytes on the wire (response heads and bodies) when the service's own
  * `/widget/` route sends them as identity, gzip and brotli. Then times navigation → first render in
  * headless Chromium (the merchant's `<script>` tag names the loader; files from the service's route,
  * cache disabled, median of BENCH_WIDGET_RUNS, unthrottled and 4× CPU slowdown) against a trivial Lit
@@ -31,7 +32,7 @@ const encodings = [
   ['brotli', 'gzip, deflate, br, zstd'],
 ] as const;
 const cpuRates = [1, 4];
-const aims = { firstScriptGzip: 20_000, paymentGzip: 85_000, renderRatio: 1.3 };
+const aims = { firstScriptGzip: 16_000, paymentGzip: 85_000, renderRatio: 1.3 };
 
 function readRuns(): number {
   const raw = process.env.BENCH_WIDGET_RUNS;
@@ -118,8 +119,10 @@ async function main(): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(widgetDir, 'widget-manifest.json'), 'utf8')) as {
     classic: string;
     module: string;
+    payment: string;
     wallet: string;
     qr: string;
+    messages: { en: string; es: string; pt: string };
     refunds: { claim: string; pay: string };
   };
 
@@ -127,7 +130,11 @@ async function main(): Promise<void> {
     classic: sizeOf(join(widgetDir, manifest.classic)),
     module: sizeOf(join(widgetDir, manifest.module)),
   };
-  const walletFiles = staticClosure(widgetDir, manifest.wallet);
+  // A payment starts with the payment module, fetched together with the wallet's or the QR code's.
+  const paymentFiles = staticClosure(widgetDir, manifest.payment);
+  const paymentTotal = sumSizes(paymentFiles.map((f) => sizeOf(join(widgetDir, f))));
+  const walletModuleFiles = staticClosure(widgetDir, manifest.wallet);
+  const walletFiles = [...new Set([...paymentFiles, ...walletModuleFiles])];
   const walletSizes = Object.fromEntries(walletFiles.map((f) => [f, sizeOf(join(widgetDir, f))]));
   const walletTotal = sumSizes(Object.values(walletSizes));
   const moduleClosure = staticClosure(widgetDir, moduleScript);
@@ -140,7 +147,7 @@ async function main(): Promise<void> {
     ]),
   };
   // Paying from another device loads the payment request (QR code) module instead of the wallet.
-  const qrFiles = staticClosure(widgetDir, manifest.qr);
+  const qrFiles = [...new Set([...paymentFiles, ...staticClosure(widgetDir, manifest.qr)])];
   const qrTotal = sumSizes(qrFiles.map((f) => sizeOf(join(widgetDir, f))));
   const qrPayment = {
     classic: sumSizes([files.classic, qrTotal]),
@@ -149,6 +156,8 @@ async function main(): Promise<void> {
       ...qrFiles.filter((f) => !moduleClosure.includes(f)).map((f) => sizeOf(join(widgetDir, f))),
     ]),
   };
+  // The texts of the page's language come with the view, before the element is payable (English here).
+  const texts = sizeOf(join(widgetDir, manifest.messages.en));
   const trivialSize = sizeOf(join(trivial.dir, trivial.script));
   // The hosted refund pages (their own build): each page's module script and what it imports statically.
   const refundPages = Object.fromEntries(
@@ -203,7 +212,7 @@ async function main(): Promise<void> {
 
   const requested = await recordWalletRequests(browser.context, `${server.origin}/wallet.html`);
   const requestedWallet = requested.map((p) => p.replace(/^\/widget\//, '')).sort();
-  const walletMatches = JSON.stringify(requestedWallet) === JSON.stringify([...walletFiles].sort());
+  const walletMatches = JSON.stringify(requestedWallet) === JSON.stringify([...walletModuleFiles].sort());
 
   const pages = {
     widget: {
@@ -241,21 +250,29 @@ async function main(): Promise<void> {
   const sizeRows = [
     ['bundle', 'files', 'raw', 'gzip', 'brotli'],
     [
-      'first script, classic (iife)',
+      'first load, classic (iife)',
       '1',
       kb(files.classic.raw),
       kb(files.classic.gzip),
       kb(files.classic.brotli),
     ],
     [
-      'first script, ES module',
+      'first load, ES (entry + static imports)',
       String(moduleClosure.length),
       kb(moduleFirst.raw),
       kb(moduleFirst.gzip),
       kb(moduleFirst.brotli),
     ],
+    ['texts of one language (en)', '1', kb(texts.raw), kb(texts.gzip), kb(texts.brotli)],
     [
-      'wallet module + static chunks',
+      'payment module + static chunks',
+      String(paymentFiles.length),
+      kb(paymentTotal.raw),
+      kb(paymentTotal.gzip),
+      kb(paymentTotal.brotli),
+    ],
+    [
+      'payment + wallet modules, static chunks',
       String(walletFiles.length),
       kb(walletTotal.raw),
       kb(walletTotal.gzip),
@@ -276,7 +293,7 @@ async function main(): Promise<void> {
       kb(payment.module.brotli),
     ],
     [
-      'QR payment request module',
+      'payment + QR modules, static chunks',
       String(qrFiles.length),
       kb(qrTotal.raw),
       kb(qrTotal.gzip),
@@ -324,12 +341,12 @@ async function main(): Promise<void> {
   }));
   const checks = [
     {
-      aim: `first script (classic) ≤ ${kb(aims.firstScriptGzip)} gzip`,
+      aim: `first load (classic) ≤ ${kb(aims.firstScriptGzip)} gzip`,
       value: kb(files.classic.gzip),
       pass: files.classic.gzip <= aims.firstScriptGzip,
     },
     {
-      aim: `first script (ES module) ≤ ${kb(aims.firstScriptGzip)} gzip`,
+      aim: `first load (ES) ≤ ${kb(aims.firstScriptGzip)} gzip`,
       value: kb(moduleFirst.gzip),
       pass: moduleFirst.gzip <= aims.firstScriptGzip,
     },
@@ -358,7 +375,7 @@ async function main(): Promise<void> {
   console.log(
     `\nwidget build ${(buildMs / 1000).toFixed(1)} s (npm run build -w widget); KB = 1000 bytes; each file compressed on its own`,
   );
-  console.log(`wallet static chunks: ${walletFiles.join(', ')}`);
+  console.log(`wallet static chunks: ${walletModuleFiles.join(', ')}`);
   console.log(
     `Chromium requested for the wallet module: ${requestedWallet.join(', ')} (${walletMatches ? 'matches' : 'DIFFERS from'} the static imports)\n`,
   );
@@ -403,6 +420,8 @@ async function main(): Promise<void> {
         sizes: {
           classic: files.classic,
           moduleFirst: { files: moduleClosure, ...moduleFirst },
+          texts,
+          paymentModule: { files: paymentFiles, total: paymentTotal },
           wallet: {
             files: walletSizes,
             total: walletTotal,

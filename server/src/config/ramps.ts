@@ -33,10 +33,14 @@ const sandboxBank: DepositBankAccount = {
 
 export const rampsEnv = {
   SANDBOX_ENABLED: optional(z.enum(['true', 'false'])),
+  SANDBOX_PAYER_PRIVATE_KEY: optional(
+    z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex characters'),
+  ),
   BLOCKED_COUNTRIES: z
     .string()
     .regex(/^\s*([A-Za-z]{2}\s*(,\s*[A-Za-z]{2}\s*)*)?$/, 'must be comma-separated two-letter country codes')
     .default('CU,IR,KP,SY,RU,BY'),
+  KYC_SESSION_TIMEOUT_MINUTES: z.coerce.number().positive().max(525_600).default(1440),
   DEPOSIT_MNEMONIC: optional(z.string().min(20)),
   TREASURY_PRIVATE_KEY: optional(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex characters')),
   ONRAMP_EXPIRY_MINUTES: z.coerce.number().positive().max(525_600).default(4320),
@@ -50,10 +54,14 @@ export const rampsEnv = {
 };
 type RampsEnv = z.infer<z.ZodObject<typeof rampsEnv>> & { NODE_ENV: string };
 
-/** Sandbox routes and the sandbox KYC provider; countries whose users are refused. */
+/** Sandbox routes and the sandbox KYC provider; countries whose users are refused; KYC sessions' life. */
 export interface AreaBConfig {
   sandboxEnabled: boolean;
+  /** The wallet the sandbox pays test checkouts from on a public test network (a dev chain's needs none). */
+  sandboxPayerKey: `0x${string}` | undefined;
   blockedCountries: string[];
+  /** How long a provider session may stay unfinished before the user's case expires into `retry_required`. */
+  kycSessionTimeoutMinutes: number;
 }
 
 /** Onramps, quotes and offramps: keys, expiries, the fee and FX tables, the deposit bank account. */
@@ -68,7 +76,10 @@ export interface RampsConfig {
   fxRates: Record<string, string>;
   depositBank: DepositBankAccount;
   payoutSandboxDelayMs: number;
-  /** How often committed ramp writes whose workflow call failed are handed to Temporal again. */
+  /**
+   * How often the hand-over is swept (`RAMP_RECONCILE_INTERVAL_MS`, named for where it began): every queued
+   * workflow call Temporal did not take, of every family, and every shopper's hash no checkout took.
+   */
   reconcileIntervalMs: number;
 }
 
@@ -79,9 +90,11 @@ export function rampsConfig(c: RampsEnv): { areaB: AreaBConfig; ramps: RampsConf
   return {
     areaB: {
       sandboxEnabled: (c.SANDBOX_ENABLED ?? String(c.NODE_ENV !== 'production')) === 'true',
+      sandboxPayerKey: c.SANDBOX_PAYER_PRIVATE_KEY as `0x${string}` | undefined,
       blockedCountries: c.BLOCKED_COUNTRIES.split(',')
         .map((code) => code.trim().toUpperCase())
         .filter((code) => code !== ''),
+      kycSessionTimeoutMinutes: c.KYC_SESSION_TIMEOUT_MINUTES,
     },
     ramps: {
       depositMnemonic: c.DEPOSIT_MNEMONIC ?? devDepositMnemonic,

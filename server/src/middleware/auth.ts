@@ -1,9 +1,19 @@
-/** Bearer API keys, and the merchant wallet selected by X-ADDRESS for Area A. */
-import { ApiError } from '@checkout/core';
-import { findMerchantByApiKey, findMerchantWalletByApiKey } from '@checkout/db';
+/**
+ * Bearer API keys (or, without an Authorization header, the console's session cookie: consoleSession.ts), the
+ * merchant wallet selected by X-ADDRESS for Area A, and the scope each route needs (`requireScope`, run by
+ * every route that declares one: routes/declare.ts).
+ */
+import { ApiError, grants, type Scope } from '@checkout/core';
+import {
+  findMerchantByApiKey,
+  findMerchantWalletByApiKey,
+  findWalletOfMerchant,
+  noteApiKeyUse,
+} from '@checkout/db';
 import type { Context, Middleware } from 'koa';
 import { isAddress } from 'viem';
 import type { AppState } from '../context.ts';
+import { consoleMerchant, usesConsoleSession } from './consoleSession.ts';
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
@@ -23,33 +33,55 @@ function bearerKey(ctx: Context): string {
   return match[1];
 }
 
-/** Requires `Authorization: Bearer <key>` naming a live key; sets `ctx.state.merchant`. */
-export function requireApiKey(): Middleware<AppState> {
+/**
+ * Requires `Authorization: Bearer <key>` naming a valid key; sets `ctx.state.merchant`. Given `secretKey`
+ * (which derives the CSRF token), a request without that header may use the console's session cookie
+ * instead; without it (Area B), only keys are accepted.
+ */
+export function requireApiKey(secretKey?: Buffer): Middleware<AppState> {
   return async (ctx, next) => {
+    if (secretKey && usesConsoleSession(ctx)) {
+      ctx.state.merchant = (await consoleMerchant(ctx, secretKey)).merchant;
+      return next();
+    }
     const merchant = await findMerchantByApiKey(ctx.state.db, bearerKey(ctx));
     if (!merchant) throw unauthorized('The API key is not valid');
-    ctx.state.merchant = merchant;
+    await noteApiKeyUse(ctx.state.db, merchant);
+    ctx.state.merchant = {
+      merchantId: merchant.merchantId,
+      apiKeyId: merchant.apiKeyId,
+      testOnly: merchant.mode === 'test',
+      scopes: merchant.scopes,
+      actor: { kind: 'api_key', id: merchant.apiKeyId },
+    };
     return next();
   };
 }
 
+/** What is wrong with the X-ADDRESS header, if anything. */
+function walletHeaderError(value: string): ApiError | undefined {
+  return !value
+    ? new ApiError('parameter_missing', 'The X-ADDRESS header is required', {
+        errors: [{ path: 'X-ADDRESS', message: 'is required' }],
+      })
+    : !isAddress(value, { strict: false })
+      ? new ApiError('invalid_header', 'X-ADDRESS is not a valid EVM address', {
+          errors: [{ path: 'X-ADDRESS', message: 'is not a valid EVM address' }],
+        })
+      : undefined;
+}
+
 /**
- * Area A: a live key plus `X-ADDRESS`, a wallet of the key's merchant (any letter case). One query on
+ * Area A: a valid key plus `X-ADDRESS`, a wallet of the key's merchant (any letter case). One query on
  * the success path; the failure path finds out which of the two is wrong. Sets `merchant` and `address`.
+ * Without an Authorization header, a console member acts on the wallet of its merchant X-ADDRESS names.
  */
-export function requireMerchantWallet(): Middleware<AppState> {
+export function requireMerchantWallet(secretKey: Buffer): Middleware<AppState> {
   return async (ctx, next) => {
+    if (usesConsoleSession(ctx)) return memberWallet(ctx, secretKey, next);
     const key = bearerKey(ctx);
     const value = ctx.get('x-address').trim();
-    const headerError = !value
-      ? new ApiError('parameter_missing', 'The X-ADDRESS header is required', {
-          errors: [{ path: 'X-ADDRESS', message: 'is required' }],
-        })
-      : !isAddress(value, { strict: false })
-        ? new ApiError('invalid_header', 'X-ADDRESS is not a valid EVM address', {
-            errors: [{ path: 'X-ADDRESS', message: 'is not a valid EVM address' }],
-          })
-        : undefined;
+    const headerError = walletHeaderError(value);
     const found = headerError ? undefined : await findMerchantWalletByApiKey(ctx.state.db, key, value);
     if (!found) {
       // A bad key outranks a bad header: the caller learns nothing about wallets without a valid key.
@@ -61,7 +93,14 @@ export function requireMerchantWallet(): Middleware<AppState> {
         })
       );
     }
-    ctx.state.merchant = { merchantId: found.merchant_id, apiKeyId: found.api_key_id };
+    await noteApiKeyUse(ctx.state.db, { apiKeyId: found.api_key_id, lastUsedAt: found.api_key_last_used_at });
+    ctx.state.merchant = {
+      merchantId: found.merchant_id,
+      apiKeyId: found.api_key_id,
+      testOnly: found.api_key_mode === 'test',
+      scopes: found.api_key_scopes,
+      actor: { kind: 'api_key', id: found.api_key_id },
+    };
     ctx.state.address = {
       id: found.id,
       address: found.address,
@@ -69,5 +108,45 @@ export function requireMerchantWallet(): Middleware<AppState> {
       productsVersion: found.products_version,
     };
     return next();
+  };
+}
+
+/** Area A for a console member: X-ADDRESS must be a wallet of the member's merchant. */
+async function memberWallet(ctx: Context, secretKey: Buffer, next: () => Promise<unknown>): Promise<unknown> {
+  const { member, merchant } = await consoleMerchant(ctx, secretKey);
+  const value = ctx.get('x-address').trim();
+  const headerError = walletHeaderError(value);
+  if (headerError) throw headerError;
+  const found = await findWalletOfMerchant(ctx.state.db, member.merchantId, value);
+  if (!found) {
+    throw new ApiError('forbidden', 'X-ADDRESS is not a wallet of this merchant', {
+      errors: [{ path: 'X-ADDRESS', message: 'is not a wallet of this merchant' }],
+    });
+  }
+  const state = ctx.state as AppState;
+  state.merchant = merchant;
+  state.address = {
+    id: found.id,
+    address: found.address,
+    verified: found.verified,
+    productsVersion: found.products_version,
+  };
+  return next();
+}
+
+/**
+ * Requires the authenticated caller to hold `scope` (or `all`): else `403 insufficient_scope` naming it, with
+ * RFC 6750's `WWW-Authenticate` challenge. Runs after authentication and before the body is read.
+ */
+export function requireScope(scope: Scope): Middleware<AppState> {
+  return (ctx, next) => {
+    const merchant = ctx.state.merchant!;
+    if (grants(merchant.scopes, scope)) return next();
+    const holder =
+      merchant.actor.kind === 'api_key' ? 'this API key does not hold' : "this member's role lacks";
+    throw new ApiError('insufficient_scope', `This request needs the scope ${scope}, which ${holder}`, {
+      errors: [{ path: 'scope', message: `${scope} is required` }],
+      headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+    });
   };
 }

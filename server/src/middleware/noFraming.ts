@@ -8,12 +8,16 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../context.ts';
 
-/** Sets the framing headers on every HTML answer. */
+/**
+ * Sets the framing headers on every HTML answer; a page with a policy of its own (the console's, which
+ * forbids framing too) keeps it.
+ */
 export function noFraming(): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     if (!ctx.response.is('html')) return;
-    ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+    if (!ctx.response.get('Content-Security-Policy'))
+      ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
     ctx.set('X-Frame-Options', 'DENY');
   };
 }

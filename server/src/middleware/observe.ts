@@ -7,11 +7,23 @@ import type { Metrics } from '../metrics.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
-/** Paths whose segment is a credential (the sandbox KYC page's token): logged as their route instead. */
-const credentialPaths: ReadonlyArray<[RegExp, string]> = [[/^\/sandbox\/kyc\/[^/]*/, '/sandbox/kyc/:token']];
+/**
+ * Paths whose segment is a credential — the sandbox KYC page's token, a refund's claim token (its holder
+ * directs the refund) and a refund's pay token — logged as their route instead.
+ */
+const credentialPaths: ReadonlyArray<[RegExp, string]> = [
+  [/^\/sandbox\/kyc\/[^/]*/, '/sandbox/kyc/:token'],
+  [/^\/api\/v1\/refund_claims\/[^/]*/, '/api/v1/refund_claims/:token'],
+  [/^\/api\/v1\/refund_payments\/[^/]*/, '/api/v1/refund_payments/:token'],
+  [/^\/refunds\/claim\/[^/]*/, '/refunds/claim/:token'],
+  [/^\/refunds\/pay\/[^/]*/, '/refunds/pay/:token'],
+];
 
-/** The request path as it may be logged: credentials in it replaced by their parameter's name. */
-function loggablePath(path: string): string {
+/**
+ * The request path as it may be logged: credentials in it replaced by their parameter's name.
+ * @internal unit-tested on its own
+ */
+export function loggablePath(path: string): string {
   for (const [pattern, route] of credentialPaths) if (pattern.test(path)) return path.replace(pattern, route);
   return path;
 }

@@ -9,7 +9,7 @@ export function openCors(): Middleware<AppState> {
     ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Content-Type, Idempotency-Key, X-Request-Id');
+      ctx.set('Access-Control-Allow-Headers', 'Content-Type, Idempotency-Key, X-Request-Id, X-Client-Secret');
       ctx.set('Access-Control-Max-Age', '600');
       ctx.status = 204;
       return;

@@ -5,13 +5,12 @@
  */
 import {
   CheckoutSessionCreateBody,
-  CheckoutSessionResponse,
+  CheckoutSessionOpenedResponse,
   CheckoutView,
   ErrorResponse,
   ExpectedPaymentCreateBody,
   ExpectedPaymentResponse,
   notFound,
-  Uuid,
 } from '@checkout/core';
 import {
   checkoutUrl,
@@ -30,8 +29,10 @@ import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import {
   areaA,
+  clientSecretHeader,
   errors,
   expectedPaymentPath,
+  expectedPaymentQuery,
   json,
   limited,
   merchantHeaders,
@@ -51,12 +52,12 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
 
   router.post(
     '/products/:id/expected_payments',
-    areaA({
+    areaA('payments:write', {
       summary: 'Create an expected payment: a fixed amount to pay through the checkout, with its link',
       requestParams: { header: merchantHeaders, path: productPath },
       responses: {
         ...ok('The expected payment', ExpectedPaymentResponse),
-        ...errors(400, 401, 403, 404, 409, 413, 415, 422),
+        ...errors(400, 401, 403, 404, 409, 422),
       },
     }),
     withBody({ schema: ExpectedPaymentCreateBody }, async (ctx, body) => {
@@ -67,7 +68,7 @@ export function expectedPaymentRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/expected_payments/:id',
-    areaA({
+    areaA('payments:read', {
       summary: 'Show an expected payment',
       requestParams: { header: walletHeader, path: expectedPaymentPath },
       responses: { ...ok('The expected payment', ExpectedPaymentResponse), ...errors(400, 401, 403, 404) },
@@ -91,15 +92,12 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     '/checkout/:slug',
     {
       summary: 'What the element renders for a product (and an expected payment)',
-      requestParams: { path: slugPath, query: z.object({ expected_payment: z.uuid().optional() }) },
+      requestParams: { path: slugPath, query: expectedPaymentQuery },
       responses: { ...ok('The checkout', z.object({ checkout: CheckoutView })), ...errors(404), ...limited },
     },
     async (ctx) => {
       const product = await productBySlug(ctx.params.slug);
-      const expectedPaymentId =
-        typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
-      if (expectedPaymentId !== undefined && !Uuid.safeParse(expectedPaymentId).success)
-        throw notFound('Expected payment');
+      const expectedPaymentId = ctx.state.query.expected_payment;
       ctx.body = { checkout: await describeCheckout(deps.db.kysely, deps, product, expectedPaymentId) };
     },
   );
@@ -107,11 +105,11 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
   router.post(
     '/checkout/:slug/sessions',
     {
-      summary: "Open (or update) the shopper's checkout session",
-      requestParams: { path: slugPath },
+      summary: "Open (or, for its opener, update) the shopper's checkout session",
+      requestParams: { path: slugPath, header: clientSecretHeader(false) },
       responses: {
-        ...ok('The session', CheckoutSessionResponse),
-        ...errors(400, 404, 413, 415, 422),
+        ...ok('The session, and its secret for its opener', CheckoutSessionOpenedResponse),
+        ...errors(400, 404, 422),
         ...limited,
         '503': {
           description: 'The chain or the workflow service is unavailable',
@@ -122,7 +120,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     withBody({ schema: CheckoutSessionCreateBody }, async (ctx, body) => {
       const product = await productBySlug(ctx.params.slug);
       const input = body();
-      const { session } = await openCheckoutSession(
+      const { session, clientSecret } = await openCheckoutSession(
         {
           db: deps.db.kysely,
           tokens: deps.tokens,
@@ -133,8 +131,9 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
         },
         product,
         input,
+        ctx.get('X-Client-Secret') || undefined,
       );
-      ctx.body = { session: await viewSession(deps.db.kysely, session) };
+      ctx.body = { session: await viewSession(deps.db.kysely, session), client_secret: clientSecret };
     }),
   );
 }

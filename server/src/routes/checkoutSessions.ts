@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { openSessionEventStream } from '../sessionEventStream.ts';
 import { type Routes, withBody } from './declare.ts';
-import { errors, json, limited, ok, sessionPath } from './docs.ts';
+import { clientSecretHeader, errors, json, limited, ok, sessionPath } from './docs.ts';
 import { sessionOfRequest } from './loaders.ts';
 
 /** Registers the session routes on the public checkout router. */
@@ -36,7 +36,7 @@ export function checkoutSessionRoutes(router: Routes, deps: AppDeps): void {
       requestParams: { path: sessionPath },
       responses: {
         ...ok('The session', CheckoutSessionResponse),
-        ...errors(400, 404, 409, 413, 415, 422),
+        ...errors(400, 404, 409, 422),
         ...limited,
         '503': { description: 'The workflow service is unavailable', content: json(ErrorResponse) },
       },
@@ -63,13 +63,18 @@ export function checkoutSessionRoutes(router: Routes, deps: AppDeps): void {
   router.post(
     '/checkout/sessions/:id/close',
     {
-      summary: "Close an attempt the shopper gave up (a merchant's expected payment stays payable)",
-      requestParams: { path: sessionPath },
-      responses: { ...ok('The session', CheckoutSessionResponse), ...errors(404, 409), ...limited },
+      summary: "Close an attempt its opener gave up (a merchant's expected payment stays payable)",
+      requestParams: { path: sessionPath, header: clientSecretHeader(true) },
+      responses: { ...ok('The session', CheckoutSessionResponse), ...errors(403, 404, 409), ...limited },
     },
     async (ctx) => {
       const session = await sessionOfRequest(ctx, deps.db.kysely);
-      ctx.body = { session: await sessionView(await closeCheckoutSession(deps.db.kysely, session)) };
+      const closed = await closeCheckoutSession(
+        deps.db.kysely,
+        session,
+        ctx.get('X-Client-Secret') || undefined,
+      );
+      ctx.body = { session: await sessionView(closed) };
     },
   );
 

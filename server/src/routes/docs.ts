@@ -1,7 +1,7 @@
 /** The words route declarations describe themselves with in the document (see ./declare.ts). */
-import { ErrorResponse } from '@checkout/core';
+import { ErrorResponse, type Scope } from '@checkout/core';
 import { z } from 'zod';
-import { type RouteDoc, recordPath } from './declare.ts';
+import { type RouteDoc, recordPath, recordQuery } from './declare.ts';
 
 /** A JSON body of `schema`. */
 export const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
@@ -9,11 +9,9 @@ export const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 const errorDescriptions: Record<number, string> = {
   400: 'Missing parameter, malformed JSON or header',
   401: 'Missing or invalid API key',
-  403: 'X-ADDRESS is not a wallet of this API key',
+  403: 'X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs',
   404: 'No such record for this merchant',
   409: 'A request with the same Idempotency-Key is in progress',
-  413: 'Body too large',
-  415: 'Body is not JSON',
   422: 'Validation failed; `errors` names every field',
   503: 'A service it needs is unavailable',
 };
@@ -49,21 +47,53 @@ export const htmlOrError = (description: string) => ({
   content: { 'text/html': { schema: z.string() }, ...json(ErrorResponse) },
 });
 
+/**
+ * What middleware/idempotency.ts accepts as an Idempotency-Key: 1 to 255 visible ASCII characters, or an
+ * empty value, which counts as no key.
+ */
+export const idempotencyKeyDescription =
+  'Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none)';
+export const idempotencyKeyPattern = '^[!-~]{0,255}$';
+
 /** The headers of Area A: the merchant's wallet, and the Idempotency-Key of a POST. */
 export const merchantHeaders = z.object({
   'X-ADDRESS': z.string().meta({ description: "The merchant's receiving wallet address" }),
-  'Idempotency-Key': z
-    .string()
-    .optional()
-    .meta({ description: 'Replays the stored response of a retried POST' }),
+  'Idempotency-Key': z.string().optional().meta({
+    description: idempotencyKeyDescription,
+    pattern: idempotencyKeyPattern,
+  }),
 });
 /** Area A headers of a read. */
 export const walletHeader = merchantHeaders.pick({ 'X-ADDRESS': true });
 
-/** An Area A operation: API key and wallet. */
-export const areaA = (op: RouteDoc): RouteDoc => ({ security: [{ apiKey: [] }], ...op });
-/** An Area B operation: API key. */
-export const areaB = (op: RouteDoc): RouteDoc => ({ security: [{ apiKey: [] }], ...op });
+/** The secret a checkout session's opener was given, which changing or closing the session requires. */
+export const clientSecretHeader = (required: boolean) =>
+  z.object({
+    'X-Client-Secret': (required ? z.string() : z.string().optional()).meta({
+      description: 'The `client_secret` returned when the session was opened: only its opener changes it',
+    }),
+  });
+
+/**
+ * An operation behind an API key (or the console's session cookie, middleware/consoleSession.ts) that needs
+ * `scope`: the security requirement names it, and so does `x-required-scope`, which the route's declaration
+ * enforces (`requiredScope`, ./declare.ts).
+ */
+const scoped = <D extends RouteDoc>(scope: Scope, op: D) => ({
+  security: [{ apiKey: [scope] }, { consoleSession: [scope] }],
+  'x-required-scope': scope,
+  ...op,
+});
+/** An Area A operation: API key or console session (holding `scope`) and wallet. */
+export const areaA = scoped;
+/** An operation of the account's under /api/v1: API key or console session holding `scope`. */
+export const account = scoped;
+/** An Area B operation: API key holding `scope` (the console's cookie is not accepted there). */
+export const areaB = <D extends RouteDoc>(scope: Scope, op: D) => ({
+  security: [{ apiKey: [scope] }],
+  'x-required-scope': scope,
+  ...op,
+});
 
 /** The public checkout API's rate limit. */
 export const limited = {
@@ -86,8 +116,11 @@ export const expectedPaymentPath = recordPath({ id: 'Expected payment' });
 export const sessionPath = recordPath({ id: 'Checkout session' });
 export const deliveryPath = recordPath({ id: 'Webhook delivery' });
 export const unmatchedPath = recordPath({ id: 'Unmatched transfer' });
+export const undeliveredEmailPath = recordPath({ id: 'Undelivered e-mail' });
 export const resolvedPaymentPath = recordPath({ id: 'Resolved payment' });
 export const refundPath = recordPath({ id: 'Refund' });
+/** The checkout page's and view's query: the expected payment it is for, if any. */
+export const expectedPaymentQuery = recordQuery({ expected_payment: 'Expected payment' });
 /** A refund page's token: the customer's claim link or the merchant's pay link. */
 export const refundTokenPath = z.object({ token: z.string() });
 export const detailPath = recordPath({ id: 'User', detailId: 'Payment detail' });

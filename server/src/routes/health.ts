@@ -1,6 +1,8 @@
 /** Liveness and readiness, and the Prometheus scrape endpoint. */
 
-import { listChainWatchHealth } from '@checkout/db';
+import { listChainWatchHealth, sweepGasOfChain } from '@checkout/db';
+import { formatUnits, parseEther } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Routes } from './declare.ts';
@@ -38,15 +40,15 @@ interface WatcherHealth {
    * minute and several intervals; `starting` before its first tick.
    */
   status: 'ok' | 'failing' | 'behind' | 'stalled' | 'starting';
-  /** The provider's head when last asked (also by a tick that failed), and when that was. */
+  /** The best head an endpoint gave when last asked (also by a tick that failed), and when that was. */
   head_block: string | null;
   head_seen_at: string | null;
   /** The first block whose logs are not known complete (the newer ones are read again until confirmed). */
   next_block: string | null;
   /**
-   * Blocks between the provider's head and the newest block read. While ticks fail without learning the
-   * head (every provider unreachable), the blocks the chain made since the head was last seen are added
-   * at its block time, and `lag_estimated` is true.
+   * Blocks between the chain's head and the newest block read. The head is the best any endpoint gave;
+   * when it was seen more than two scan intervals ago (ticks fail, or take long: slow or rate-limited
+   * calls), the blocks the chain made since are added at its block time, and `lag_estimated` is true.
    */
   lag_blocks: number | null;
   lag_estimated: boolean;
@@ -67,7 +69,7 @@ async function watcherHealth(deps: AppDeps): Promise<WatcherHealth[]> {
     const lag = head !== null && readTo !== null ? BigInt(head) - BigInt(readTo) : null;
     const failing = status?.failing_since ?? null;
     const unseenMs = status?.head_at ? Date.now() - status.head_at.getTime() : 0;
-    const estimated = failing !== null && lag !== null && unseenMs > 2 * deps.config.checkout.scanIntervalMs;
+    const estimated = lag !== null && unseenMs > 2 * deps.config.checkout.scanIntervalMs;
     const lagBlocks =
       lag === null
         ? null
@@ -106,14 +108,68 @@ async function watcherHealth(deps: AppDeps): Promise<WatcherHealth[]> {
   });
 }
 
+/** A chain's deposit sweeper as /health shows it. */
+interface SweeperHealth {
+  chain_id: number;
+  gas_wallet: string;
+  /** The gas wallet's balance in the chain's coin (decimal), null when it could not be read. */
+  balance: string | null;
+  /** `low` when the balance pays fewer than {@link lowSweeps} sweeps of one deposit at the current gas price. */
+  status: 'ok' | 'low' | 'unknown';
+  /** Mined sweeps and the gas they cost (in the chain's coin). */
+  sweeps: number;
+  gas_spent: string;
+}
+
+/** Fewer sweeps than this left in the gas wallet is `low`. */
+const lowSweeps = 50n;
+/** About the gas one deposit address costs in a batched deploy and sweep (docs/checkout.md, "Gas"). */
+const gasPerDeposit = 220_000n;
+
+/** The gas wallet of each chain whose deposit addresses are swept. */
+async function sweeperHealth(deps: AppDeps): Promise<SweeperHealth[]> {
+  const key = deps.config.checkout.sweeperPrivateKey;
+  if (!key) return [];
+  const wallet = privateKeyToAddress(key);
+  return Promise.all(
+    deps.config.chains
+      .filter((c) => c.depositFactory)
+      .map(async (c): Promise<SweeperHealth> => {
+        const client = deps.chains.get(c.chainId)?.client;
+        const [balance, gasPrice, spent] = await Promise.all([
+          client ? within(() => client.getBalance({ address: wallet })) : undefined,
+          client ? within(() => client.getGasPrice()) : undefined,
+          sweepGasOfChain(deps.db.kysely, c.chainId),
+        ]);
+        const price =
+          gasPrice === undefined || gasPrice > c.sweepMaxGasPriceWei ? c.sweepMaxGasPriceWei : gasPrice;
+        return {
+          chain_id: c.chainId,
+          gas_wallet: wallet,
+          balance: balance === undefined ? null : formatUnits(balance, 18),
+          status:
+            balance === undefined ? 'unknown' : balance < lowSweeps * gasPerDeposit * price ? 'low' : 'ok',
+          sweeps: spent.sweeps,
+          gas_spent: formatUnits(spent.gasSpent, 18),
+        };
+      }),
+  );
+}
+
 /** Workers, backlog and chain watchers, each undefined when its read failed; the gauges are set from them. */
 async function readGauges(deps: AppDeps) {
   const temporal = deps.temporal;
-  const [pollers, backlog, watchers] = await Promise.all([
+  const [pollers, backlog, watchers, sweepers] = await Promise.all([
     temporal ? within(() => temporal.workers()) : undefined,
     within(() => deps.handOver.backlog()),
     within(() => watcherHealth(deps)),
+    within(() => sweeperHealth(deps), 4_000),
   ]);
+  for (const w of sweepers ?? []) {
+    const chain = { chain: String(w.chain_id) };
+    if (w.balance !== null) deps.metrics.sweeperBalance.set(chain, Number(parseEther(w.balance)));
+    deps.metrics.sweepGasSpent.set(chain, Number(parseEther(w.gas_spent)));
+  }
   if (pollers) deps.metrics.workers.set(pollers.workflow);
   for (const w of watchers ?? []) {
     const chain = { chain: String(w.chain_id) };
@@ -124,7 +180,7 @@ async function readGauges(deps: AppDeps) {
     }
   }
   if (backlog !== undefined) deps.metrics.backlog.set(backlog);
-  return { pollers, backlog, watchers };
+  return { pollers, backlog, watchers, sweepers };
 }
 
 /**
@@ -140,7 +196,8 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
       summary: 'Database, Temporal, workers and chain watchers',
       responses: {
         '200': {
-          description: 'Serving: `ok`, or `degraded` when a chain watcher is failing, behind or stalled',
+          description:
+            'Serving: `ok`, or `degraded` when a chain watcher is failing, behind or stalled, or a deposit sweeper’s gas wallet runs low',
           content: json(z.looseObject({})),
         },
         '503': {
@@ -151,7 +208,7 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
     },
     async (ctx) => {
       const temporal = deps.temporal;
-      const [database, workflow, { pollers, backlog, watchers }] = await Promise.all([
+      const [database, workflow, { pollers, backlog, watchers, sweepers }] = await Promise.all([
         probe(() => deps.db.ping()),
         temporal ? probe(() => temporal.check()) : ('disabled' as const),
         readGauges(deps),
@@ -165,7 +222,10 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
             ? ('ok' as const)
             : ('absent' as const);
       const serving = database === 'ok' && workflow === 'ok' && workers === 'ok';
-      const chainsOk = (watchers ?? []).every((w) => w.status === 'ok' || w.status === 'starting');
+      // A gas wallet running low is a warning too: deposits would wait at their addresses.
+      const chainsOk =
+        (watchers ?? []).every((w) => w.status === 'ok' || w.status === 'starting') &&
+        (sweepers ?? []).every((w) => w.status !== 'low');
       ctx.status = serving ? 200 : 503;
       ctx.body = {
         status: !serving ? 'unavailable' : chainsOk ? 'ok' : 'degraded',
@@ -178,6 +238,7 @@ export function healthRoutes(router: Routes, deps: AppDeps): void {
         },
         ...(backlog === undefined ? {} : { backlog }),
         ...(watchers ? { chain_watchers: watchers } : {}),
+        ...(sweepers && sweepers.length > 0 ? { deposit_sweepers: sweepers } : {}),
       };
     },
   );

@@ -2,14 +2,12 @@
  * The hosted checkout page and the widget's built files (and, outside production, the demo shop): pages a
  * shopper opens directly, so a merchant can link to a checkout without embedding anything.
  */
-import { Uuid } from '@checkout/core';
 import { findExpectedPayment, findProductBySlug } from '@checkout/db';
-import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { WidgetAssets } from '../widgetAssets.ts';
 import type { Routes } from './declare.ts';
 import { demoShopRoutes } from './demoShop.ts';
-import { html, htmlOrError, slugPath } from './docs.ts';
+import { expectedPaymentQuery, html, htmlOrError, slugPath } from './docs.ts';
 import {
   checkoutElement,
   escapeHtml,
@@ -37,17 +35,17 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps, widget: Widg
     '/checkout/:slug',
     {
       summary: 'The hosted checkout page',
-      requestParams: { path: slugPath, query: z.object({ expected_payment: z.uuid().optional() }) },
+      requestParams: { path: slugPath, query: expectedPaymentQuery },
       responses: {
         '200': html('The page'),
-        // A page for an unknown checkout; the one error body for a path the service refuses outright.
+        // A page for an unknown checkout; the one error body for a path or an expected payment id the
+        // service refuses outright.
         '404': htmlOrError('No such checkout'),
       },
     },
     async (ctx) => {
       const slug = ctx.params.slug ?? '';
-      const expected =
-        typeof ctx.query.expected_payment === 'string' ? ctx.query.expected_payment : undefined;
+      const expected = ctx.state.query.expected_payment;
       const product = /^[A-Za-z0-9_-]{1,64}$/.test(slug)
         ? await findProductBySlug(deps.db.kysely, slug)
         : undefined;
@@ -57,7 +55,7 @@ export function hostedCheckoutRoutes(router: Routes, deps: AppDeps, widget: Widg
       ctx.type = 'text/html; charset=utf-8';
       // The page is never cached, so it names the hashed script directly and skips the loader.
       const script = { src: await widget.classicScriptPath() };
-      if (!product || (expected !== undefined && !Uuid.safeParse(expected).success)) {
+      if (!product) {
         ctx.status = 404;
         ctx.body = notFoundPage(texts.notFound, language, script);
         return;

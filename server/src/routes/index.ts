@@ -8,8 +8,12 @@ import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import { sandboxKycProvider } from '../kycProvider.ts';
 import { createWidgetAssets } from '../widgetAssets.ts';
+import { apiKeyRoutes } from './apiKeys.ts';
+import { auditLogRoutes } from './auditLog.ts';
 import { expectedPaymentRoutes, publicCheckoutRoutes } from './checkout.ts';
 import { checkoutSessionRoutes } from './checkoutSessions.ts';
+import { consoleRoutes } from './console.ts';
+import { consolePageRoutes } from './consolePage.ts';
 import type { Routes } from './declare.ts';
 import { html, json } from './docs.ts';
 import { faviconRoutes } from './favicon.ts';
@@ -24,7 +28,11 @@ import { productRoutes } from './products.ts';
 import { quoteRoutes } from './quotes.ts';
 import { publicRefundRoutes } from './refundClaims.ts';
 import { refundRoutes } from './refunds.ts';
+import { resolvedPaymentRoutes } from './resolvedPayments.ts';
 import { sandboxPageRoutes, sandboxRoutes } from './sandbox.ts';
+import { sandboxOutcomeRoutes } from './sandboxOutcomes.ts';
+import { teamRoutes } from './team.ts';
+import { undeliveredEmailRoutes } from './undeliveredEmails.ts';
 import { unmatchedTransferRoutes } from './unmatchedTransfers.ts';
 import { userRoutes } from './users.ts';
 import { webhookEndpointRoutes } from './webhookEndpoint.ts';
@@ -33,16 +41,29 @@ import { webhookRoutes } from './webhooks.ts';
 /**
  * The routers of the API, each with its own middleware (see app.ts): `open` (health, pages, the document),
  * `checkout` (the public checkout API and the refund pages' JSON under /api/v1, rate-limited), `areaA` (merchant key and wallet, under
- * /api/v1), `pages` (sandbox pages) and `areaB` (merchant key).
+ * /api/v1), `console` (the console's sign-in under /api/v1, rate-limited), `account` (merchant key or console
+ * session without a wallet, under /api/v1: the team), `pages` (sandbox pages), `sandbox` (the sandbox's
+ * outcome moves: merchant key and wallet) and `areaB` (merchant key).
  */
-export type RouterName = 'open' | 'checkout' | 'areaA' | 'pages' | 'areaB';
+export type RouterName =
+  | 'open'
+  | 'checkout'
+  | 'areaA'
+  | 'console'
+  | 'account'
+  | 'pages'
+  | 'sandbox'
+  | 'areaB';
 
 /** The URL prefix of each router. */
 export const routerPrefixes: Readonly<Record<RouterName, string>> = {
   open: '',
   checkout: '/api/v1',
   areaA: '/api/v1',
+  console: '/api/v1',
+  account: '/api/v1',
   pages: '',
+  sandbox: '',
   areaB: '',
 };
 
@@ -58,6 +79,7 @@ export function declareRoutes(
   hostedCheckoutRoutes(open, deps, widget);
   faviconRoutes(open);
   hostedRefundRoutes(open, deps, widget);
+  consolePageRoutes(open, deps, widget);
   open.get(
     '/openapi.json',
     {
@@ -91,10 +113,19 @@ export function declareRoutes(
   expectedPaymentRoutes(areaA, deps);
   webhookRoutes(areaA, deps);
   unmatchedTransferRoutes(areaA, deps);
+  undeliveredEmailRoutes(areaA);
   refundRoutes(areaA, deps);
+  consoleRoutes(on('console'), deps);
+  teamRoutes(on('account'));
+  resolvedPaymentRoutes(areaA, deps);
+
+  const account = on('account');
+  apiKeyRoutes(account);
+  auditLogRoutes(account);
 
   const sandbox = deps.config.areaB.sandboxEnabled;
   if (sandbox) sandboxPageRoutes(on('pages'), deps);
+  if (sandbox) sandboxOutcomeRoutes(on('sandbox'), deps);
   const areaB = on('areaB');
   userRoutes(areaB, deps, sandbox ? sandboxKycProvider(deps.config.publicBaseUrl) : undefined);
   paymentDetailRoutes(areaB, deps);

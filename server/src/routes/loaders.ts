@@ -17,6 +17,7 @@ import {
   findRefundByToken,
   findScopedWebhookDelivery,
   findSession,
+  findUndeliveredEmail,
   findUnmatchedTransfer,
   findUser,
   type OfframpRow,
@@ -28,7 +29,7 @@ import type { Kysely } from 'kysely';
 import type { AppState } from '../context.ts';
 
 type Ctx = RouterContext<AppState>;
-type WalletScope = { merchantId: string; addressId: string };
+type WalletScope = { merchantId: string; addressId: string; testOnly: boolean };
 type UserScope = { merchantId: string; userId: string };
 
 /** The row, or the 404 of `what`. */
@@ -38,9 +39,13 @@ async function found<T>(what: string, row: Promise<T | undefined>): Promise<T> {
   return value;
 }
 
-/** The Area A scope: the merchant and the wallet of the request. */
+/** The Area A scope: the merchant and the wallet of the request, and whether its key is a test key. */
 export function walletScope(state: AppState): WalletScope {
-  return { merchantId: state.merchant!.merchantId, addressId: state.address!.id };
+  return {
+    merchantId: state.merchant!.merchantId,
+    addressId: state.address!.id,
+    testOnly: state.merchant!.testOnly,
+  };
 }
 
 /** The wallet's record of `:id` as `find` reads it, or the 404 of `what`. */
@@ -108,6 +113,10 @@ export const expectedPaymentOfRequest = (ctx: Ctx) =>
 export const webhookDeliveryOfRequest = (ctx: Ctx) =>
   ofWallet(ctx, 'Webhook delivery', findScopedWebhookDelivery);
 
+/** The wallet's undelivered e-mail of `:id`. */
+export const undeliveredEmailOfRequest = (ctx: Ctx) =>
+  ofWallet(ctx, 'Undelivered e-mail', findUndeliveredEmail);
+
 /** The wallet's resolved payment of `:id`. */
 export const resolvedPaymentOfRequest = (ctx: Ctx) =>
   ofWallet(ctx, 'Resolved payment', findMerchantResolvedPayment);
@@ -121,7 +130,11 @@ export function unmatchedTransferOfRequest(ctx: Ctx) {
     'Unmatched transfer',
     findUnmatchedTransfer(
       ctx.state.db,
-      { merchantId: ctx.state.merchant!.merchantId, receivingAddress: ctx.state.address!.address },
+      {
+        merchantId: ctx.state.merchant!.merchantId,
+        receivingAddress: ctx.state.address!.address,
+        testOnly: ctx.state.merchant!.testOnly,
+      },
       ctx.params.id!,
     ),
   );

@@ -26,10 +26,10 @@ import { quoteAnswer } from './quotes.ts';
 export function offrampRoutes(router: Routes, deps: AppDeps): void {
   router.post(
     '/users/:id/quotes/:quoteId/offramps',
-    areaB({
+    areaB('ramps:write', {
       summary: 'Add offramps (payouts to approved payment details) to an open quote',
       requestParams: { path: quotePath },
-      responses: { ...ok('The new offramps', OfframpListResponse), ...errors(400, 401, 404, 409, 415, 422) },
+      responses: { ...ok('The new offramps', OfframpListResponse), ...errors(400, 401, 404, 409, 422) },
     }),
     withBody({ schema: OfframpsCreateBody, root: 'offramps' }, async (ctx, body) => {
       const quote = await quoteOfRequest(ctx);
@@ -41,7 +41,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/users/:id/offramps',
-    areaB({
+    areaB('ramps:read', {
       summary: "List a user's offramps across quotes",
       requestParams: { path: userPath },
       responses: { ...ok('Offramps, oldest first', OfframpListResponse), ...errors(401, 404) },
@@ -54,7 +54,7 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/users/:id/offramps/:offrampId',
-    areaB({
+    areaB('ramps:read', {
       summary: 'Show an offramp',
       requestParams: { path: userOfframpPath },
       responses: { ...ok('The offramp', OfframpResponse), ...errors(401, 404) },
@@ -66,10 +66,10 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
 
   router.patch(
     '/users/:id/quotes/:quoteId/offramps/:offrampId',
-    areaB({
+    areaB('ramps:write', {
       summary: "Change an offramp's reference while it is initiated",
       requestParams: { path: offrampPath },
-      responses: { ...ok('The offramp', OfframpResponse), ...errors(400, 401, 404, 415, 422) },
+      responses: { ...ok('The offramp', OfframpResponse), ...errors(400, 401, 404, 422) },
     }),
     withBody({ schema: OfframpUpdateBody, root: 'offramp' }, async (ctx, body) => {
       const { row } = await quoteOfframpOfRequest(ctx);
@@ -81,13 +81,13 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
   // A bounced payout (research §7): pay it out again to another approved detail of the same currency.
   router.post(
     '/users/:id/quotes/:quoteId/offramps/:offrampId/resend',
-    areaB({
+    areaB('ramps:write', {
       summary:
         'Pay a bounced offramp out again, to another approved payment detail of the same currency (applied by the workflow moments later)',
       requestParams: { path: offrampPath },
       responses: {
         ...ok('The offramp, still bounced, with its new payment detail', OfframpResponse),
-        ...errors(400, 401, 404, 409, 415, 422),
+        ...errors(400, 401, 404, 409, 422),
       },
     }),
     withBody({ schema: OfframpResendBody, root: 'offramp' }, async (ctx, body) => {
@@ -104,13 +104,13 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
   // A bounced payout (research §7): return its tokens, fee included, to the deposit's sender or a given address.
   router.post(
     '/users/:id/quotes/:quoteId/offramps/:offrampId/refund',
-    areaB({
+    areaB('ramps:write', {
       summary:
         "Refund a bounced offramp's tokens, fee included, to the deposit's sender or refund_address (applied by the workflow moments later)",
       requestParams: { path: offrampPath },
       responses: {
         ...ok('The offramp, still bounced, with the refund requested', OfframpResponse),
-        ...errors(400, 401, 404, 409, 415, 422),
+        ...errors(400, 401, 404, 409, 422),
       },
     }),
     withBody({ schema: OfframpRefundBody, root: 'offramp' }, async (ctx, body) => {
@@ -126,12 +126,12 @@ export function offrampRoutes(router: Routes, deps: AppDeps): void {
 
   router.post(
     '/users/:id/quotes/:quoteId/execute',
-    areaB({
+    areaB('ramps:write', {
       summary: 'Execute a quote funded on chain: verifies the deposit, then starts the payouts',
       requestParams: { path: quotePath },
       responses: {
         ...ok('The executed quote, its offramps still initiated', QuoteResponse),
-        ...errors(400, 401, 404, 409, 415, 422),
+        ...errors(400, 401, 404, 409, 422),
         ...unavailable,
       },
     }),

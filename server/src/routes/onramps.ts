@@ -36,13 +36,13 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
   for (const path of ['/users/:id/onramps', '/users/:id/onramp']) {
     router.post(
       path,
-      areaB({
+      areaB('ramps:write', {
         summary:
           'Create an onramp: bank deposit instructions for fiat in, crypto out (`/onramp` also accepted)',
         requestParams: { path: userPath },
         responses: {
           ...ok('The new onramp, with deposit_instructions', OnrampResponse),
-          ...errors(400, 401, 404, 409, 415, 422),
+          ...errors(400, 401, 404, 409, 422),
         },
       }),
       create,
@@ -51,7 +51,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/users/:id/onramps',
-    areaB({
+    areaB('ramps:read', {
       summary: "List a user's onramps",
       requestParams: { path: userPath },
       responses: { ...ok('Onramps, oldest first', OnrampListResponse), ...errors(401, 404) },
@@ -64,7 +64,7 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/users/:id/onramps/:onrampId',
-    areaB({
+    areaB('ramps:read', {
       summary: 'Show an onramp (without deposit_instructions)',
       requestParams: { path: onrampPath },
       responses: { ...ok('The onramp', OnrampResponse), ...errors(401, 404) },
@@ -79,13 +79,13 @@ export function onrampRoutes(router: Routes, deps: AppDeps): void {
 export function onrampSandboxRoutes(router: Routes): void {
   router.post(
     '/sandbox/users/:id/onramps/:onrampId/deposit',
-    areaB({
+    areaB('ramps:write', {
       summary:
         "Sandbox only: the bank partner's deposit notice; stored, then credited by the onramp's workflow",
       requestParams: { path: onrampPath },
       responses: {
         ...ok('The stored deposit notice', SandboxDepositResponse),
-        ...errors(400, 401, 404, 409, 415, 422),
+        ...errors(400, 401, 404, 409, 422),
       },
     }),
     withBody({ schema: SandboxDepositBody, root: 'amount' }, async (ctx, body) => {

@@ -17,12 +17,12 @@ import { listOfUser, paymentDetailOfRequest, userOfRequest } from './loaders.ts'
 export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
   router.post(
     '/users/:id/payment_details/validate',
-    areaB({
+    areaB('users:read', {
       summary: "Check a payment detail's format (not the account itself)",
       requestParams: { path: userPath },
       responses: {
         ...ok('The verdict', PaymentDetailValidationResponse),
-        ...errors(400, 401, 404, 415, 422),
+        ...errors(400, 401, 404, 422),
       },
     }),
     withBody({ schema: PaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
@@ -35,12 +35,12 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
 
   router.post(
     '/users/:id/payment_details',
-    areaB({
+    areaB('users:write', {
       summary: 'Create a payment detail (needs approved KYC for its currency and rail)',
       requestParams: { path: userPath },
       responses: {
         ...ok('The new payment detail', PaymentDetailResponse),
-        ...errors(400, 401, 404, 415, 422),
+        ...errors(400, 401, 404, 422),
       },
     }),
     withBody({ schema: PaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
@@ -55,7 +55,7 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/users/:id/payment_details',
-    areaB({
+    areaB('users:read', {
       summary: "List a user's payment details",
       requestParams: { path: userPath },
       responses: { ...ok('Payment details', PaymentDetailListResponse), ...errors(401, 404) },
@@ -68,7 +68,7 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/users/:id/payment_details/:detailId',
-    areaB({
+    areaB('users:read', {
       summary: 'Show a payment detail',
       requestParams: { path: detailPath },
       responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },
@@ -81,7 +81,7 @@ export function paymentDetailRoutes(router: Routes, deps: AppDeps): void {
 
   router.patch(
     '/users/:id/payment_details/:detailId/deactivate',
-    areaB({
+    areaB('users:write', {
       summary: 'Deactivate a payment detail',
       requestParams: { path: detailPath },
       responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(401, 404) },

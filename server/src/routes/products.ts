@@ -20,10 +20,10 @@ import { productOfRequest, walletScope } from './loaders.ts';
 export function productRoutes(router: Routes, deps: AppDeps): void {
   router.post(
     '/products',
-    areaA({
+    areaA('products:write', {
       summary: 'Create a product',
       requestParams: { header: merchantHeaders },
-      responses: { ...ok('The new product', ProductResponse), ...errors(400, 401, 403, 409, 413, 415, 422) },
+      responses: { ...ok('The new product', ProductResponse), ...errors(400, 401, 403, 409, 422) },
     }),
     withBody({ schema: ProductCreateBody, root: 'product' }, async (ctx, body) => {
       const { product: input } = body();
@@ -36,6 +36,7 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
       const row = await createProduct(ctx.state.db, deps, {
         merchantId: ctx.state.merchant!.merchantId,
         addressId: wallet.id,
+        testOnly: ctx.state.merchant!.testOnly,
         product: input,
       });
       ctx.body = {
@@ -49,23 +50,26 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
   const listCache = new Map<string, { version: number; body: string }>();
   router.get(
     '/products',
-    areaA({
+    areaA('products:read', {
       summary: "List the wallet's products",
       requestParams: { header: walletHeader },
       responses: { ...ok('Products', ProductListResponse), ...errors(400, 401, 403) },
     }),
     async (ctx) => {
       const wallet = ctx.state.address!;
-      const cached = listCache.get(wallet.id);
+      const scope = walletScope(ctx.state);
+      // A test key's list (test networks only) is cached apart from the full one.
+      const cacheKey = scope.testOnly ? `${wallet.id}:test` : wallet.id;
+      const cached = listCache.get(cacheKey);
       ctx.type = 'application/json';
       if (cached && cached.version === wallet.productsVersion) {
         ctx.body = cached.body;
         return;
       }
-      const rows = await listProducts(ctx.state.db, wallet.id);
+      const rows = await listProducts(ctx.state.db, scope);
       const body = JSON.stringify({ products: rows.map(presentProduct) });
       if (listCache.size >= 10_000) listCache.delete(listCache.keys().next().value!);
-      listCache.set(wallet.id, { version: wallet.productsVersion, body });
+      listCache.set(cacheKey, { version: wallet.productsVersion, body });
       ctx.body = body;
     },
   );
@@ -84,12 +88,12 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
   ] as const) {
     router.patch(
       path,
-      areaA({
+      areaA('products:write', {
         summary,
-        requestParams: { header: merchantHeaders, path: productPath },
+        requestParams: { header: walletHeader, path: productPath },
         responses: {
           ...ok('The updated product', UpdatedProductResponse),
-          ...errors(400, 401, 403, 404, 415, 422),
+          ...errors(400, 401, 403, 404, 422),
         },
       }),
       update,
@@ -98,7 +102,7 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/products/:id/resolved_payments',
-    areaA({
+    areaA('payments:read', {
       summary: "List a product's resolved payments",
       requestParams: { header: walletHeader, path: productPath },
       responses: { ...ok('Resolved payments', ResolvedPaymentListResponse), ...errors(400, 401, 403, 404) },

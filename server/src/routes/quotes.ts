@@ -35,10 +35,10 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
 
   router.post(
     '/users/:id/quotes',
-    areaB({
+    areaB('ramps:write', {
       summary: 'Create a quote with its own deposit address (starts its expiry timer)',
       requestParams: { path: userPath },
-      responses: { ...ok('The new quote', QuoteResponse), ...errors(400, 401, 404, 409, 415, 422) },
+      responses: { ...ok('The new quote', QuoteResponse), ...errors(400, 401, 404, 409, 422) },
     }),
     withBody({ schema: QuoteCreateBody, root: 'quote' }, async (ctx, body) => {
       const user = await userOfRequest(ctx);
@@ -50,10 +50,10 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
   // A calculator for one payout (research §7, Quote#Rate): nothing is stored and no address is handed out.
   router.post(
     '/users/:id/quote/rate',
-    areaB({
+    areaB('ramps:read', {
       summary: 'Price one payout from the fiat or the token side (nothing is stored)',
       requestParams: { path: userPath },
-      responses: { ...ok('The price', QuoteRateResponse), ...errors(400, 401, 404, 415, 422) },
+      responses: { ...ok('The price', QuoteRateResponse), ...errors(400, 401, 404, 422) },
     }),
     withBody({ schema: QuoteRateBody, root: 'quote' }, async (ctx, body) => {
       // Only the account's own users may be priced for.
@@ -80,7 +80,7 @@ export function quoteRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/users/:id/quotes/:quoteId',
-    areaB({
+    areaB('ramps:read', {
       summary: 'Show a quote: the total required to deliver its offramps',
       requestParams: { path: quotePath },
       responses: { ...ok('The quote (spec 2.6)', QuoteResponse), ...errors(401, 404) },

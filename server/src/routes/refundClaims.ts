@@ -3,8 +3,7 @@
  * customer's claim (read it, give the address) and the merchant's pay page (the exact transfer to make).
  */
 import { RefundClaimBody, RefundClaimResponse, RefundPaymentResponse } from '@checkout/core';
-import { presentRefundPayment } from '@checkout/db';
-import { claimRefund, viewRefundClaim } from '@checkout/workflows';
+import { claimRefund, viewRefundClaim, viewRefundPayment } from '@checkout/workflows';
 import type { AppDeps } from '../context.ts';
 import { type Routes, withBody } from './declare.ts';
 import { errors, limited, ok, refundTokenPath } from './docs.ts';
@@ -34,14 +33,21 @@ export function publicRefundRoutes(router: Routes, deps: AppDeps): void {
       requestParams: { path: refundTokenPath },
       responses: {
         ...ok('The refund claim', RefundClaimResponse),
-        ...errors(400, 404, 409, 413, 415, 422),
+        ...errors(400, 404, 409, 422),
         ...limited,
       },
     },
     withBody({ schema: RefundClaimBody }, async (ctx, body) => {
       const db = ctx.state.db;
       const row = await refundOfToken(ctx, db, 'claim');
-      const claimed = await claimRefund(db, shown, { row, refundAddress: body().refund_address });
+      const claimed = await claimRefund(
+        db,
+        { ...shown, chains: deps.chains },
+        {
+          row,
+          refundAddress: body().refund_address,
+        },
+      );
       ctx.body = { refund_claim: await viewRefundClaim(db, claimed) };
     }),
   );
@@ -55,7 +61,8 @@ export function publicRefundRoutes(router: Routes, deps: AppDeps): void {
       responses: { ...ok('The refund payment', RefundPaymentResponse), ...errors(404), ...limited },
     },
     async (ctx) => {
-      ctx.body = { refund_payment: presentRefundPayment(await refundOfToken(ctx, ctx.state.db, 'pay')) };
+      const db = ctx.state.db;
+      ctx.body = { refund_payment: await viewRefundPayment(db, await refundOfToken(ctx, db, 'pay')) };
     },
   );
 }

@@ -2,12 +2,19 @@
  * Area A refunds: the merchant refunds a resolved payment or an unmatched transfer (the wallet pays it), lists
  * and reads them, and cancels one not yet paid.
  */
-import { RefundListResponse, RefundQuery, RefundRequestBody, RefundResponse } from '@checkout/core';
+import {
+  RefundCancelBody,
+  RefundListResponse,
+  RefundQuery,
+  RefundRequestBody,
+  RefundResponse,
+} from '@checkout/core';
 import { presentRefund } from '@checkout/db';
 import { cancelRefund, listWalletRefunds, type RefundSubject, requestRefund } from '@checkout/workflows';
 import type { RouterContext } from '@koa/router';
+import { formatUnits } from 'viem';
 import type { AppDeps, AppState } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
+import { audited } from './audited.ts';
 import { type Routes, withBody } from './declare.ts';
 import {
   areaA,
@@ -30,7 +37,7 @@ import {
 /** Registers the refund routes on the authenticated Area A router. */
 export function refundRoutes(router: Routes, deps: AppDeps): void {
   const shown = { secrets: deps.secrets, publicBaseUrl: deps.config.publicBaseUrl };
-  const requestDeps = { ...shown, claimDays: deps.config.checkout.refundClaimDays };
+  const requestDeps = { ...shown, chains: deps.chains, claimDays: deps.config.checkout.refundClaimDays };
 
   /** Declares the POST at `path` that refunds the record `subjectOf` finds, from the receiving wallet. */
   const refundRoute = (
@@ -41,18 +48,32 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
   ) =>
     router.post(
       path,
-      areaA({
+      areaA('refunds:write', {
         summary,
         requestParams: { header: merchantHeaders, path: records },
         responses: {
           ...created('The refund', RefundResponse),
-          ...errors(400, 401, 403, 404, 409, 413, 415, 422),
+          ...errors(400, 401, 403, 404, 409, 422),
         },
       }),
       withBody({ schema: RefundRequestBody }, async (ctx, body) => {
         const subject = await subjectOf(ctx);
         const scope = walletScope(ctx.state);
-        const row = await requestRefund(ctx.state.db, requestDeps, { scope, subject, body: body() });
+        const input = body();
+        const row = await audited(
+          ctx,
+          (db) => requestRefund(db, requestDeps, { scope, subject, body: input }),
+          (refund) => ({
+            action: 'refund.requested',
+            subject: refund.id,
+            detail: {
+              resolved_payment_id: refund.resolved_payment_id,
+              unmatched_transfer_id: refund.unmatched_transfer_id,
+              amount: formatUnits(BigInt(refund.amount), refund.token.decimal_count),
+              token: refund.token.symbol,
+            },
+          }),
+        );
         ctx.status = 201;
         ctx.body = { refund: presentRefund(row, shown) };
       }),
@@ -67,7 +88,7 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/resolved_payments/:id/refunds',
-    areaA({
+    areaA('refunds:read', {
       summary: "A resolved payment's refunds, newest first",
       requestParams: { header: walletHeader, path: resolvedPaymentPath },
       responses: { ...ok('Refunds', RefundListResponse), ...errors(400, 401, 403, 404) },
@@ -91,13 +112,13 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/refunds',
-    areaA({
+    areaA('refunds:read', {
       summary: "The wallet's refunds, newest first (filter by status, time)",
       requestParams: { header: walletHeader, query: RefundQuery },
       responses: { ...ok('Refunds', RefundListResponse), ...errors(400, 401, 403, 422) },
     }),
     async (ctx) => {
-      const query = parseBody(RefundQuery, { ...ctx.query });
+      const { query } = ctx.state;
       ctx.body = {
         refunds: await listWalletRefunds(ctx.state.db, shown, walletScope(ctx.state), {
           status: query.status,
@@ -110,7 +131,7 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/refunds/:id',
-    areaA({
+    areaA('refunds:read', {
       summary: 'A refund, with its claim link, pay link and payment request',
       requestParams: { header: walletHeader, path: refundPath },
       responses: { ...ok('The refund', RefundResponse), ...errors(400, 401, 403, 404) },
@@ -122,14 +143,24 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
 
   router.post(
     '/refunds/:id/cancel',
-    areaA({
-      summary: 'Cancel a refund not yet paid (awaiting its address or ready to pay)',
+    areaA('refunds:write', {
+      summary:
+        'Cancel a refund not yet paid (awaiting its address or ready to pay); an optional reason is shown to the customer',
       requestParams: { header: merchantHeaders, path: refundPath },
-      responses: { ...ok('The refund, canceled', RefundResponse), ...errors(400, 401, 403, 404, 409) },
+      responses: {
+        ...ok('The refund, canceled', RefundResponse),
+        ...errors(400, 401, 403, 404, 409, 422, 503),
+      },
     }),
-    async (ctx) => {
+    withBody({ schema: RefundCancelBody, optional: true }, async (ctx, body) => {
       const row = await refundOfRequest(ctx);
-      ctx.body = { refund: presentRefund(await cancelRefund(ctx.state.db, shown, row), shown) };
-    },
+      const reason = body().reason;
+      const canceled = await audited(
+        ctx,
+        (db) => cancelRefund(db, requestDeps, row, reason),
+        (refund) => ({ action: 'refund.canceled', subject: refund.id, detail: { reason: reason ?? null } }),
+      );
+      ctx.body = { refund: presentRefund(canceled, shown) };
+    }),
   );
 }

@@ -70,10 +70,10 @@ export function sandboxPageRoutes(router: Routes, deps: AppDeps): void {
 export function sandboxRoutes(router: Routes, deps: AppDeps): void {
   router.patch(
     '/sandbox/users/:id/kycs',
-    areaB({
+    areaB('users:write', {
       summary: 'Sandbox only: force a KYC decision (applied asynchronously by the KYC workflow)',
       requestParams: { path: userPath },
-      responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 415, 422) },
+      responses: { '200': { description: 'Accepted' }, ...errors(400, 401, 404, 422) },
     }),
     withBody({ schema: SandboxKycBody, root: 'kyc' }, async (ctx, body) => {
       const user = await userOfRequest(ctx);
@@ -92,10 +92,10 @@ export function sandboxRoutes(router: Routes, deps: AppDeps): void {
 
   router.patch(
     '/sandbox/users/:id/payment_details/:detailId',
-    areaB({
+    areaB('users:write', {
       summary: "Sandbox only: force a payment detail's status",
       requestParams: { path: detailPath },
-      responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 415, 422) },
+      responses: { ...ok('The payment detail', PaymentDetailResponse), ...errors(400, 401, 404, 422) },
     }),
     withBody({ schema: SandboxPaymentDetailBody, root: 'payment_detail' }, async (ctx, body) => {
       const detail = await paymentDetailOfRequest(ctx);

@@ -14,7 +14,7 @@ import {
   presentUnmatched,
 } from '@checkout/workflows';
 import type { AppDeps, AppState } from '../context.ts';
-import { parseBody } from '../parseBody.ts';
+import { audited } from './audited.ts';
 import { type Routes, withBody } from './declare.ts';
 import { areaA, errors, merchantHeaders, ok, unmatchedPath, walletHeader } from './docs.ts';
 import { unmatchedTransferOfRequest, walletScope } from './loaders.ts';
@@ -31,7 +31,7 @@ export function unmatchedTransferRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/unmatched_transfers',
-    areaA({
+    areaA('transfers:read', {
       summary:
         'Transfers into the wallet that no checkout took, newest first (filter by product, status, time)',
       requestParams: { header: walletHeader, query: UnmatchedTransferQuery },
@@ -41,7 +41,7 @@ export function unmatchedTransferRoutes(router: Routes, deps: AppDeps): void {
       },
     }),
     async (ctx) => {
-      const query = parseBody(UnmatchedTransferQuery, { ...ctx.query });
+      const { query } = ctx.state;
       ctx.body = {
         unmatched_transfers: await listWalletUnmatched(ctx.state.db, walletOf(ctx.state), {
           productId: query.product_id,
@@ -55,7 +55,7 @@ export function unmatchedTransferRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/unmatched_transfers/:id',
-    areaA({
+    areaA('transfers:read', {
       summary: 'An unmatched transfer, with the checkouts it arrived near',
       requestParams: { header: walletHeader, path: unmatchedPath },
       responses: {
@@ -71,30 +71,41 @@ export function unmatchedTransferRoutes(router: Routes, deps: AppDeps): void {
 
   router.post(
     '/unmatched_transfers/:id/attach',
-    areaA({
+    areaA('transfers:write', {
       summary:
         'Attach it to an open expected payment (its checkout records it as its payment) or to a resolved payment (a top-up of the same token)',
       requestParams: { header: merchantHeaders, path: unmatchedPath },
       responses: {
         ...ok('The unmatched transfer, attached', UnmatchedTransferResponse),
-        ...errors(400, 401, 403, 404, 409, 415, 422),
+        ...errors(400, 401, 403, 404, 409, 422),
       },
     }),
     withBody({ schema: UnmatchedTransferAttachBody }, async (ctx, body) => {
       const row = await unmatchedTransferOfRequest(ctx);
       const input = body();
       const scope = walletOf(ctx.state);
-      const attached = input.expected_payment_id
-        ? await attachToExpectedPayment(
-            ctx.state.db,
-            { windows },
-            { scope, row, expectedPaymentId: input.expected_payment_id },
-          )
-        : await attachToResolvedPayment(
-            ctx.state.db,
-            { secrets: deps.secrets },
-            { scope, row, resolvedPaymentId: input.resolved_payment_id! },
-          );
+      const attached = await audited(
+        ctx,
+        (db) =>
+          input.expected_payment_id
+            ? attachToExpectedPayment(
+                db,
+                { windows, secrets: deps.secrets },
+                { scope, row, expectedPaymentId: input.expected_payment_id },
+              )
+            : attachToResolvedPayment(
+                db,
+                { secrets: deps.secrets },
+                { scope, row, resolvedPaymentId: input.resolved_payment_id! },
+              ),
+        (transfer) => ({
+          action: 'unmatched_transfer.attached',
+          subject: transfer.id,
+          detail: input.expected_payment_id
+            ? { expected_payment_id: input.expected_payment_id }
+            : { resolved_payment_id: input.resolved_payment_id },
+        }),
+      );
       const [shown] = await presentUnmatched(ctx.state.db, [attached]);
       ctx.body = { unmatched_transfer: shown };
     }),
@@ -102,19 +113,23 @@ export function unmatchedTransferRoutes(router: Routes, deps: AppDeps): void {
 
   router.post(
     '/unmatched_transfers/:id/dismiss',
-    areaA({
+    areaA('transfers:write', {
       summary: 'Dismiss it with a note (nothing is booked or sent)',
       requestParams: { header: merchantHeaders, path: unmatchedPath },
       responses: {
         ...ok('The unmatched transfer, dismissed', UnmatchedTransferResponse),
-        ...errors(400, 401, 403, 404, 409, 415, 422),
+        ...errors(400, 401, 403, 404, 409, 422),
       },
     }),
     withBody({ schema: UnmatchedTransferDismissBody }, async (ctx, body) => {
       const row = await unmatchedTransferOfRequest(ctx);
-      const [shown] = await presentUnmatched(ctx.state.db, [
-        await dismissUnmatched(ctx.state.db, row, body().note),
-      ]);
+      const { note } = body();
+      const dismissed = await audited(
+        ctx,
+        (db) => dismissUnmatched(db, { secrets: deps.secrets }, row, note),
+        (transfer) => ({ action: 'unmatched_transfer.dismissed', subject: transfer.id, detail: { note } }),
+      );
+      const [shown] = await presentUnmatched(ctx.state.db, [dismissed]);
       ctx.body = { unmatched_transfer: shown };
     }),
   );

@@ -45,9 +45,9 @@ function userFormatErrors(raw: Record<string, unknown>, blockedCountries: readon
 export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvider | undefined): void {
   router.post(
     '/users',
-    areaB({
+    areaB('users:write', {
       summary: 'Create a user (starts its KYC workflow)',
-      responses: { ...ok('The new user', UserResponse), ...errors(400, 401, 409, 415, 422) },
+      responses: { ...ok('The new user', UserResponse), ...errors(400, 401, 409, 422) },
     }),
     withBody(
       {
@@ -68,7 +68,7 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
 
   router.get(
     '/users',
-    areaB({
+    areaB('users:read', {
       summary: "List the account's users",
       responses: { ...ok('Users', UserListResponse), ...errors(401) },
     }),
@@ -80,7 +80,7 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
 
   router.get(
     '/users/:id',
-    areaB({
+    areaB('users:read', {
       summary: 'Show a user',
       requestParams: { path: userPath },
       responses: { ...ok('The user', UserResponse), ...errors(401, 404) },
@@ -93,7 +93,7 @@ export function userRoutes(router: Routes, deps: AppDeps, kycProvider: KycProvid
 
   router.post(
     '/users/:id/kycs',
-    areaB({
+    areaB('users:write', {
       summary: 'Open a KYC session; the user verifies at the returned URL',
       requestParams: { path: userPath },
       responses: { ...ok('The session URL', KycSessionResponse), ...errors(401, 404) },

@@ -15,9 +15,9 @@ import { areaB, errors, ok } from './docs.ts';
 export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
   router.put(
     '/webhook_endpoint',
-    areaB({
+    areaB('webhooks:write', {
       summary: 'Set the URL that receives kyc_update and payment_detail_update',
-      responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(400, 401, 415, 422) },
+      responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(400, 401, 422) },
     }),
     withBody({ schema: WebhookEndpointBody, root: 'webhook_endpoint' }, async (ctx, body) => {
       const { webhook_endpoint: input } = body();
@@ -29,7 +29,7 @@ export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
 
   router.get(
     '/webhook_endpoint',
-    areaB({
+    areaB('webhooks:read', {
       summary: 'Show the webhook endpoint',
       responses: { ...ok('The endpoint', WebhookEndpointResponse), ...errors(401, 404) },
     }),
@@ -42,7 +42,7 @@ export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
 
   router.delete(
     '/webhook_endpoint',
-    areaB({
+    areaB('webhooks:write', {
       summary: 'Remove the webhook endpoint',
       responses: { ...ok('The removed endpoint', WebhookEndpointResponse), ...errors(401, 404) },
     }),

@@ -2,10 +2,25 @@
 /**
  * An injected EIP-1193 wallet for the browser, backed by a dev-chain key: announced through EIP-6963
  * and/or installed as `window.ethereum` (before the page loads, or later on demand), on a chosen network,
- * with scripted refusals and failures.
+ * with scripted refusals and failures; also a wallet that loses a call's data suffix, and a smart account
+ * whose relayer executes the shopper's transfer.
  */
+import { uniswapV2RouterAbi } from '@checkout/core/uniswapV2Router';
 import type { Page } from 'playwright-core';
-import { createPublicClient, createWalletClient, type Hash, type Hex, http, keccak256 } from 'viem';
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  decodeFunctionData,
+  encodeFunctionData,
+  erc20Abi,
+  type Hash,
+  type Hex,
+  http,
+  keccak256,
+  toFunctionSelector,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
 /** An EIP-1193 error as the wallet answers it. */
@@ -27,7 +42,7 @@ export interface TestWallet {
   calls: string[];
   /** Requests the page made, with their parameters, in order. */
   requests: WalletRequest[];
-  /** Hashes of the transactions the wallet broadcast, in order. */
+  /** Hashes of the transactions the wallet answered the page, in order (a relayer's for a relayed transfer). */
   sent: Hash[];
   /** The chain id the wallet is on now. */
   readonly chainId: number;
@@ -72,6 +87,19 @@ export interface TestWalletOptions {
   announce?: boolean;
   /** Also install the provider as `window.ethereum` before the page loads (default false). */
   injectWindowEthereum?: boolean;
+  /**
+   * Encode every known call (ERC-20, the swap router) again from its ABI before signing, as a wallet that
+   * shows and re-builds the call: whatever followed its arguments (a data suffix, a session's reference)
+   * is lost.
+   */
+  stripDataSuffix?: boolean;
+  /**
+   * A smart account's emulation: a token `transfer(to, amount)` the page asks for is executed by this
+   * relayer account (which needs the chain's coin for fees) — the shopper approves it for the amount, then
+   * the relayer calls `transferFrom(shopper, to, amount)` with whatever followed the transfer's arguments
+   * appended — and the page is answered the relayer's transaction. Other calls are the shopper's own.
+   */
+  relayerKey?: Hex;
 }
 
 interface RpcAnswer {
@@ -86,11 +114,43 @@ const icon =
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
+/**
+ * The least gas limit a transaction with `data` is accepted with — its intrinsic cost (16 per non-zero and
+ * 4 per zero byte of data), or the calldata floor when that is higher (10 per token, a non-zero byte
+ * counting 4) — plus 2,000: the call starts, then runs out of gas.
+ */
+function barelyEnoughGas(data: Hex | undefined): bigint {
+  const bytes = (data ?? '0x').slice(2).match(/../g) ?? [];
+  const zero = bytes.filter((b) => b === '00').length;
+  const nonZero = bytes.length - zero;
+  return BigInt(21_000 + Math.max(16 * nonZero + 4 * zero, 10 * (zero + 4 * nonZero)) + 2_000);
+}
+
+/** The calls the suffix-dropping wallet knows how to build again. */
+const knownCalls = [...erc20Abi, ...uniswapV2RouterAbi] as Abi;
+const transferSelector = toFunctionSelector('transfer(address,uint256)');
+
+/** `data` encoded again from its ABI: without what followed the arguments; unknown calls stay as they are. */
+function withoutSuffix(data: Hex): Hex {
+  try {
+    const call = decodeFunctionData({ abi: knownCalls, data });
+    return encodeFunctionData({ abi: knownCalls, functionName: call.functionName, args: call.args });
+  } catch {
+    return data;
+  }
+}
+
 /** Installs the wallet in `page` (before any page script runs) for the shopper `privateKey` on `rpcUrl`. */
 export async function installTestWallet(page: Page, options: TestWalletOptions): Promise<TestWallet> {
   const account = privateKeyToAccount(options.privateKey);
   const client = createWalletClient({ account, transport: http(options.rpcUrl) });
-  const reader = createPublicClient({ transport: http(options.rpcUrl) });
+  const reader = createPublicClient({ transport: http(options.rpcUrl), pollingInterval: 100 });
+  const relayer = options.relayerKey
+    ? createWalletClient({
+        account: privateKeyToAccount(options.relayerKey),
+        transport: http(options.rpcUrl),
+      })
+    : undefined;
   const calls: string[] = [];
   const requests: WalletRequest[] = [];
   const sent: Hash[] = [];
@@ -127,7 +187,7 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
       ...(tx.data ? { data: tx.data } : {}),
       ...(tx.value ? { value: BigInt(tx.value) } : {}),
       // Out of gas a little after the intrinsic cost: the call starts, then reverts.
-      ...(revert ? { gas: 23_000n } : tx.gas ? { gas: BigInt(tx.gas) } : {}),
+      ...(revert ? { gas: barelyEnoughGas(tx.data) } : tx.gas ? { gas: BigInt(tx.gas) } : {}),
     });
     const serialized = await client.signTransaction({ ...request, chain: null } as never);
     const hash = keccak256(serialized);
@@ -141,8 +201,32 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
       );
       if (!mined) throw error;
     }
-    sent.push(hash);
     return hash;
+  };
+
+  /**
+   * The smart account's way with a transfer: the shopper approves the relayer, which moves the tokens with
+   * `transferFrom` and the transfer's suffix; resolves to the relayer's transaction.
+   */
+  const relay = async (token: Hex, data: Hex, wallet: NonNullable<typeof relayer>): Promise<Hash> => {
+    const { args } = decodeFunctionData({ abi: erc20Abi, data });
+    const [to, amount] = args as readonly [Address, bigint];
+    const suffix = data.slice(2 + 8 + 128);
+    const approval = await send({
+      to: token,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [wallet.account.address, amount],
+      }),
+    });
+    await reader.waitForTransactionReceipt({ hash: approval });
+    const call = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transferFrom',
+      args: [account.address, to, amount],
+    });
+    return wallet.sendTransaction({ chain: null, to: token, data: `${call}${suffix}` });
   };
 
   const handle = async (request: WalletRequest): Promise<RpcAnswer> => {
@@ -174,12 +258,25 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
         known.add(Number(chainId));
         return options.switchOnAdd === false ? { result: null } : switchChain(Number(chainId));
       }
+      // EIP-191 signing, as a Sign-In with Ethereum message asks: the page gives the message's bytes in hex.
+      case 'personal_sign': {
+        const [message, address] = request.params as [Hex, string];
+        if (!authorized || address?.toLowerCase() !== account.address.toLowerCase())
+          return { error: { code: 4100, message: 'The requested account has not been authorized.' } };
+        return { result: await account.signMessage({ message: { raw: message } }) };
+      }
       case 'eth_sendTransaction': {
         const tx = (request.params[0] ?? {}) as { to?: Hex; data?: Hex; value?: Hex; gas?: Hex };
         if (!tx.to) return { error: { code: -32602, message: 'missing to' } };
         if (current !== options.chainId)
           return { error: { code: -32603, message: `This account has no funds on chain ${current}.` } };
-        return { result: await send({ ...tx, to: tx.to }) };
+        const data = tx.data && options.stripDataSuffix ? withoutSuffix(tx.data) : tx.data;
+        const hash =
+          relayer && data?.startsWith(transferSelector)
+            ? await relay(tx.to, data, relayer)
+            : await send({ ...tx, to: tx.to, ...(data ? { data } : {}) });
+        sent.push(hash);
+        return { result: hash };
       }
       default:
         return forward(request);

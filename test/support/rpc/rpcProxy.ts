@@ -13,8 +13,17 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** How the proxy misbehaves; every field is off when absent. */
 export interface RpcFaults {
-  /** `eth_getLogs` is answered by a node this many blocks behind the head: the newest blocks' logs are left out, without an error. */
+  /**
+   * `eth_getLogs` is answered by a node this many blocks behind the head: the newest blocks' logs are left
+   * out, without an error, and a block it has not reached is refused by hash ("unknown block", as geth).
+   */
   lagBlocks?: number;
+  /** The whole endpoint is a node this many blocks behind: its head, its blocks and its logs. */
+  staleBlocks?: number;
+  /** Every call is answered after this many milliseconds. */
+  delayMs?: number;
+  /** This share of calls (0–1, spread evenly) is answered HTTP 429 with `Retry-After`. */
+  rateLimitShare?: { share: number; retryAfterSeconds: number };
   /** `eth_getLogs` over more blocks than `blocks` is refused, in the words of `style`. */
   rangeLimit?: { blocks: number; style: 'quicknode' | 'bsc' | 'ankr' | 'alchemy' | 'infura' };
   /** `eth_getLogs` returning more logs than this is refused (Infura: "query returned more than … results"). */
@@ -53,6 +62,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const refused: Record<string, number> = {};
   const served: number[] = [];
   const sockets = new Set<Socket>();
+  let requests = 0;
   const count = (table: Record<string, number>, name: string) => {
     table[name] = (table[name] ?? 0) + 1;
   };
@@ -80,8 +90,37 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     const error = (code: number, message: string) => ({
       body: { jsonrpc: '2.0', id: call.id, error: { code, message } },
     });
+    const behind = faults.staleBlocks ?? 0;
+    if (behind > 0 && method === 'eth_blockNumber') {
+      count(refused, 'stale');
+      return { body: { jsonrpc: '2.0', id: call.id, result: `0x${((await head()) - behind).toString(16)}` } };
+    }
+    if (behind > 0 && method === 'eth_getBlockByNumber') {
+      const asked = call.params?.[0];
+      if (
+        typeof asked === 'string' &&
+        asked.startsWith('0x') &&
+        Number.parseInt(asked, 16) > (await head()) - behind
+      ) {
+        return { body: { jsonrpc: '2.0', id: call.id, result: null } };
+      }
+    }
     if (method !== 'eth_getLogs') return { body: await upstream(call) };
     const filter = { ...(call.params?.[0] as Record<string, unknown>) };
+    const lag = Math.max(faults.lagBlocks ?? 0, behind);
+    if (lag > 0 && typeof filter.blockHash === 'string') {
+      const block = (await upstream({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'eth_getBlockByHash',
+        params: [filter.blockHash, false],
+      })) as { result?: { number?: string } | null };
+      const number = block.result?.number ? Number.parseInt(block.result.number, 16) : undefined;
+      if (number === undefined || number > (await head()) - lag) {
+        count(refused, 'lag');
+        return error(-32000, 'unknown block');
+      }
+    }
     const from =
       typeof filter.fromBlock === 'string' && filter.fromBlock.startsWith('0x')
         ? Number.parseInt(filter.fromBlock, 16)
@@ -120,9 +159,9 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
           return error(-32602, `range ${to - from + 1} exceeds limit of ${limit.blocks}`);
       }
     }
-    if (faults.lagBlocks !== undefined && faults.lagBlocks > 0) {
+    if (lag > 0 && filter.blockHash === undefined) {
       // The node that answers has not seen the newest blocks: it answers for what it has.
-      const seen = (await head()) - faults.lagBlocks;
+      const seen = (await head()) - lag;
       if (to === undefined || to > seen) {
         count(refused, 'lag');
         to = seen;
@@ -148,6 +187,19 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       req.socket.destroy();
       return;
     }
+    const share = faults.rateLimitShare;
+    if (share && Math.floor(++requests * share.share) > Math.floor((requests - 1) * share.share)) {
+      count(refused, 'rate');
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        'retry-after': String(share.retryAfterSeconds),
+      });
+      res.end(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: 429, message: 'Too Many Requests' } }),
+      );
+      return;
+    }
+    if (faults.delayMs) await new Promise((r) => setTimeout(r, faults.delayMs));
     const rate = faults.rateLimit;
     if (rate) {
       const now = Date.now();

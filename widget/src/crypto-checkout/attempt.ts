@@ -37,7 +37,10 @@ export class PaymentAttempt {
     this.owned = { dollarAmount: dollars, expectedPaymentId: session.expected_payment_id };
   }
 
-  /** Opens (or updates) the session for `sender`, or — without one — for paying from another device. */
+  /**
+   * Opens the session for `sender`, or — without one — for paying from another device; `id` is the session
+   * on screen, which this tab updates when it opened it.
+   */
   async open(
     api: CheckoutApi,
     view: CheckoutView,
@@ -45,6 +48,7 @@ export class PaymentAttempt {
     details: ShopperDetails,
     token: string,
     sender?: string,
+    id?: string,
   ): Promise<CheckoutSession> {
     const expectedPaymentId =
       view.expected_payment?.id ??
@@ -55,7 +59,7 @@ export class PaymentAttempt {
       ...(sender ? { sender_address: sender } : {}),
       token_address: token,
     };
-    const session = await api.openSession(view.slug, body);
+    const session = await api.openSession(view.slug, body, id);
     const { dollar_amount: _opened, ...payer } = body;
     this.body = { ...payer, expected_payment_id: session.expected_payment_id };
     if (!view.expected_payment)
@@ -63,12 +67,20 @@ export class PaymentAttempt {
     return session;
   }
 
-  /** Tells the service the session is paid with `token` before the transfer; undefined when it already knows. */
-  async payWith(api: CheckoutApi, slug: string, token: string): Promise<CheckoutSession | undefined> {
+  /**
+   * Tells the service the session `id` is paid with `token` before the transfer; undefined when it already
+   * knows.
+   */
+  async payWith(
+    api: CheckoutApi,
+    slug: string,
+    token: string,
+    id: string,
+  ): Promise<CheckoutSession | undefined> {
     const body = this.body;
     if (!body || body.token_address.toLowerCase() === token.toLowerCase()) return undefined;
     const reopened = { ...body, token_address: token };
-    const session = await api.openSession(slug, reopened);
+    const session = await api.openSession(slug, reopened, id);
     this.body = reopened;
     return session;
   }

@@ -2,8 +2,9 @@
 /** The element's wallet steps with a scripted wallet module and a recorded public API. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import './crypto-checkout.ts';
+import { toUnits } from '../amount.ts';
 import type { CheckoutSession, CheckoutView } from '../api.ts';
-import type { PaymentPlan, WalletFlow, WalletModule } from '../wallet/types.ts';
+import type { PaymentOrder, PaymentPlan, WalletFlow, WalletModule } from '../wallet/types.ts';
 import type { CryptoCheckout } from './crypto-checkout.ts';
 
 const busd = {
@@ -48,11 +49,36 @@ const openView: CheckoutView = {
 };
 
 const payer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const reference = `0x${'5e'.repeat(32)}`;
 
-/** A public API that keeps one expected payment and session per expected payment, and records every call. */
+/** The service's direct transaction of a session: `transfer(receiving, amount)` and the reference. */
+const transactionOf = (amount: string) => ({
+  chain_id: 97,
+  to: busd.address,
+  data: `0xa9059cbb${openView.receiving_address.slice(2).toLowerCase().padStart(64, '0')}${toUnits(amount, 18)
+    .toString(16)
+    .padStart(64, '0')}${reference.slice(2)}`,
+  value: '0' as const,
+});
+
+/**
+ * A public API that keeps one expected payment and session per expected payment, and records every call.
+ * Like the service, it gives a new session's opener a secret, changes an existing session only for a
+ * request that carries it (any other is answered the session as it is, without a secret), and closes a
+ * session only with it.
+ */
 function recordingServer(view: CheckoutView) {
   const posts: Array<Record<string, string>> = [];
+  /** The `X-Client-Secret` of each post, in order (null: none). */
+  const postSecrets: Array<string | null> = [];
   const closed: string[] = [];
+  /** Closes refused for a missing or wrong secret. */
+  const refusedCloses: string[] = [];
+  const secrets = new Map<string, string>();
+  /** The amount the service holds for the next session (the price plus a tail when another holds it). */
+  let nextAmount: ((dollars: string) => string) | undefined;
+  /** Whether the next re-post by the opener is answered without its secret. */
+  let withholdSecret = false;
   const submitted: string[] = [];
   const sessions = new Map<string, CheckoutSession>();
   /** How the service answers a hash; by default the session resolves with it. */
@@ -72,23 +98,33 @@ function recordingServer(view: CheckoutView) {
     const url = new URL(String(input));
     const json = (status: number, body: unknown) =>
       new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const secret = (init?.headers as Record<string, string> | undefined)?.['x-client-secret'] ?? null;
     if (init?.method === 'POST' && url.pathname === `/api/v1/checkout/${view.slug}/sessions`) {
       const body = JSON.parse(String(init.body)) as Record<string, string>;
       posts.push(body);
+      postSecrets.push(secret);
       const expectedPaymentId =
         body.expected_payment_id ?? `00000000-0000-4000-8000-00000000000${++payments}`;
       const existing = sessions.get(expectedPaymentId);
+      if (existing && secrets.get(existing.id) !== secret)
+        return json(200, { session: existing, client_secret: null });
       const now = new Date().toISOString();
+      const dollars = body.dollar_amount ?? existing?.dollar_amount ?? '0';
+      const amount = existing?.expected_token_amount ?? nextAmount?.(dollars) ?? String(Number(dollars));
+      const token = body.token_address ?? busd.address;
       const next: CheckoutSession = {
         id: existing?.id ?? `10000000-0000-4000-8000-00000000000${sessions.size + 1}`,
         expected_payment_id: expectedPaymentId,
         status: 'awaiting_payment',
-        dollar_amount: body.dollar_amount ?? existing?.dollar_amount ?? '0',
+        dollar_amount: dollars,
         expected_token: busd,
-        expected_token_amount: '0',
-        payment_token_address: body.token_address ?? busd.address,
+        expected_token_amount: amount,
+        payment_token_address: token,
         receiving_address: view.receiving_address,
         sender_address: body.sender_address ?? payer,
+        reference,
+        transaction: token === busd.address ? transactionOf(amount) : null,
+        deposit_address: null,
         payment_uri: null,
         tx_hash: null,
         confirmations: 0,
@@ -102,13 +138,20 @@ function recordingServer(view: CheckoutView) {
         updated_at: now,
       };
       sessions.set(expectedPaymentId, next);
-      return json(200, { session: next });
+      if (!existing) secrets.set(next.id, `cs_${next.id.slice(-4)}`);
+      const answered = withholdSecret && existing ? null : (secrets.get(next.id) ?? null);
+      if (existing) withholdSecret = false;
+      return json(200, { session: next, client_secret: answered });
     }
     if (url.pathname === `/api/v1/checkout/${view.slug}`) return json(200, { checkout: view });
     const byId = [...sessions.values()].find((s) =>
       url.pathname.startsWith(`/api/v1/checkout/sessions/${s.id}`),
     );
     if (byId && init?.method === 'POST' && url.pathname.endsWith('/close')) {
+      if (!secret || secrets.get(byId.id) !== secret) {
+        refusedCloses.push(byId.id);
+        return json(403, { error_code: 'forbidden', message: 'Forbidden', errors: [] });
+      }
       closed.push(byId.id);
       const next = { ...byId, status: 'closed' as const };
       sessions.set(byId.expected_payment_id, next);
@@ -128,8 +171,11 @@ function recordingServer(view: CheckoutView) {
   return {
     fetch,
     posts,
+    postSecrets,
     sessions,
+    secrets,
     closed,
+    refusedCloses,
     submitted,
     only,
     /** Changes the session on the service's side (another tab, the chain), without telling the page. */
@@ -141,16 +187,29 @@ function recordingServer(view: CheckoutView) {
     onSubmit(answer: typeof answerSubmit) {
       answerSubmit = answer;
     },
+    /** Makes the service hold `amount(dollars)` for each new session. */
+    holdAmounts(amount: (dollars: string) => string) {
+      nextAmount = amount;
+    },
+    /** Answers the opener's next re-post without its secret (as for anyone else). */
+    withholdNextSecret() {
+      withholdSecret = true;
+    },
   };
 }
 
 /** A wallet module whose wallet holds `balances` (whole tokens) and pays with what the element chose. */
 function scriptedWallet(balances: Record<string, number>) {
   const paid: PaymentPlan[] = [];
+  /** What the element asked each payment to send. */
+  const orders: PaymentOrder[] = [];
+  /** The amounts the ways to pay were asked for. */
+  const asked: string[] = [];
   const flow: WalletFlow = {
     address: payer,
     async options(amount) {
-      const need = Number(amount); // test data only: small whole amounts
+      asked.push(amount);
+      const need = Number(amount); // test data only: small amounts
       const options: PaymentPlan[] = [];
       if ((balances.BUSD ?? 0) > 0)
         options.push({
@@ -182,18 +241,18 @@ function scriptedWallet(balances: Record<string, number>) {
         });
       return options;
     },
-    async pay(plan) {
+    async pay(plan, order) {
       paid.push(plan);
+      orders.push(order);
       return `0x${'cd'.repeat(32)}`;
     },
   };
   const module: WalletModule = {
     startWalletFlow: vi.fn(async () => flow),
-    connectWallet: vi.fn(),
     classifyWalletError: (error) =>
       (error as Error).name === 'InsufficientBalanceError' ? 'insufficient' : 'unknown',
   };
-  return { module, paid, flow };
+  return { module, paid, orders, asked, flow };
 }
 
 const root = (el: CryptoCheckout) => el.shadowRoot!;
@@ -294,6 +353,10 @@ describe('<crypto-checkout> wallet steps', () => {
     expect(server.posts[1]).toMatchObject({ expected_payment_id: first });
     expect(server.posts[1]!.dollar_amount).toBeUndefined();
     expect(server.sessions.size).toBe(1);
+    // The opener's secret, given with the new session, goes with the re-post that changes it, and is kept for the tab.
+    const opened = server.only().id;
+    expect(server.postSecrets).toEqual([null, server.secrets.get(opened)]);
+    expect(sessionStorage.getItem(`crypto-checkout:secret:${opened}`)).toBe(server.secrets.get(opened));
 
     // Another amount: the old countdown goes with its session, and the next pick opens a new attempt.
     buttonNamed(el, 'Use another wallet')!.click();
@@ -393,7 +456,7 @@ describe('<crypto-checkout> wallet steps', () => {
     const failures: string[] = [];
     el.addEventListener('checkout-failure', (e) => failures.push(e.detail.reason));
     // The session's time runs out.
-    (el as unknown as { onExpired(): void }).onExpired();
+    (el as unknown as { payment: { state: { onExpired(): void } } }).payment.state.onExpired();
     await settle(el, () => text(el).includes('Start again'));
     expect(failures).toEqual(['expired']);
     expect(assign).not.toHaveBeenCalled();
@@ -548,12 +611,137 @@ describe('<crypto-checkout> wallet steps', () => {
     expect(server.posts.at(-1)).toMatchObject({ dollar_amount: '6.00', sender_address: wallet.flow.address });
 
     el.addEventListener('checkout-failure', (e) => e.preventDefault());
-    (el as unknown as { onExpired(): void }).onExpired();
+    (el as unknown as { payment: { state: { onExpired(): void } } }).payment.state.onExpired();
     await settle(el, () => !!buttonNamed(el, 'Start again'));
     const third = server.only().id;
     buttonNamed(el, 'Start again')!.click();
     await settle(el, () => server.closed.length === 3);
     expect(server.closed).toEqual([first, second, third]);
+    // Each close carried its session's secret.
+    expect(server.refusedCloses).toEqual([]);
+  });
+
+  it('keeps the secret it holds when the service answers a re-post without one, and closes with it', async () => {
+    const { el, server } = await reviewing();
+    const id = server.only().id;
+    server.withholdNextSecret();
+    buttonNamed(el, 'Use another wallet')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => server.posts.length === 2 && text(el).includes('Pay now'));
+    expect(server.postSecrets[1]).toBe(server.secrets.get(id));
+    expect(sessionStorage.getItem(`crypto-checkout:secret:${id}`)).toBe(server.secrets.get(id));
+
+    buttonNamed(el, 'Use another wallet')!.click();
+    await settle(el, () => !!root(el).querySelector('#amount:not([disabled])'));
+    type(el, 'amount', '6');
+    await settle(el, () => server.closed.length === 1);
+    expect(server.closed).toEqual([id]);
+  });
+
+  it('asks nothing to close a resumed session whose secret the tab no longer holds (storage disabled)', async () => {
+    const server = recordingServer(openView);
+    vi.stubGlobal('fetch', server.fetch);
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { type: 'reload' } as unknown as PerformanceEntry,
+    ]);
+    const now = new Date().toISOString();
+    const id = '10000000-0000-4000-8000-0000000000c1';
+    server.sessions.set('00000000-0000-4000-8000-0000000000c1', {
+      id,
+      expected_payment_id: '00000000-0000-4000-8000-0000000000c1',
+      status: 'awaiting_payment',
+      dollar_amount: '3.00',
+      expected_token: busd,
+      expected_token_amount: '3',
+      payment_token_address: busd.address,
+      receiving_address: openView.receiving_address,
+      sender_address: payer,
+      reference,
+      transaction: transactionOf('3'),
+      deposit_address: null,
+      payment_uri: null,
+      tx_hash: null,
+      confirmations: 0,
+      required_confirmations: 1,
+      resolved_payment_id: null,
+      late: false,
+      unmatched_transfers: [],
+      error: null,
+      expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+      created_at: now,
+      updated_at: now,
+    });
+    server.secrets.set(id, 'cs_lost');
+    sessionStorage.setItem('crypto-checkout:attempt:tip-jar', id);
+    const { module } = scriptedWallet({ BUSD: 100 });
+    const el = await mountOpen(openView, module);
+    expect(root(el).querySelector<HTMLInputElement>('#amount')?.value).toBe('3.00');
+    type(el, 'amount', '4');
+    await settle(el, () => !root(el).querySelector('[part="timer"]'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.fetch.mock.calls.filter(([url]) => String(url).endsWith('/close'))).toEqual([]);
+    vi.restoreAllMocks();
+  });
+
+  it('pays the session as the service has it: its transaction directly, a swap for its exact amount with its reference', async () => {
+    const direct = await reviewing();
+    buttonNamed(direct.el, 'Pay now')!.click();
+    await settle(direct.el, () => direct.wallet.orders.length > 0);
+    expect(direct.wallet.orders[0]).toMatchObject({
+      expected_token_amount: '5',
+      reference,
+      transaction: transactionOf('5'),
+    });
+    document.body.replaceChildren();
+    sessionStorage.clear();
+
+    const swap = await reviewing({ BUSD: 100, USDC: 10 });
+    root(swap.el).querySelectorAll<HTMLInputElement>('[part="token-choice"] input')[1]!.click();
+    await swap.el.updateComplete;
+    buttonNamed(swap.el, 'Pay now')!.click();
+    await settle(swap.el, () => swap.wallet.orders.length > 0);
+    expect(swap.wallet.paid[0]?.kind).toBe('swap');
+    // Told the swap's token first (with the secret), the service answers a session without a direct transaction.
+    expect(swap.server.posts.at(-1)).toMatchObject({ token_address: usdc.address });
+    expect(swap.server.postSecrets.at(-1)).toBe(swap.server.secrets.get(swap.server.only().id));
+    expect(swap.wallet.orders[0]).toMatchObject({ expected_token_amount: '5', reference, transaction: null });
+  });
+
+  it("makes the ways to pay for the session's exact amount when the service holds the price plus a tail", async () => {
+    const server = recordingServer(openView);
+    server.holdAmounts((dollars) => `${Number(dollars)}.000137`);
+    vi.stubGlobal('fetch', server.fetch);
+    const wallet = scriptedWallet({ BUSD: 100 });
+    const el = await mountOpen(openView, wallet.module);
+    type(el, 'email', 'shopper@example.com');
+    type(el, 'amount', '5');
+    click(el, '[part="wallet-button"]');
+    await settle(el, () => text(el).includes('Pay now'));
+    expect(wallet.asked).toEqual(['5', '5.000137']);
+    expect(text(el)).toContain('You send 5.000137 BUSD.');
+    buttonNamed(el, 'Pay now')!.click();
+    await settle(el, () => wallet.paid.length > 0);
+    expect(wallet.paid[0]?.amount).toBe('5.000137');
+    expect(wallet.orders[0]?.expected_token_amount).toBe('5.000137');
+  });
+
+  it('explains a hash the service cannot match to the session (neither its reference nor its exact amount)', async () => {
+    const { el, server } = await reviewing();
+    server.onSubmit(() => ({
+      status: 422,
+      body: {
+        error_code: 'tx_not_for_session',
+        message: 'The transaction does not carry this checkout session',
+        errors: [],
+      },
+    }));
+    buttonNamed(el, 'Pay now')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="error"]'));
+    expect(root(el).querySelector('[part="error"]')?.textContent).toContain(
+      "This transaction cannot be matched to this checkout: it carries neither the checkout's reference nor its exact amount.",
+    );
+    expect(text(el)).not.toContain('does not carry this checkout session');
   });
 
   it('shows a session closed on the service as closed, with no way to pay it', async () => {
@@ -590,6 +778,9 @@ describe('<crypto-checkout> wallet steps', () => {
       payment_token_address: busd.address,
       receiving_address: openView.receiving_address,
       sender_address: payer,
+      reference,
+      transaction: transactionOf('4.25'),
+      deposit_address: null,
       payment_uri: null,
       tx_hash: `0x${'ab'.repeat(32)}`,
       confirmations: 1,
@@ -629,6 +820,9 @@ describe('<crypto-checkout> wallet steps', () => {
       payment_token_address: busd.address,
       receiving_address: openView.receiving_address,
       sender_address: payer,
+      reference,
+      transaction: transactionOf('5'),
+      deposit_address: null,
       payment_uri: null,
       tx_hash: `0x${'ef'.repeat(32)}`,
       confirmations: 1,

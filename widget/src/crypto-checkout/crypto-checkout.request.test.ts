@@ -57,6 +57,14 @@ const session: CheckoutSession = {
   payment_token_address: busd.address,
   receiving_address: receiving,
   sender_address: null,
+  reference: `0x${'5e'.repeat(32)}`,
+  transaction: {
+    chain_id: 97,
+    to: busd.address,
+    data: `0xa9059cbb${receiving.slice(2).toLowerCase().padStart(64, '0')}${(12500137n * 10n ** 12n).toString(16).padStart(64, '0')}${'5e'.repeat(32)}`,
+    value: '0',
+  },
+  deposit_address: null,
   payment_uri: uri,
   unmatched_transfers: [],
   tx_hash: null,
@@ -189,6 +197,43 @@ describe('<crypto-checkout> paying from another device', () => {
     await settle(el, () => text(el).includes('Payment received'));
   });
 
+  it('shows a session’s deposit address, with a QR code of the address alone', async () => {
+    const deposit = '0x0f5D2fB29fb7d3CFeE444a200298f468908cC942';
+    const depositUri = `ethereum:${busd.address}@97/transfer?address=${deposit}&uint256=12500000000000000000`;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_input: string | URL, init?: RequestInit) => {
+        const body =
+          init?.method === 'POST'
+            ? {
+                session: {
+                  ...session,
+                  expected_token_amount: '12.5',
+                  deposit_address: deposit,
+                  payment_uri: depositUri,
+                },
+              }
+            : { checkout: view };
+        return new Response(JSON.stringify(body), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    const el = await mount();
+    const email = root(el).querySelector<HTMLInputElement>('#email')!;
+    email.value = 'shopper@example.com';
+    email.dispatchEvent(new Event('input'));
+    root(el).querySelector<HTMLButtonElement>('[part="other-device"]')!.click();
+    await settle(el, () => !!root(el).querySelector('[part="payment-request"] svg'));
+    const panel = root(el).querySelector('[part="payment-request"]')!;
+    expect(panel.querySelector('code')!.textContent).toBe(deposit);
+    expect(text(el)).not.toContain(receiving);
+    expect(text(el)).toMatch(/Send 12\.50? BUSD on/);
+    const codes = [...panel.querySelectorAll('svg')].map((svg) => svg.getAttribute('aria-label'));
+    expect(codes).toEqual([`QR code of the payment request ${depositUri}`, deposit]);
+  });
+
   it('asks a wallet picked afterwards for the request’s exact amount', async () => {
     const asked: string[] = [];
     const module: WalletModule = {
@@ -202,7 +247,6 @@ describe('<crypto-checkout> paying from another device', () => {
         },
         pay: async () => `0x${'cd'.repeat(32)}`,
       })),
-      connectWallet: vi.fn(),
       classifyWalletError: () => 'unknown',
     };
     const el = await mount(module);
@@ -260,27 +304,75 @@ describe('<crypto-checkout> paying from another device', () => {
     view.failure_url = '';
   });
 
-  it('says at once that a transfer of another amount paid nothing, instead of waiting for the expiry', async () => {
+  it('heads the request with the exact amount it asks, and marks "Scan and pay" as the step', async () => {
+    const el = await mount();
+    // Before a session: the price, with the decimals of the USD amount beside it.
+    expect(root(el).querySelector('.token')?.textContent).toBe('12.50 BUSD');
+    const { el: requesting } = await requested();
+    expect(root(requesting).querySelector('.token')?.textContent).toBe('12.500137 BUSD');
+    expect(root(requesting).querySelector('[aria-current="step"]')?.textContent).toBe('2. Scan and pay');
+    expect(text(requesting)).not.toContain('Wallet');
+  });
+
+  it('withdraws the request once a transfer of another amount arrived, and says what happens next', async () => {
     const { el, stream } = await requested();
-    const copy = root(el).querySelector<HTMLButtonElement>('[part="payment-request"] button')!;
-    stream.send({
+    const other = {
       ...session,
       unmatched_transfers: [
         {
           tx_hash: `0x${'12'.repeat(32)}`,
-          amount: '12.50',
+          amount: '12.5',
           token_symbol: 'BUSD',
           seen_at: session.created_at,
         },
       ],
-    });
+    };
+    stream.send(other);
     await settle(el, () => text(el).includes('We received'));
-    const notice = root(el).querySelector('[part="payment-request"] [role="alert"]');
-    expect(notice?.textContent).toBe(
-      'We received 12.50 BUSD, not 12.500137 BUSD; the merchant has been told.',
+    const notice = root(el).querySelector('[role="alert"]')!;
+    expect(notice.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'We received 12.50 BUSD, not 12.500137 BUSD. Do not send it again: the merchant will confirm your order or refund you.',
     );
-    // The request stays (the exact amount still pays it), and so does focus in it.
-    expect(root(el).querySelector('[part="payment-request"] button')).toBe(copy);
-    expect(text(el)).not.toContain('Waiting for your payment');
+    // Nothing left to pay with: no QR code, no request to copy or open, no wallet, no timer.
+    expect(root(el).querySelector('[part="payment-request"]')).toBeNull();
+    expect(
+      root(el).querySelector('[part="wallet-button"], [part="other-device"], [part="timer"]'),
+    ).toBeNull();
+    expect(root(el).querySelector('form')).toBeNull();
+    // The panel the shopper was in went away: focus is on what replaced it.
+    expect(root(el).activeElement).toBe(notice);
+
+    for (const [lang, words] of [
+      [
+        'es',
+        'Recibimos 12,50 BUSD, no 12,500137 BUSD. No lo envíes de nuevo: el comercio confirmará tu pedido o te devolverá el dinero.',
+      ],
+      [
+        'pt',
+        'Recebemos 12,50 BUSD, não 12,500137 BUSD. Não envie de novo: o lojista vai confirmar o seu pedido ou devolver o seu dinheiro.',
+      ],
+    ] as const) {
+      el.setAttribute('lang', lang);
+      await settle(el, () => text(el).includes(words.slice(0, 9)));
+      expect(root(el).querySelector('[role="alert"]')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(words);
+    }
+
+    // The time limit passes while the merchant has not settled it: expired, and still nothing asked anew.
+    el.setAttribute('lang', 'en');
+    stream.send({ ...other, status: 'expired' });
+    await settle(el, () => text(el).includes('This checkout has expired.'));
+    expect(text(el)).toContain('Do not send it again');
+    expect(text(el)).not.toContain('Ask the merchant for a new payment link');
+    expect(text(el)).not.toContain('Sent the payment already?');
+
+    // The merchant attached the transfer to the order: it shows paid.
+    stream.send({
+      ...other,
+      status: 'resolved',
+      tx_hash: other.unmatched_transfers[0]!.tx_hash,
+      resolved_payment_id: '20000000-0000-4000-8000-000000000001',
+    });
+    await settle(el, () => !!root(el).querySelector('.success'));
+    expect(root(el).querySelector('[role="alert"]')).toBeNull();
   });
 });

@@ -53,6 +53,14 @@ const session = (patch: Partial<CheckoutSession>): CheckoutSession => ({
   payment_token_address: view.token.address,
   receiving_address: view.receiving_address,
   sender_address: view.receiving_address,
+  reference: `0x${'5e'.repeat(32)}`,
+  transaction: {
+    chain_id: 97,
+    to: view.token.address,
+    data: `0xa9059cbb${view.receiving_address.slice(2).toLowerCase().padStart(64, '0')}${(25n * 10n ** 18n).toString(16).padStart(64, '0')}${'5e'.repeat(32)}`,
+    value: '0',
+  },
+  deposit_address: null,
   payment_uri: null,
   unmatched_transfers: [],
   tx_hash: null,
@@ -135,7 +143,7 @@ describe('<crypto-checkout>', () => {
     });
     expect(text(el)).toContain('Espresso beans');
     expect(text(el)).toContain('$25.00');
-    expect(text(el)).toContain('25 BUSD');
+    expect(text(el)).toContain('25.00 BUSD');
     expect(text(el)).toContain('Includes 20 % tax: $4.17');
     const labels = [...el.shadowRoot!.querySelectorAll('label')].map((l) => l.textContent);
     expect(labels).toEqual(['E-mail', 'Full name']);

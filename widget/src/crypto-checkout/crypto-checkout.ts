@@ -1,38 +1,46 @@
 /** The `<crypto-checkout>` element: a product's stablecoin checkout, from the form to the confirmed payment. */
-import { html, nothing, type TemplateResult } from 'lit';
-import { state } from 'lit/decorators.js';
-import { formatToken } from '../amount.ts';
-import { CheckoutApiError, type CheckoutSession, type CheckoutView } from '../api.ts';
-import { chainName } from '../chains.ts';
-import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
+import type { Config } from '@wagmi/core';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { fromUnits, parseDollarAmount, toUnits } from '../amount.ts';
+import { CheckoutApi, CheckoutApiError, type CheckoutView } from '../api.ts';
+import { LanguageController } from '../controllers/language.ts';
+import { WalletDiscoveryController } from '../controllers/wallet-discovery.ts';
 import { type Localized, loadingTexts } from '../i18n.ts';
-import { loadWalletModule } from '../lazy-modules.ts';
-import type { Holding, PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
-import { CheckoutState } from './checkout-state.ts';
-import { styles } from './crypto-checkout.styles.ts';
-import { describeApiError, describeWalletError } from './describe-error.ts';
-import { renderFailure, renderOutcome, renderUnavailable } from './render-outcome.ts';
-import { renderReview, renderWallets } from './render-payment.ts';
-import { renderAmount, renderProgress, renderTimer } from './render-summary.ts';
 import {
+  loadPaymentModule,
+  loadPaymentRequestModule,
+  loadWalletModule,
+  type PaymentModule,
+} from '../lazy-modules.ts';
+import type { WalletModule } from '../wallet/types.ts';
+import type { CheckoutPayment } from './checkout-payment.ts';
+import { styles } from './crypto-checkout.styles.ts';
+import { CheckoutForm } from './form.ts';
+import { type Failure, renderFailure, renderUnavailable } from './render-failure.ts';
+import { renderAmount, renderProgress, renderTimer } from './render-summary.ts';
+import { renderWallets } from './render-wallets.ts';
+import {
+  attemptKey,
   type CheckoutFailureDetail,
   type CheckoutPhase,
   type CheckoutSuccessDetail,
-  hashKey,
   isFinal,
   isUnavailable,
+  navigationType,
   readStored,
-  store,
 } from './state.ts';
 
 export type { CheckoutFailureDetail, CheckoutPhase, CheckoutSuccessDetail };
 
-/** The service's answers that a checkout was settled elsewhere: paid, closed or expired. */
-const settledCodes = new Set(['checkout_already_paid', 'checkout_closed', 'checkout_expired']);
+/** The page's moves into and out of the back-forward cache. */
+const pageEvents = ['pagehide', 'pageshow'] as const;
 
 /**
  * A stablecoin checkout for one product: amount, tax, e-mail and custom fields, the shopper's wallets,
- * direct or swapped payment, a countdown, and live progress until the payment is confirmed.
+ * direct or swapped payment, a countdown, and live progress until the payment is confirmed. The element
+ * itself loads the checkout and shows it payable; the payment (`CheckoutPayment`, its own lazy file)
+ * comes with the shopper's first step or with a session the page finds.
  *
  * @event checkout-success - The payment resolved; detail `{ resolvedPaymentId, txHash, sessionId }`. Cancel it to stay on the page instead of going to `success_url`.
  * @event checkout-failure - The payment failed or the checkout expired; detail `{ reason, sessionId, error, txHash, resolvedPaymentId }`. Cancel it to stay on the page instead of going to `failure_url`.
@@ -68,226 +76,222 @@ const settledCodes = new Set(['checkout_already_paid', 'checkout_closed', 'check
  * @cssproperty --cc-success - Success.
  * @cssproperty --cc-focus - Focus ring.
  */
-export class CryptoCheckout extends CheckoutState {
+export class CryptoCheckout extends LitElement {
   static override styles = styles;
 
-  /** The ways the wallet can pay (one per stablecoin it holds) and the one chosen. */
-  @state() private options: PaymentPlan[] = [];
-  @state() private plan: PaymentPlan | undefined;
-  @state() private payer = '';
-  @state() private walletStep: 'approve' | 'pay' = 'pay';
+  /** The product's checkout slug. */
+  @property({ reflect: true }) slug = '';
 
-  private flow: WalletFlow | undefined;
-  private walletModule: WalletModule | undefined;
-  /** The payment request panel the QR module made for one URI and language. */
-  private requestPanel: { key: string; node: HTMLElement } | undefined;
+  /** The merchant's expected payment id, which fixes the amount. */
+  @property({ attribute: 'expected-payment' }) expectedPayment = '';
+
+  /** Origin of the checkout service; the page's origin when empty. */
+  @property({ attribute: 'api-base' }) apiBase = '';
+
+  /** Colour scheme: follow the system, or force light or dark. */
+  @property({ reflect: true, useDefault: true }) theme: 'auto' | 'light' | 'dark' = 'auto';
+
+  /** A dapp's wagmi config to share (the React wrapper sets it); used when it includes the product's chain. */
+  @property({ attribute: false }) wagmiConfig: Config | undefined;
+
+  /** The shopper's e-mail, pre-filled in the form (the hosted page sets the expected payment's). */
+  @property() email = '';
+
+  /**
+   * Seconds the outcome (paid, failed, expired) stays on screen, saying where the shopper is going, before
+   * `success_url` or `failure_url` is opened; 0 opens it at once.
+   */
+  @property({ attribute: 'redirect-delay', type: Number }) redirectDelay = 3;
+
+  @state() protected phase: CheckoutPhase = 'loading';
+  @state() protected view: CheckoutView | undefined;
+  /** An error of the element's own (loading the checkout, or the payment's module). */
+  @state() protected failure: Failure | undefined;
+  /** The payment, once its module is in: it holds the session. */
+  @state() protected payment: CheckoutPayment | undefined;
+  /** The payment's module is on its way after the shopper's first step. */
+  @state() private starting = false;
+
+  protected readonly form = new CheckoutForm(this);
+  protected readonly language = new LanguageController(this);
+  protected readonly wallets = new WalletDiscoveryController(this);
+  protected api = new CheckoutApi('');
+  private paymentModule: Promise<typeof PaymentModule> | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    for (const type of pageEvents) window.addEventListener(type, this.onPage);
+    if (this.phase === 'loading') void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const type of pageEvents) window.removeEventListener(type, this.onPage);
+  }
+
+  /**
+   * Into the back-forward cache (`pagehide`): the session's connection is closed. Back from it: the session
+   * is read again (`restored`), or — a merchant's payment link this page knew no session of — the checkout
+   * is loaded again, as it may have been paid meanwhile (in another tab, from a phone): it shows what it is
+   * now, never the payable form it was left with, and tells no outcome again.
+   */
+  private readonly onPage = (event: PageTransitionEvent) => {
+    if (!event.persisted) return;
+    if (event.type === 'pagehide') return this.payment?.pause();
+    if (this.payment?.session) this.payment.restored();
+    else if (this.view?.expected_payment) void this.load(true);
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('email')) this.form.prefill(this.email, changed.get('email') ?? '');
+    if ((changed.has('slug') || changed.has('expectedPayment') || changed.has('apiBase')) && this.hasUpdated)
+      void this.load();
+  }
+
+  /** The language tag in use (amounts are read and written its way). */
+  protected get locale(): string {
+    return this.language.current?.locale ?? this.language.wanted.locale;
+  }
 
   /** The wallet module; loaded on first use so the first paint needs no chain code. */
   protected loadWallet(): Promise<WalletModule> {
     return loadWalletModule();
   }
 
+  /** The payment's module, fetched once; the first time, it hands it Lit and makes this element's payment. */
+  private loadPayment(): Promise<typeof PaymentModule> {
+    this.paymentModule ??= loadPaymentModule().then(
+      (module) => {
+        module.takeTemplateTags({ html, nothing });
+        this.payment = new module.CheckoutPayment(this, {
+          view: () => this.view,
+          api: () => this.api,
+          locale: () => this.locale,
+          dollars: () => this.dollarAmount,
+          price: () => this.price,
+          form: this.form,
+          loadWallet: () => this.loadWallet(),
+          loadRequest: loadPaymentRequestModule,
+          reload: () => void this.load(),
+        });
+        return module;
+      },
+      (error: unknown) => {
+        this.paymentModule = undefined;
+        throw error;
+      },
+    );
+    return this.paymentModule;
+  }
+
+  /**
+   * Loads the checkout; `restored` when the page came back from the back-forward cache (an outcome it finds
+   * was told before, and is not told again).
+   */
+  protected async load(restored = false): Promise<void> {
+    if (!this.slug) return;
+    this.phase = 'loading';
+    this.failure = undefined;
+    this.payment?.reset();
+    this.api = new CheckoutApi(this.apiBase || window.location.origin);
+    const expected = this.expectedPayment || undefined;
+    let invalidLink = false;
+    try {
+      const view = await this.api.view(this.slug, expected).catch((error: unknown) => {
+        // A payment link naming no payment of this product: the product's own view still says where to go.
+        if (!expected || !(error instanceof CheckoutApiError) || error.status !== 404) throw error;
+        invalidLink = true;
+        return this.api.view(this.slug);
+      });
+      this.view = view;
+      this.form.fieldsOf(view);
+      this.phase = 'connect';
+      const returning = restored ? 'back_forward' : navigationType();
+      const kept = !view.expected_payment && returning ? readStored(attemptKey(view.slug)) : '';
+      const existing = view.expected_payment?.session_id ?? kept;
+      // The payment's module comes with the session found, not after it.
+      const [session, module] = await Promise.all([
+        existing
+          ? this.api.session(existing).catch((error: unknown) => {
+              // An attempt this tab kept that the service no longer knows is simply not resumed.
+              if (existing !== kept) throw error;
+            })
+          : undefined,
+        existing || view.expected_payment?.status === 'paid' ? this.loadPayment() : undefined,
+      ]);
+      // Back on a checkout that ended (after its redirect): shown as it is, not told or left again.
+      if (session && module)
+        await this.payment?.resume(session, !view.expected_payment, returning === 'back_forward');
+      else if (view.expected_payment?.status === 'paid') this.phase = 'paid';
+      else if (invalidLink) this.phase = 'invalid-link';
+      // Said at once: an inactive product refuses every session, so nothing here could be paid.
+      else if (!view.active) this.phase = 'inactive';
+    } catch (error) {
+      // No such checkout: trying again cannot help.
+      const missing = error instanceof CheckoutApiError && error.status === 404;
+      const module = missing ? undefined : await this.loadPayment().catch(() => undefined);
+      this.phase = 'load-error';
+      this.failure = {
+        message: ({ messages }) =>
+          missing
+            ? messages.linkInvalid
+            : (module?.describeLoadError(error, messages) ?? messages.loadFailed),
+        retry: missing ? null : () => void this.load(),
+      };
+    }
+  }
+
+  /** The price in the product token, or null while unknown. */
+  private get price(): string | null {
+    const view = this.view;
+    if (view?.expected_payment) return view.expected_payment.expected_token_amount;
+    const dollars = this.dollarAmount;
+    // A USD stablecoin product: one token per dollar, written without trailing zeros as the service does.
+    return dollars === null ? null : fromUnits(toUnits(dollars, 2), 2);
+  }
+
+  /** The amount asked in the product token: the session's exact amount once it has one, else the price. */
+  protected get tokenAmount(): string | null {
+    return this.payment?.session?.expected_token_amount ?? this.price;
+  }
+
+  /** The USD amount (at most 2 decimals, `"12.50"`), or null while unknown. */
+  protected get dollarAmount(): string | null {
+    const view = this.view;
+    if (view?.expected_payment) return view.expected_payment.dollar_amount;
+    if (view?.open_amount) return parseDollarAmount(this.form.amount, this.locale).amount;
+    return null;
+  }
+
   /** The shopper changed the amount: an error about the old one goes, and so does its attempt. */
   private readonly amountChanged = (): void => {
     this.failure = undefined;
-    if (!this.attempt.isFor(this.dollarAmount)) this.forgetAttempt();
+    this.payment?.amountChanged(this.dollarAmount);
   };
-
-  private async choose(wallet: DiscoveredWallet): Promise<void> {
-    const view = this.view;
-    this.engaged = true;
-    if (!view || this.busy || !this.form.validate(view, this.locale)) return;
-    // A session with a payment request keeps its exact amount, whichever way it is paid.
-    const amount = this.session?.payment_uri ? this.session.expected_token_amount : this.tokenAmount;
-    const dollars = this.dollarAmount;
-    if (!amount || !dollars) return;
-    this.busy = true;
-    this.failure = undefined;
-    this.phase = 'connecting';
-    try {
-      this.walletModule ??= await this.loadWallet();
-      this.flow = await this.walletModule.startWalletFlow({ view, wallet, config: this.wagmiConfig });
-      this.payer = this.flow.address;
-      // Another wallet than the attempt's payer: the open amount's attempt is given up for a new one.
-      const sender = this.session?.sender_address;
-      if (sender && sender.toLowerCase() !== this.payer.toLowerCase() && !view.expected_payment)
-        this.forgetAttempt();
-      const options = await this.flow.options(amount);
-      const plan = options.find((o) => o.covers);
-      if (!plan) throw new Error('no way to pay');
-      const session = await this.openSession(view, dollars, plan.payToken.address, this.flow.address);
-      this.options = options;
-      this.plan = plan;
-      this.phase = 'review';
-      this.applySession(session);
-    } catch (error) {
-      this.phase = 'connect';
-      if (!this.settledElsewhere(error)) this.showError(error, () => void this.choose(wallet));
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /** Opens (or updates) the session with the form's details, for `sender` or for paying from another device. */
-  private async openSession(
-    view: CheckoutView,
-    dollars: string,
-    token: string,
-    sender?: string,
-  ): Promise<CheckoutSession> {
-    const details = { ...this.form.values(view), locale: this.locale };
-    const session = await this.attempt.open(this.api, view, dollars, details, token, sender);
-    this.keepAttempt(session);
-    return session;
-  }
 
   /**
-   * Whether the service refused because the checkout was settled elsewhere (paid in another tab, closed,
-   * expired): then the page shows what it is, instead of an error — the session it knows, read again, or
-   * (knowing none) the whole checkout loaded again.
+   * The shopper's first step (a wallet, or another device): handed to the payment, whose module is fetched
+   * the first time together with the module the step needs (`alongside`: the wallet's or the QR code's).
    */
-  private settledElsewhere(error: unknown): boolean {
-    if (!(error instanceof CheckoutApiError) || !settledCodes.has(error.code)) return false;
-    const session = this.session;
-    if (!session) void this.load();
-    else
-      this.api.session(session.id).then(
-        (now) => this.applySession(now),
-        () => void this.load(),
-      );
-    return true;
-  }
-
-  /** Pay from another device: a session without a payer, shown as a QR code and payment request. */
-  private async payElsewhere(): Promise<void> {
+  private async start(
+    step: (payment: CheckoutPayment) => Promise<void>,
+    alongside: () => Promise<unknown>,
+  ): Promise<void> {
     const view = this.view;
-    this.engaged = true;
-    const dollars = this.dollarAmount;
-    if (!view || !dollars || this.busy || !this.form.validate(view, this.locale)) return;
-    this.busy = true;
+    if (this.payment) return step(this.payment);
+    if (!view || this.starting || !this.form.validate(view, this.locale)) return;
+    this.starting = true;
     this.failure = undefined;
-    try {
-      const session = await this.openSession(view, dollars, view.token.address);
-      await this.showRequest(session);
-      this.applySession(session);
-      this.focusNext = '[part="payment-request"] button';
-    } catch (error) {
-      if (!this.settledElsewhere(error)) this.showError(error, () => void this.payElsewhere());
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /** The shopper picked another stablecoin to pay with. */
-  private readonly choosePlan = (plan: PaymentPlan): void => {
-    if (this.busy || !plan.covers) return;
-    this.plan = plan;
-    this.failure = undefined;
-  };
-
-  private async pay(): Promise<void> {
-    const { flow, plan, session, view } = this;
-    if (!flow || !plan || !session || !view || this.busy || this.isExpired) return;
-    this.busy = true;
-    this.failure = undefined;
-    try {
-      let hash = this.sentHash || readStored(hashKey(session.id));
-      if (!hash) {
-        // Read again right before the wallet is asked: paid in another tab, closed or expired, nothing is signed.
-        const now = await this.api.session(session.id);
-        if (now.status !== 'awaiting_payment' || now.tx_hash) {
-          this.applySession(now);
-          return;
-        }
-        // Another token than the session was opened with: the service learns it before the transfer.
-        const reopened = await this.attempt.payWith(this.api, view.slug, plan.payToken.address);
-        if (reopened) this.applySession(reopened);
-        this.phase = 'wallet';
-        hash = await flow.pay(plan, (step) => {
-          this.walletStep = step;
-        });
-        // Kept before submitting: a failed submission is retried with this hash, never by paying again.
-        store(hashKey(session.id), hash);
-      }
-      this.sentHash = hash;
-      this.txHash = hash;
-      this.phase = 'submitted';
-      await this.submit(hash);
-    } catch (error) {
-      if (!this.txHash) this.phase = 'review';
-      this.showError(error, () => void this.pay());
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /**
-   * Hands the hash to the service. When the service does not take it — the session was already paid,
-   * closed or expired, or it failed (5xx) — the page reads the session and shows what it is; only a
-   * session still waiting for this hash leaves an error to retry.
-   */
-  private async submit(hash: string): Promise<void> {
-    const session = this.session;
-    if (!session) return;
-    try {
-      this.applySession(await this.api.submitTransaction(session.id, hash));
-    } catch (error) {
-      const taken = error instanceof CheckoutApiError && error.code === 'tx_already_submitted';
-      const settled =
-        error instanceof CheckoutApiError && (settledCodes.has(error.code) || error.status >= 500);
-      if (!taken && !settled) throw error;
-      const now = await this.api.session(session.id);
-      this.applySession(now);
-      if (!taken && !isFinal(this.phase) && now.tx_hash !== hash) throw error;
-    }
-  }
-
-  /** After an expiry of an open amount: a new attempt, with what the shopper typed kept. */
-  private readonly startAgain = (): void => {
-    this.forgetAttempt();
-    this.txHash = '';
-    this.sentHash = '';
-    this.copied = undefined;
-    this.outcome.reset();
-    this.backToWallets('#amount');
-  };
-
-  private showError(error: unknown, retry: () => void): void {
-    // What the message needs is taken now; its words are chosen when it is shown.
-    const kind: WalletErrorKind = this.walletModule?.classifyWalletError(error) ?? 'unknown';
-    const view = this.view;
-    const amount = this.tokenAmount;
-    const holdings = (error as { holdings?: Holding[] } | undefined)?.holdings ?? [];
+    alongside().catch(() => {});
+    const loaded = await this.loadPayment().catch(() => undefined);
+    this.starting = false;
+    if (loaded && this.payment) return step(this.payment);
     this.failure = {
-      message: (lang) =>
-        describeApiError(error, lang.messages) ?? describeWalletError(kind, view, amount, holdings, lang),
-      retry,
+      message: ({ messages }) => messages.errors.unavailable,
+      retry: () => void this.start(step, alongside),
     };
-    // The control the shopper used may be gone or disabled: focus goes to the way on.
-    this.focusNext = '[part="error"] button';
-  }
-
-  private readonly useAnotherWallet = (): void => {
-    if (!this.busy) this.backToWallets('[part="wallet-button"]');
-  };
-
-  /** Back to the form and the wallet list, without the wallet's payment; `focus` is the control to go on with. */
-  private backToWallets(focus: string): void {
-    this.flow = undefined;
-    this.options = [];
-    this.plan = undefined;
-    this.failure = undefined;
-    this.phase = 'connect';
-    this.focusNext = focus;
-  }
-
-  private async copyHash(): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(this.txHash);
-      this.copied = 'copied';
-    } catch {
-      this.copied = 'failed';
-    }
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[part="error"] button')?.focus();
   }
 
   override render(): TemplateResult {
@@ -300,122 +304,66 @@ export class CryptoCheckout extends CheckoutState {
     }
     const { locale, messages: t } = localized;
     if (!view)
-      return html`<div part="base" lang=${locale}>${renderFailure(this.failure, this.busy, localized)}</div>`;
-    const locked = this.phase !== 'connect' || this.busy;
+      return html`<div part="base" lang=${locale}>${renderFailure(this.failure, false, localized)}</div>`;
+    const payment = this.payment;
+    const phase = payment?.phase ?? this.phase;
+    const busy = this.starting || !!payment?.busy;
+    // Transfers of another amount arrived: nothing more is asked of the shopper.
+    const withdrawn = !!payment?.withdrawn;
     return html`<section part="base" lang=${locale} aria-labelledby="title">
       <header part="header">
         <h2 id="title">${view.name}${view.is_test ? html`<span class="badge">${t.testMode}</span>` : nothing}</h2>
       </header>
       ${
-        isUnavailable(this.phase)
-          ? renderUnavailable(this.phase, view, t)
-          : html`${renderAmount(view, this.dollarAmount, this.tokenAmount, localized)} ${renderProgress(this.phase, t)}
-      ${renderTimer(this.countdownController?.remainingMs ?? null, this.phase, t)}
+        isUnavailable(phase)
+          ? renderUnavailable(phase, view, t)
+          : html`${renderAmount(view, this.dollarAmount, this.tokenAmount, localized)} ${renderProgress(phase, t, !!payment?.viaRequest)}
+      ${withdrawn ? nothing : renderTimer(payment?.remainingMs ?? null, phase, t)}
       ${
-        isFinal(this.phase) || (!view.expected_payment && !view.open_amount)
+        isFinal(phase) || withdrawn || (!view.expected_payment && !view.open_amount)
           ? nothing
-          : this.form.render(view, locked, localized, this.amountChanged)
+          : this.form.render(view, phase !== 'connect' || busy, localized, this.amountChanged)
       }
-      ${this.renderAction(view, localized)} ${renderFailure(this.failure, this.busy, localized)}`
+      ${this.renderAction(view, phase, busy, localized)} ${renderFailure(payment?.failure ?? this.failure, busy, localized)}`
       }
     </section>`;
   }
 
-  private renderAction(view: CheckoutView, localized: Localized): TemplateResult | typeof nothing {
+  private renderAction(
+    view: CheckoutView,
+    phase: CheckoutPhase,
+    busy: boolean,
+    localized: Localized,
+  ): TemplateResult | HTMLElement | typeof nothing {
     const t = localized.messages;
+    const payment = this.payment;
+    if (payment?.withdrawn && phase !== 'wallet' && !isFinal(phase)) return payment.render(phase, localized);
+    const expired = !!payment?.isExpired;
     const wallets = () =>
       renderWallets(
         this.wallets.available,
-        this.busy || this.isExpired,
+        busy || expired,
         (name) => t.payWith(name || t.browserWallet),
-        (w) => void this.choose(w),
+        (w) =>
+          void this.start(
+            (p) => p.choose(w),
+            () => this.loadWallet(),
+          ),
       );
-    switch (this.phase) {
+    switch (phase) {
       case 'connect': {
         if (!view.expected_payment && !view.open_amount) return html`<p part="message">${t.noAmount}</p>`;
-        const other = html`<button part="other-device" type="button" ?disabled=${this.busy || this.isExpired} @click=${() => void this.payElsewhere()}>
+        const other = html`<button part="other-device" type="button" ?disabled=${busy || expired} @click=${() => void this.start((p) => p.payElsewhere(), loadPaymentRequestModule)}>
           ${t.otherDevice}
         </button>`;
         if (this.wallets.available.length === 0) return html`<p part="message">${t.noWallet}</p>${other}`;
         return html`${wallets()}${other}`;
       }
       case 'qr':
-        return html`${this.renderRequest(view, localized)}${wallets()}`;
-      case 'connecting':
-        return html`<p part="message" role="status">${t.connecting}</p>`;
-      case 'review':
-      case 'wallet': {
-        const plan = this.plan;
-        if (!plan) return nothing;
-        return renderReview(
-          {
-            view,
-            plan,
-            options: this.options,
-            payer: this.payer,
-            asking: this.phase === 'wallet' ? this.walletStep : null,
-            busy: this.busy,
-            expired: this.isExpired,
-          },
-          localized,
-          { plan: this.choosePlan, pay: () => void this.pay(), anotherWallet: this.useAnotherWallet },
-        );
-      }
+        return html`${payment?.render(phase, localized) ?? nothing}${wallets()}`;
       default:
-        return renderOutcome(
-          this.phase,
-          view,
-          this.session,
-          {
-            hash: this.txHash,
-            unused: this.unusedHash,
-            copied: this.copied,
-            copy: () => void this.copyHash(),
-          },
-          {
-            receiptTo: this.attempt.body?.email,
-            canStartAgain: this.canStartAgain,
-            startAgain: this.startAgain,
-            redirect: this.outcome.pending,
-          },
-          t,
-        );
+        return payment?.render(phase, localized) ?? nothing;
     }
-  }
-
-  /** The transaction this tab sent, when the session was settled without it (paid by another, or closed). */
-  private get unusedHash(): string {
-    const { sentHash, session } = this;
-    const settled = session?.status === 'resolved' || session?.status === 'failed';
-    return session?.status === 'closed' ||
-      (settled && session.tx_hash?.toLowerCase() !== sentHash.toLowerCase())
-      ? sentHash
-      : '';
-  }
-
-  /** The session's payment request (QR code), made by the lazy module once per URI and language. */
-  private renderRequest(view: CheckoutView, { locale }: Localized): HTMLElement | typeof nothing {
-    const session = this.session;
-    const module = this.requestModule;
-    if (!session?.payment_uri || !module) return nothing;
-    const key = `${locale} ${session.payment_uri}`;
-    const amount = formatToken(session.expected_token_amount, view.token.symbol, locale);
-    if (this.requestPanel?.key !== key) {
-      const node = module.paymentRequestPanel({
-        uri: session.payment_uri,
-        amount,
-        receivingAddress: session.receiving_address,
-        chainName: chainName(view),
-        locale,
-      });
-      this.requestPanel = { key, node };
-    }
-    // Transfers of another amount paid nothing: said at once, not left to the expiry.
-    const received = session.unmatched_transfers.map((u) =>
-      formatToken(u.amount, u.token_symbol, locale, 'down'),
-    );
-    module.showUnmatched(this.requestPanel.node, received, amount, locale);
-    return this.requestPanel.node;
   }
 }
 

@@ -1,19 +1,26 @@
 /** What went wrong, in the shopper's words: an answer of the service or a wallet's failure. */
 import { formatToken } from '../amount.ts';
-import { CheckoutApiError, type CheckoutView } from '../api.ts';
+import type { CheckoutApiError, CheckoutView } from '../api.ts';
 import { chainName, nativeSymbol } from '../chains.ts';
 import type { Localized, Messages } from '../i18n.ts';
 import type { Holding, WalletErrorKind } from '../wallet/types.ts';
 
+/**
+ * Whether `error` is an answer of the service: told by its name, as this file is also loaded beside the
+ * classic script, whose `CheckoutApiError` is its own copy.
+ */
+export const isApiError = (error: unknown): error is CheckoutApiError =>
+  error instanceof Error && error.name === 'CheckoutApiError';
+
 /** An error answer of the service in the shopper's words; undefined for anything else. */
 export function describeApiError(error: unknown, t: Messages): string | undefined {
-  if (!(error instanceof CheckoutApiError)) return undefined;
+  if (!isApiError(error)) return undefined;
   if (error.status === 0) return t.errors.rpc;
   // The text of a failure on the service's side is not for the shopper.
   if (error.status >= 500) return t.errors.unavailable;
-  if (error.code === 'checkout_expired') return t.errors.expired;
-  if (error.code === 'tx_already_used') return t.errors.tx_already_used;
-  if (error.code === 'tx_rejected') return t.errors.tx_rejected;
+  // Refusals with words of their own: an expired checkout, and a hash that cannot pay it.
+  if (/^(checkout_expired|tx_already_used|tx_rejected|tx_not_for_session)$/.test(error.code))
+    return t.errors[error.code as 'tx_rejected'];
   const details = error.errors.map((e) => `${e.path} ${e.message}`).join('; ');
   return details ? `${error.message}: ${details}` : error.message;
 }

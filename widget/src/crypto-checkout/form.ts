@@ -26,7 +26,7 @@ const autocompletes: Record<string, string> = {
 };
 
 /** Whether the shopper types the amount: an open amount without the merchant's expected payment. */
-export const typesAmount = (view: CheckoutView): boolean => view.open_amount && !view.expected_payment;
+const typesAmount = (view: CheckoutView): boolean => view.open_amount && !view.expected_payment;
 
 /** The form's values and errors; every change renders the host again. */
 export class CheckoutForm {

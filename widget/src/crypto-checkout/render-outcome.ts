@@ -1,16 +1,11 @@
 /** After the payment is sent: its progress, its transaction, and how the checkout ended. */
-import { html, nothing, type TemplateResult } from 'lit';
+import type { TemplateResult } from 'lit';
 import type { CheckoutSession, CheckoutView } from '../api.ts';
 import { explorerOf } from '../chains.ts';
-import type { Localized, Messages } from '../i18n.ts';
+import type { Messages } from '../i18n.ts';
 import type { PendingRedirect } from './outcome.ts';
 import { type CheckoutPhase, shortAddress, webUrl } from './state.ts';
-
-/** An error on screen; its text is written in the language of the moment. */
-export interface Failure {
-  message: (lang: Localized) => string;
-  retry: (() => void) | null;
-}
+import { html, nothing } from './template-tags.ts';
 
 /** The transaction of the payment, with the outcome of the last copy of its hash. */
 export interface Transaction {
@@ -110,30 +105,4 @@ export function renderOutcome(
     default:
       return nothing;
   }
-}
-
-/** A checkout nothing can be paid in, said at once, with the way back to the shop when the merchant gave one. */
-export function renderUnavailable(phase: CheckoutPhase, view: CheckoutView, t: Messages): TemplateResult {
-  const back = webUrl(view.failure_url);
-  return html`<div class="ended">
-    <p part="message" class="failure" role="alert">${phase === 'inactive' ? t.inactive : t.linkInvalid}</p>
-    ${back ? html`<a part="link" href=${back}>${t.backToShop}</a>` : nothing}
-  </div>`;
-}
-
-/** The error on screen and its way on. */
-export function renderFailure(
-  failure: Failure | undefined,
-  busy: boolean,
-  localized: Localized,
-): TemplateResult | typeof nothing {
-  if (!failure) return nothing;
-  return html`<div part="error" role="alert">
-    <p>${failure.message(localized)}</p>
-    ${
-      failure.retry
-        ? html`<button type="button" ?disabled=${busy} @click=${failure.retry}>${localized.messages.retry}</button>`
-        : nothing
-    }
-  </div>`;
 }

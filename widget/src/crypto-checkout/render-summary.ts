@@ -24,7 +24,7 @@ export function renderAmount(
       dollars
         ? html`<p part="amount">
           <span class="usd">${formatUsd(dollars, locale)}</span>
-          ${tokens ? html`<span class="token">${formatToken(tokens, view.token.symbol, locale)}</span>` : nothing}
+          ${tokens ? html`<span class="token">${formatToken(tokens, view.token.symbol, locale, 'up', 2)}</span>` : nothing}
         </p>`
         : nothing
     }
@@ -32,16 +32,20 @@ export function renderAmount(
   </div>`;
 }
 
-/** The steps, the current one marked; the last reads "Failed" or "Expired" when the checkout ended so. */
-export function renderProgress(phase: CheckoutPhase, t: Messages): TemplateResult {
-  const current = stepOfPhase[phase];
+/**
+ * The steps, the current one marked; the last reads "Failed" or "Expired" when the checkout ended so. Paid
+ * from another device (`viaRequest`), "Scan and pay" stands for the review and the wallet.
+ */
+export function renderProgress(phase: CheckoutPhase, t: Messages, viaRequest: boolean): TemplateResult {
+  const current = viaRequest ? Math.max(0, stepOfPhase[phase] - 1) : stepOfPhase[phase];
   const endings: Partial<Record<CheckoutPhase, string>> = {
     failed: t.stepFailed,
     expired: t.stepExpired,
     closed: t.stepClosed,
   };
   const ended = endings[phase];
-  const steps = ended ? [...t.steps.slice(0, -1), ended] : t.steps;
+  const all = viaRequest ? [t.steps[0] ?? '', t.stepScan, ...t.steps.slice(3)] : t.steps;
+  const steps = ended ? [...all.slice(0, -1), ended] : all;
   return html`<ol part="progress" aria-label=${t.progress}>
     ${steps.map((label, i) => html`<li aria-current=${i === current ? 'step' : nothing}>${i + 1}. ${label}</li>`)}
   </ol>`;

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { paymentRequestPanel, qrPath, requestTexts, showUnmatched } from './payment-request.ts';
+import { paymentRequestPanel, qrPath, requestTexts } from './payment-request.ts';
 
 const uri =
   'ethereum:0x5FbDB2315678afecb367f032d93F642f64180aa3@97/transfer?address=0xE242783c186CcBe3a0021DAf39D7e424A2E28DbF&uint256=5000137000000000000';
@@ -57,24 +57,24 @@ describe('paymentRequestPanel', () => {
     expect(requestTexts('__proto__').title).toBe('Pay from another device');
   });
 
-  it('says in place of waiting which transfers of another amount paid nothing, in the language, once', () => {
-    const es = paymentRequestPanel({
-      uri,
-      amount: '5,000137 BUSD',
-      receivingAddress: '0xE242783c186CcBe3a0021DAf39D7e424A2E28DbF',
+  it('for a deposit address, asks for the amount without "exactly" and adds a QR code of the address alone', () => {
+    const address = '0x0f5D2fB29fb7d3CFeE444a200298f468908cC942';
+    const deposit = paymentRequestPanel({
+      uri: uri.replace('0xE242783c186CcBe3a0021DAf39D7e424A2E28DbF', address).replace('137', '000'),
+      amount: '5.00 BUSD',
+      receivingAddress: address,
       chainName: 'BNB Smart Chain Testnet',
-      locale: 'es',
+      locale: 'en',
+      deposit: true,
     });
-    showUnmatched(es, [], '5,000137 BUSD', 'es');
-    expect(es.querySelector('.waiting')?.textContent).toBe('Esperando tu pago…');
-    showUnmatched(es, ['5 BUSD', '4,99 BUSD'], '5,000137 BUSD', 'es');
-    const line = es.querySelector('.waiting')!;
-    expect(line.textContent).toBe(
-      'Recibimos 5 BUSD, no 5,000137 BUSD; el comercio ya está avisado. Recibimos 4,99 BUSD, no 5,000137 BUSD; el comercio ya está avisado.',
+    expect(deposit.textContent).toContain(
+      'Send 5.00 BUSD on BNB Smart Chain Testnet to this address of your order',
     );
-    expect(line.getAttribute('role')).toBe('alert');
-    expect(requestTexts('pt').unmatched('7 BUSD', '7,000223 BUSD')).toBe(
-      'Recebemos 7 BUSD, não 7,000223 BUSD; o lojista já foi avisado.',
-    );
+    expect(deposit.textContent).not.toContain('exactly');
+    const codes = [...deposit.querySelectorAll('svg')];
+    expect(codes).toHaveLength(2);
+    expect(codes[1]!.getAttribute('aria-label')).toBe(address);
+    expect(codes[1]!.querySelector('path')!.getAttribute('d')).toBe(qrPath(address).path);
+    expect(panel.querySelectorAll('svg')).toHaveLength(1);
   });
 });

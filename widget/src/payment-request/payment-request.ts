@@ -1,6 +1,6 @@
 /**
  * The payment request for a wallet on another device: a QR code of the EIP-681 URI, the exact amount,
- * address and network in words, the URI to copy, and a link a phone's wallet app opens. Loaded on demand
+ * address and network in words (for a deposit address, any amount and a second QR code of the address alone), the URI to copy, and a link a phone's wallet app opens. Loaded on demand
  * (its own file): only shoppers who pay this way fetch the QR encoder.
  */
 import { generate } from 'lean-qr/nano';
@@ -15,7 +15,61 @@ export interface PaymentRequestInput {
   chainName: string;
   /** The language tag of the element. */
   locale: string;
+  /**
+   * A refund's request (the refund pay page): its own words, and no address, which the page shows once
+   * beside it.
+   */
+  refund?: boolean;
+  /**
+   * `receivingAddress` is the session's own deposit address: any amount sent there pays it, so the words say
+   * so, and a second QR code holds the address alone (for wallets and exchanges that ignore the request).
+   */
+  deposit?: boolean;
 }
+
+/** The words of a deposit address's request where they differ from an exact amount's, by language. */
+const depositTexts = {
+  en: {
+    exact: (amount: string, chain: string) => `Send ${amount} on ${chain} to this address of your order:`,
+    why: 'This address is your order’s alone: a wallet that rounds, or an exchange that takes its fee out, still pays it.',
+    addressOnly: 'The address alone, for a wallet or exchange that asks for an address:',
+  },
+  es: {
+    exact: (amount: string, chain: string) => `Envía ${amount} en ${chain} a esta dirección de tu pedido:`,
+    why: 'Esta dirección es solo de tu pedido: una billetera que redondea, o un exchange que descuenta su comisión, lo paga igual.',
+    addressOnly: 'Solo la dirección, para una billetera o un exchange que pide una dirección:',
+  },
+  pt: {
+    exact: (amount: string, chain: string) => `Envie ${amount} na ${chain} para este endereço do seu pedido:`,
+    why: 'Este endereço é só do seu pedido: uma carteira que arredonda, ou uma exchange que desconta a taxa, paga-o do mesmo jeito.',
+    addressOnly: 'Só o endereço, para uma carteira ou exchange que pede um endereço:',
+  },
+};
+
+/** The words of a refund's request where they differ from a checkout's, by language. */
+const refundTexts = {
+  en: {
+    title: 'Pay this refund from another device',
+    exact: (amount: string, chain: string) =>
+      `Send exactly ${amount} on ${chain}, in one transfer, from your receiving wallet to your customer’s address.`,
+    why: 'The request carries the exact refund: the service recognises the transfer on the chain.',
+    waiting: 'Waiting for the refund’s transfer…',
+  },
+  es: {
+    title: 'Paga este reembolso desde otro dispositivo',
+    exact: (amount: string, chain: string) =>
+      `Envía exactamente ${amount} en ${chain}, en una sola transferencia, desde tu billetera receptora a la dirección de tu cliente.`,
+    why: 'La solicitud lleva el reembolso exacto: el servicio reconoce la transferencia en la cadena.',
+    waiting: 'Esperando la transferencia del reembolso…',
+  },
+  pt: {
+    title: 'Pague este reembolso de outro dispositivo',
+    exact: (amount: string, chain: string) =>
+      `Envie exatamente ${amount} na ${chain}, em uma única transferência, da sua carteira de recebimento para o endereço do seu cliente.`,
+    why: 'A solicitação traz o reembolso exato: o serviço reconhece a transferência na rede.',
+    waiting: 'Aguardando a transferência do reembolso…',
+  },
+};
 
 const texts = {
   en: {
@@ -30,8 +84,6 @@ const texts = {
     copyFailed: 'This browser did not allow copying; select the request above.',
     open: 'Open in a wallet app',
     waiting: 'Waiting for your payment…',
-    unmatched: (received: string, expected: string) =>
-      `We received ${received}, not ${expected}; the merchant has been told.`,
   },
   es: {
     title: 'Pagar desde otro dispositivo',
@@ -46,8 +98,6 @@ const texts = {
     copyFailed: 'Este navegador no permitió copiar; selecciona la solicitud de arriba.',
     open: 'Abrir en una app de billetera',
     waiting: 'Esperando tu pago…',
-    unmatched: (received: string, expected: string) =>
-      `Recibimos ${received}, no ${expected}; el comercio ya está avisado.`,
   },
   pt: {
     title: 'Pagar de outro dispositivo',
@@ -62,8 +112,6 @@ const texts = {
     copyFailed: 'Este navegador não permitiu copiar; selecione a solicitação acima.',
     open: 'Abrir em um app de carteira',
     waiting: 'Aguardando o seu pagamento…',
-    unmatched: (received: string, expected: string) =>
-      `Recebemos ${received}, não ${expected}; o lojista já foi avisado.`,
   },
 };
 
@@ -93,6 +141,16 @@ const style = `.pr{display:grid;gap:.6rem;justify-items:start}.pr h3{margin:0;fo
 background:var(--cc-background);border:1px solid var(--cc-border);border-radius:calc(var(--cc-radius)*.6);padding:.4rem}
 .pr .addr{font-size:.8rem;word-break:break-all}.pr .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}`;
 
+/** The QR code of `data` as an SVG image named `label`. */
+function qrSvg(data: string, label: string): SVGSVGElement {
+  const { size, path } = qrPath(data);
+  return build(
+    document.createElementNS(svgNs, 'svg'),
+    { viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': label, 'shape-rendering': 'crispEdges' },
+    build(document.createElementNS(svgNs, 'path'), { d: path, fill: '#000' }),
+  );
+}
+
 /** `node` with the attributes of `props` (those undefined left out) and `children`. */
 function build<T extends Element>(
   node: T,
@@ -115,18 +173,21 @@ const el = <K extends keyof HTMLElementTagNameMap>(
  * small style sheet. The copy button reports its outcome in a polite live region.
  */
 export function paymentRequestPanel(input: PaymentRequestInput): HTMLElement {
-  const t = requestTexts(input.locale);
-  const { size, path } = qrPath(input.uri);
-  const svg = build(
-    document.createElementNS(svgNs, 'svg'),
-    {
-      viewBox: `0 0 ${size} ${size}`,
-      role: 'img',
-      'aria-label': t.qr(input.uri),
-      'shape-rendering': 'crispEdges',
-    },
-    build(document.createElementNS(svgNs, 'path'), { d: path, fill: '#000' }),
-  );
+  const lang = input.locale.slice(0, 2);
+  const t = input.refund
+    ? {
+        ...requestTexts(input.locale),
+        ...(Object.hasOwn(refundTexts, lang)
+          ? refundTexts[lang as keyof typeof refundTexts]
+          : refundTexts.en),
+      }
+    : requestTexts(input.locale);
+  const svg = qrSvg(input.uri, t.qr(input.uri));
+  const deposit = input.deposit
+    ? Object.hasOwn(depositTexts, lang)
+      ? depositTexts[lang as keyof typeof depositTexts]
+      : depositTexts.en
+    : undefined;
 
   const uriId = 'payment-request-uri';
   const request = el('textarea', { id: uriId, readonly: '', rows: '4', part: 'input' }, input.uri);
@@ -150,34 +211,16 @@ export function paymentRequestPanel(input: PaymentRequestInput): HTMLElement {
     el('h3', {}, t.title),
     el('p', {}, t.scan),
     svg,
-    el('p', {}, t.exact(input.amount, input.chainName)),
-    el('p', { class: 'addr' }, el('code', {}, input.receivingAddress)),
-    el('p', { class: 'muted' }, t.why),
+    el('p', {}, (deposit ?? t).exact(input.amount, input.chainName)),
+    input.refund ? '' : el('p', { class: 'addr' }, el('code', {}, input.receivingAddress)),
+    el('p', { class: 'muted' }, (deposit ?? t).why),
+    ...(deposit
+      ? [el('p', {}, deposit.addressOnly), qrSvg(input.receivingAddress, input.receivingAddress)]
+      : []),
     el('label', { for: uriId }, t.request),
     request,
     el('div', { class: 'row' }, copy, el('a', { href: input.uri }, t.open)),
     status,
     el('p', { part: 'message', role: 'status', class: 'waiting' }, t.waiting),
   );
-}
-
-/**
- * Says, instead of "Waiting for your payment…", that transfers of another amount arrived (`received`,
- * each written with its symbol) and paid nothing, and that the merchant was told; the rest of the panel
- * (and focus in it) stays. The session is still followed: the exact amount still pays it.
- */
-export function showUnmatched(
-  panel: HTMLElement,
-  received: string[],
-  expected: string,
-  locale: string,
-): void {
-  const line = panel.querySelector<HTMLElement>('.waiting');
-  if (!line || received.length === 0) return;
-  const t = requestTexts(locale);
-  const text = received.map((amount) => t.unmatched(amount, expected)).join(' ');
-  if (line.textContent === text) return;
-  line.textContent = text;
-  line.setAttribute('role', 'alert');
-  line.className = 'waiting failure';
 }

@@ -2,7 +2,7 @@
 import type { RefundClaim } from '@checkout/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeAnswer, fakeApi, settle, shadowText } from '../refunds/test-support.ts';
-import type { ConnectOptions, WalletModule } from '../wallet/types.ts';
+import type { WalletModule } from '../wallet/types.ts';
 import './refund-claim.ts';
 import type { RefundClaimPage } from './refund-claim.ts';
 
@@ -29,25 +29,27 @@ const claim = (patch: Partial<RefundClaim> = {}): RefundClaim => ({
   refund_address: null,
   claim_expires_at: '2030-01-15T12:00:00.000Z',
   tx_hash: null,
+  order: {
+    shop_name: 'Espresso beans',
+    resolved_payment_id: '5b7c1a52-3d2e-4c4f-9b59-6f2a8f0b9e11',
+    dollar_amount: '7.50',
+    paid_amount: '7.500012',
+    paid_token_symbol: 'BUSD',
+    paid_at: '2030-01-01T09:30:00.000Z',
+  },
+  cancel_reason: null,
+  merchant_contact: 'orders@example.com',
   ...patch,
 });
 
 const answer = (c: RefundClaim): FakeAnswer => ({ body: { refund_claim: c } });
 
-function walletModule(address = customer) {
-  return {
-    startWalletFlow: vi.fn(),
-    connectWallet: vi.fn(async (_options: ConnectOptions) => address),
-    classifyWalletError: () => 'unknown' as const,
-  } satisfies WalletModule;
-}
-
-async function mount(module?: WalletModule): Promise<RefundClaimPage> {
+async function mount(loadWallet?: () => Promise<WalletModule>): Promise<RefundClaimPage> {
   const el = document.createElement('refund-claim');
   el.setAttribute('token', token);
   el.setAttribute('api-base', 'http://checkout.test');
   el.pollInterval = 60_000;
-  if (module) (el as unknown as { loadWallet(): Promise<WalletModule> }).loadWallet = async () => module;
+  if (loadWallet) (el as unknown as { loadWallet(): Promise<WalletModule> }).loadWallet = loadWallet;
   document.body.append(el);
   await settle(el, () => !!el.shadowRoot?.querySelector('h2, [part="message"].failure, [part="error"]'));
   return el;
@@ -70,19 +72,34 @@ describe('<refund-claim>', () => {
     vi.unstubAllGlobals();
   });
 
-  it('shows merchant, purchase, amount, network, reason and deadline, and warns against exchange addresses', async () => {
+  it('shows the shop, the order, amount, network, reason and deadline with its time zone, and warns against exchange addresses', async () => {
     vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim()) }).fetch);
     const el = await mount();
     const text = shadowText(el);
-    expect(root(el).querySelector('h2')?.textContent).toContain('A refund from Coffee Roasters');
+    // The shop is the product's business name; the merchant's account name only stands in without one.
+    expect(root(el).querySelector('h2')?.textContent).toContain('A refund from Espresso beans');
     expect(text).toContain('Test mode');
-    for (const part of ['Espresso beans', '7.5 BUSD', 'BNB Smart Chain Testnet', 'Beans out of stock'])
+    for (const part of [
+      'Shop',
+      'Order',
+      '$7.50',
+      '7.500012 BUSD',
+      '7.5 BUSD',
+      'BNB Smart Chain Testnet',
+      'Beans out of stock',
+    ])
       expect(text).toContain(part);
-    expect(text).toContain(
-      new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' }).format(
-        new Date('2030-01-15T12:00:00.000Z'),
-      ),
-    );
+    const deadline = new Intl.DateTimeFormat('en', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(new Date('2030-01-15T12:00:00.000Z'));
+    expect(text).toContain(deadline);
+    // The time zone is named after the time.
+    expect(deadline).toMatch(/\d{1,2}:\d{2}\s?[AP]M \S+$/);
     expect(root(el).querySelector('[part="warning"]')?.textContent).toContain(
       'Do not give an exchange deposit address',
     );
@@ -125,20 +142,25 @@ describe('<refund-claim>', () => {
     expect(root(el).querySelector('form')).toBeNull();
   });
 
-  it('fills the address from a browser wallet without asking it to switch networks', async () => {
+  it('fills the address from a browser wallet through its provider alone, without the wallet module', async () => {
     vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim()) }).fetch);
-    vi.stubGlobal('ethereum', { request: vi.fn() });
-    const module = walletModule();
-    const el = await mount(module);
+    const request = vi.fn(async ({ method }: { method: string }) =>
+      method === 'eth_requestAccounts' ? [customer] : null,
+    );
+    vi.stubGlobal('ethereum', { request });
+    const loadWallet = vi.fn(async (): Promise<WalletModule> => {
+      throw new Error('the claim page loads no wallet module');
+    });
+    const el = await mount(loadWallet);
     await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
     const button = root(el).querySelector<HTMLButtonElement>('[part="wallet-button"]')!;
     expect(button.textContent?.trim()).toBe('Use Browser wallet');
     button.click();
     await settle(el, () => shadowText(el).includes('is filled in below'));
     expect(root(el).querySelector<HTMLInputElement>('#refund-address')!.value).toBe(customer);
-    expect(module.connectWallet).toHaveBeenCalledTimes(1);
-    expect(module.connectWallet.mock.calls[0]![0].view).toMatchObject({ chain_id: 97, is_test: true });
-    expect(module.startWalletFlow).not.toHaveBeenCalled();
+    // One request, for the accounts: no network switch, nothing signed, no wallet module fetched.
+    expect(request.mock.calls.map(([r]) => r.method)).toEqual(['eth_requestAccounts']);
+    expect(loadWallet).not.toHaveBeenCalled();
   });
 
   it('says an address the service refuses cannot receive the refund', async () => {
@@ -191,6 +213,16 @@ describe('<refund-claim>', () => {
     vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim({ status: 'canceled' })) }).fetch);
     el = await mount();
     expect(shadowText(el)).toContain('The merchant canceled this refund.');
+    expect(shadowText(el)).not.toContain('gave this reason');
+    document.body.replaceChildren();
+
+    const canceled = claim({ status: 'canceled', cancel_reason: 'You asked to keep the order' });
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(canceled) }).fetch);
+    el = await mount();
+    expect(shadowText(el)).toContain('The merchant gave this reason: “You asked to keep the order”');
+    expect(root(el).querySelector('a[href="mailto:orders@example.com"]')?.textContent).toBe(
+      'orders@example.com',
+    );
     document.body.replaceChildren();
 
     vi.stubGlobal('fetch', fakeApi({}).fetch);
@@ -202,14 +234,14 @@ describe('<refund-claim>', () => {
     vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(claim({ locale: 'es' })) }).fetch);
     document.documentElement.lang = 'es-MX';
     let el = await mount();
-    expect(shadowText(el)).toContain('Un reembolso de Coffee Roasters');
+    expect(shadowText(el)).toContain('Un reembolso de Espresso beans');
     expect(shadowText(el)).toContain('No indiques una dirección de depósito de un exchange');
     expect(shadowText(el)).toContain('7.5 BUSD');
     document.body.replaceChildren();
 
     document.documentElement.lang = 'pt-BR';
     el = await mount();
-    expect(shadowText(el)).toContain('Um reembolso de Coffee Roasters');
+    expect(shadowText(el)).toContain('Um reembolso de Espresso beans');
     expect(shadowText(el)).toContain('7,5 BUSD');
     expect(root(el).querySelector('[part="pay-button"]')?.textContent).toBe(
       'Enviar meu reembolso para este endereço',

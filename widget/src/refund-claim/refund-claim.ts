@@ -7,7 +7,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { CheckoutApiError } from '../api.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
-import { renderWallets } from '../crypto-checkout/render-payment.ts';
+import { renderWallets } from '../crypto-checkout/render-wallets.ts';
 import type { RefundApi, RefundClaim } from '../refunds/refund-api.ts';
 import { RefundPage } from '../refunds/refund-page.ts';
 import type { RefundMessages } from '../refunds/refund-texts.ts';
@@ -41,18 +41,23 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
     return api.claim(this.token);
   }
 
-  private async useWallet(wallet: DiscoveredWallet, data: RefundClaim): Promise<void> {
+  /**
+   * Reads the wallet's address through its provider alone (EIP-6963's announced provider and
+   * `eth_requestAccounts`): no chain switch, nothing signed, and none of the payment's wallet code fetched.
+   */
+  private async useWallet(wallet: DiscoveredWallet): Promise<void> {
     if (this.busy) return;
     this.busy = 'connecting';
     this.failure = undefined;
     try {
-      const module = await this.loadWallet();
-      const address = await module.connectWallet({ view: this.chainTarget(data), wallet });
+      const accounts = await wallet.provider.request({ method: 'eth_requestAccounts' });
+      const address = Array.isArray(accounts) ? String(accounts[0] ?? '') : '';
+      if (!addressPattern.test(address)) throw new Error('the wallet gave no address');
       this.connected = address;
       this.refundAddress = address;
       this.addressProblem = undefined;
     } catch {
-      this.failure = { message: (t) => t.walletFailed, retry: () => void this.useWallet(wallet, data) };
+      this.failure = { message: (t) => t.walletFailed, retry: () => void this.useWallet(wallet) };
     } finally {
       this.busy = undefined;
     }
@@ -86,17 +91,24 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
 
   override render(): TemplateResult {
     return this.frame(
-      (t, data) => t.claimTitle(data.merchant_name ?? ''),
+      (t, data) => t.claimTitle(this.shopName(data, data.merchant_name)),
       (t, data) => html`${this.details([
-        [t.merchant, data.merchant_name],
-        [t.product, data.product_name],
+        [t.merchant, this.shopName(data, data.merchant_name)],
+        [t.order, this.orderText(t, data, data.product_name ?? '')],
         [t.amount, this.amountText(data)],
         [t.network, this.chainName(data)],
         [t.reason, data.reason],
         [t.claimBy, data.status === 'awaiting_address' ? this.dateText(data.claim_expires_at) : null],
       ])}
-      ${this.renderState(t, data)}`,
+      ${this.otherToken(t, data)} ${this.renderState(t, data)}`,
     );
+  }
+
+  /** A swap paid in another token than the shop's: the refund comes in the shop's token, and says so. */
+  private otherToken(t: RefundMessages, data: RefundClaim): TemplateResult | typeof nothing {
+    const paid = data.order?.paid_token_symbol;
+    if (!paid || paid === data.token.symbol || data.status !== 'awaiting_address') return nothing;
+    return html`<p part="message">${t.otherToken(paid, data.token.symbol)}</p>`;
   }
 
   private renderState(t: RefundMessages, data: RefundClaim): TemplateResult {
@@ -114,7 +126,7 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
       case 'expired':
         return this.message(t.claimExpired(this.dateText(data.claim_expires_at)), 'failure');
       default:
-        return this.message(t.canceled, 'failure');
+        return this.canceled(t, data, data.merchant_contact);
     }
   }
 
@@ -127,7 +139,7 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
         wallets,
         !!this.busy,
         (name) => t.useWallet(name || t.browserWallet),
-        (w) => void this.useWallet(w, data),
+        (w) => void this.useWallet(w),
       )}
       ${this.busy === 'connecting' ? this.message(t.connecting) : nothing}
       ${this.connected ? this.message(t.connected(this.connected)) : wallets.length ? html`<p>${t.orPaste}</p>` : nothing}

@@ -1,8 +1,14 @@
 // @vitest-environment happy-dom
-import type { RefundPayment } from '@checkout/core';
+import type { RefundPaymentView as RefundPayment } from '@checkout/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeAnswer, fakeApi, settle, shadowText } from '../refunds/test-support.ts';
-import type { PaymentPlan, WalletFlow, WalletFlowOptions, WalletModule } from '../wallet/types.ts';
+import type {
+  PaymentOrder,
+  PaymentPlan,
+  WalletFlow,
+  WalletFlowOptions,
+  WalletModule,
+} from '../wallet/types.ts';
 import './refund-pay.ts';
 import { type RefundPayPage, requestMatches } from './refund-pay.ts';
 
@@ -31,11 +37,23 @@ const payment = (patch: Partial<RefundPayment> = {}): RefundPayment => ({
   reason: 'Beans out of stock',
   from_address: receiving,
   refund_address: customer,
+  paid_amount: '0',
+  amount_due: '7.5',
+  overpaid_amount: null,
   payment_request: {
     uri: `ethereum:${busd}@97/transfer?address=${customer}&uint256=${units}`,
     transaction: { chain_id: 97, from: receiving, to: busd, data, value: '0' },
   },
   tx_hash: null,
+  cancel_reason: null,
+  order: {
+    shop_name: 'Espresso beans',
+    resolved_payment_id: '5b7c1a52-3d2e-4c4f-9b59-6f2a8f0b9e11',
+    dollar_amount: '7.50',
+    paid_amount: '7.500012',
+    paid_token_symbol: 'BUSD',
+    paid_at: '2030-01-01T09:30:00.000Z',
+  },
   ...patch,
 });
 
@@ -43,6 +61,7 @@ const answer = (p: RefundPayment): FakeAnswer => ({ body: { refund_payment: p } 
 
 function walletModule(address = receiving) {
   const paid: PaymentPlan[] = [];
+  const orders: PaymentOrder[] = [];
   const flow: WalletFlow = {
     address,
     async options(amount) {
@@ -57,17 +76,17 @@ function walletModule(address = receiving) {
         },
       ];
     },
-    async pay(plan) {
+    async pay(plan, order) {
       paid.push(plan);
+      orders.push(order);
       return hash;
     },
   };
   const module = {
     startWalletFlow: vi.fn(async (_options: WalletFlowOptions) => flow),
-    connectWallet: vi.fn(),
     classifyWalletError: () => 'unknown' as const,
   } satisfies WalletModule;
-  return { module, paid };
+  return { module, paid, orders };
 }
 
 async function mount(module?: WalletModule): Promise<RefundPayPage> {
@@ -131,9 +150,14 @@ describe('<refund-pay>', () => {
   it('pays the exact transfer from the receiving wallet with the element’s wallet flow', async () => {
     vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(payment()) }).fetch);
     vi.stubGlobal('ethereum', { request: vi.fn() });
-    const { module, paid } = walletModule();
+    const { module, paid, orders } = walletModule();
     const el = await mount(module);
-    expect(shadowText(el)).toContain(`Pay from the wallet that received the payment: ${receiving}.`);
+    // A refund in its own words: who to, how much, for which order; each address once.
+    expect(root(el).querySelector('h2')?.textContent).toContain('Refund 7.5 BUSD to your customer');
+    expect(shadowText(el)).toContain('You are giving a customer of Espresso beans their money back.');
+    expect(shadowText(el)).toContain('5b7c1a52-3d2e-4c4f-9b59-6f2a8f0b9e11 · $7.50 · paid 7.500012 BUSD');
+    const addresses = [...root(el).querySelectorAll('code')].map((c) => c.textContent);
+    expect(addresses).toEqual([customer, receiving]);
     await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
     root(el).querySelector<HTMLButtonElement>('[part="wallet-button"]')!.click();
     await settle(el, () => !!button(el, 'Send the refund'));
@@ -149,14 +173,65 @@ describe('<refund-pay>', () => {
         rpc_url: 'http://127.0.0.1:8545',
       },
     });
-    expect(shadowText(el)).toContain(`You send 7.5 BUSD to ${customer}.`);
+    expect(shadowText(el)).toContain('You send 7.5 BUSD to your customer’s address above.');
     button(el, 'Send the refund')!.click();
     await settle(el, () => shadowText(el).includes('Waiting for the network'));
     expect(paid).toEqual([expect.objectContaining({ kind: 'direct', amount: '7.5' })]);
+    // The wallet is asked for the request's own transaction, which was checked to be exactly the refund.
+    expect(orders).toEqual([
+      { expected_token_amount: '7.5', transaction: payment().payment_request!.transaction },
+    ]);
     expect(shadowText(el)).toContain(`Transaction: ${hash}`);
     // A local chain: no explorer link.
     expect(root(el).querySelector('[part="transaction"] a')).toBeNull();
     expect(sessionStorage.getItem(`refund-pay:${token}`)).toBe(hash);
+  });
+
+  it('after a part payment says what was sent and pays only what is still due; names what went above it', async () => {
+    const dueUnits = 500000000000000000n;
+    const dueData = `0xa9059cbb${customer.slice(2).toLowerCase().padStart(64, '0')}${dueUnits.toString(16).padStart(64, '0')}`;
+    const partly = payment({
+      paid_amount: '7',
+      amount_due: '0.5',
+      payment_request: {
+        uri: `ethereum:${busd}@97/transfer?address=${customer}&uint256=${dueUnits}`,
+        transaction: { chain_id: 97, from: receiving, to: busd, data: dueData, value: '0' },
+      },
+    });
+    expect(requestMatches(partly)).toBe(true);
+    // A request for the whole amount after a part payment is not what is due: nothing is sent.
+    expect(requestMatches({ ...partly, payment_request: payment().payment_request })).toBe(false);
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(partly) }).fetch);
+    vi.stubGlobal('ethereum', { request: vi.fn() });
+    const { module, orders } = walletModule();
+    const el = await mount(module);
+    expect(shadowText(el)).toContain(
+      'Your wallet sent 7 BUSD to this address, less than the refund: send the 0.5 BUSD still due to complete it.',
+    );
+    expect(shadowText(el)).toContain('Still due');
+    await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
+    root(el).querySelector<HTMLButtonElement>('[part="wallet-button"]')!.click();
+    await settle(el, () => !!button(el, 'Send the refund'));
+    expect(shadowText(el)).toContain('You send 0.5 BUSD to your customer’s address above.');
+    button(el, 'Send the refund')!.click();
+    await settle(el, () => shadowText(el).includes('Waiting for the network'));
+    expect(orders).toEqual([
+      { expected_token_amount: '0.5', transaction: partly.payment_request!.transaction },
+    ]);
+
+    document.body.replaceChildren();
+    sessionStorage.clear();
+    const over = payment({
+      status: 'sent',
+      paid_amount: '10',
+      amount_due: '0',
+      overpaid_amount: '2.5',
+      tx_hash: hash,
+    });
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(over) }).fetch);
+    const sent = await mount();
+    expect(shadowText(sent)).toContain('Your wallet sent 2.5 BUSD more than the refund.');
+    expect(shadowText(sent)).toContain('Sent above the refund');
   });
 
   it('after a reload shows the transfer it sent instead of asking the wallet again', async () => {
@@ -168,18 +243,33 @@ describe('<refund-pay>', () => {
     expect(root(el).querySelector('[part="wallet-button"]')).toBeNull();
   });
 
-  it('refuses another wallet than the receiving one', async () => {
+  it('refuses another wallet than the receiving one, and says so until the wallet changes', async () => {
     vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(payment()) }).fetch);
-    vi.stubGlobal('ethereum', { request: vi.fn() });
+    const listeners = new Map<string, () => void>();
+    vi.stubGlobal('ethereum', {
+      request: vi.fn(),
+      on: (event: string, listener: () => void) => listeners.set(event, listener),
+      removeListener: (event: string) => listeners.delete(event),
+    });
     const other = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
     const { module, paid } = walletModule(other);
     const el = await mount(module);
     await settle(el, () => !!root(el).querySelector('[part="wallet-button"]'));
     root(el).querySelector<HTMLButtonElement>('[part="wallet-button"]')!.click();
     await settle(el, () => !!root(el).querySelector('[part="error"]'));
-    expect(shadowText(el)).toContain(`This wallet is ${other}. The refund must come from ${receiving}`);
+    const refusal = `This wallet is ${other}. The refund must come from ${receiving}`;
+    expect(shadowText(el)).toContain(refusal);
     expect(button(el, 'Send the refund')).toBeUndefined();
     expect(paid).toEqual([]);
+    // The page reads the refund again (every 3 s): the refusal stays.
+    await (el as unknown as { refresh(): Promise<void> }).refresh();
+    await el.updateComplete;
+    expect(shadowText(el)).toContain(refusal);
+    // The wallet moved to another account: the refusal no longer holds.
+    listeners.get('accountsChanged')!();
+    await settle(el, () => !shadowText(el).includes(refusal));
+    expect(root(el).querySelector('[part="error"]')).toBeNull();
+    expect(listeners.has('accountsChanged')).toBe(false);
   });
 
   it('sends nothing when the payment request is not exactly the refund', async () => {
@@ -207,7 +297,13 @@ describe('<refund-pay>', () => {
       `QR code of the payment request ${uri}`,
     );
     expect(root(el).querySelector('textarea')?.value).toBe(uri);
-    expect(shadowText(el)).toContain('Send exactly 7.5 BUSD on BNB Smart Chain Testnet');
+    expect(shadowText(el)).toContain(
+      'Send exactly 7.5 BUSD on BNB Smart Chain Testnet, in one transfer, from your receiving wallet to your customer’s address.',
+    );
+    // The refund's words, not the checkout's; the customer's address is not repeated in the panel.
+    expect(shadowText(el)).toContain('Waiting for the refund’s transfer…');
+    expect(shadowText(el)).not.toContain('identifies your payment');
+    expect(root(el).querySelectorAll('[part="payment-request"] code')).toHaveLength(0);
   });
 
   it('follows the refund to sent and confirmed, in the page’s language', async () => {

@@ -6,14 +6,14 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
-import { toUnits } from '../amount.ts';
+import { formatToken, toUnits } from '../amount.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
 import { describeWalletError } from '../crypto-checkout/describe-error.ts';
-import { renderWallets } from '../crypto-checkout/render-payment.ts';
+import { renderWallets } from '../crypto-checkout/render-wallets.ts';
 import { readStored, store } from '../crypto-checkout/state.ts';
 import { loadMessages, loadPaymentRequestModule, type PaymentRequestModule } from '../lazy-modules.ts';
 import type { RefundApi, RefundPayment } from '../refunds/refund-api.ts';
-import { RefundPage } from '../refunds/refund-page.ts';
+import { type PageFailure, RefundPage } from '../refunds/refund-page.ts';
 import type { RefundMessages } from '../refunds/refund-texts.ts';
 import type { Holding, PaymentPlan, PaymentTarget, WalletFlow, WalletModule } from '../wallet/types.ts';
 
@@ -26,25 +26,31 @@ function transferData(to: string, units: bigint): string {
 }
 
 /**
- * Whether the payment request is exactly this refund: its amount in the token's base units, a transfer of
- * the refund's token from the receiving wallet to the customer's address on the refund's chain.
+ * Whether the payment request is exactly this refund: what is still due in the token's base units (the whole
+ * amount before any part payment), a transfer of the refund's token from the receiving wallet to the
+ * customer's address on the refund's chain.
  * @internal exported for its unit test
  */
 export function requestMatches(data: RefundPayment): boolean {
   const request = data.payment_request;
   if (!request || !data.refund_address || !/^\d+$/.test(data.amount_base_units)) return false;
-  const units = BigInt(data.amount_base_units);
+  const whole = BigInt(data.amount_base_units);
+  const due = toUnits(data.amount_due, data.token.decimal_count);
   const tx = request.transaction;
   return (
-    units > 0n &&
-    toUnits(data.amount, data.token.decimal_count) === units &&
+    due > 0n &&
+    due <= whole &&
+    toUnits(data.amount, data.token.decimal_count) === whole &&
     tx.chain_id === data.chain_id &&
     tx.value === '0' &&
     tx.to.toLowerCase() === data.token.address.toLowerCase() &&
     tx.from.toLowerCase() === data.from_address.toLowerCase() &&
-    tx.data.toLowerCase() === transferData(data.refund_address, units)
+    tx.data.toLowerCase() === transferData(data.refund_address, due)
   );
 }
+
+/** Whether transfers of another amount were recorded against the refund. */
+const paidOtherwise = (data: RefundPayment) => toUnits(data.paid_amount, data.token.decimal_count) > 0n;
 
 type Phase = 'connect' | 'connecting' | 'review' | 'wallet' | 'submitted' | 'qr';
 
@@ -104,12 +110,11 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
       this.flow = await this.walletModule.startWalletFlow({ view: this.target(data), wallet });
       this.payer = this.flow.address;
       if (this.payer.toLowerCase() !== data.from_address.toLowerCase()) {
-        const payer = this.payer;
         this.phase = 'connect';
-        this.failure = { message: (t) => t.wrongWallet(payer, data.from_address) };
+        this.refuse(wallet, this.payer, data.from_address);
         return;
       }
-      const options = await this.flow.options(data.amount);
+      const options = await this.flow.options(data.amount_due);
       this.plan = options.find((o) => o.kind === 'direct' && o.covers);
       if (!this.plan) throw new Error('no direct transfer covers the refund');
       this.phase = 'review';
@@ -122,11 +127,16 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
 
   private async pay(data: RefundPayment): Promise<void> {
     const { flow, plan } = this;
-    if (!flow || !plan || this.phase !== 'review') return;
+    if (!flow || !plan || this.phase !== 'review' || !this.checkRequest(data)) return;
     this.failure = undefined;
     this.phase = 'wallet';
     try {
-      const hash = await flow.pay(plan, () => {});
+      // The request's transaction itself, which `requestMatches` found to be exactly this refund.
+      const order = {
+        expected_token_amount: data.amount_due,
+        transaction: data.payment_request?.transaction ?? null,
+      };
+      const hash = await flow.pay(plan, order, () => {});
       this.sentHash = hash;
       store(sentKey(this.token), hash);
       this.phase = 'submitted';
@@ -137,6 +147,21 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
     }
   }
 
+  /**
+   * Says that the connected wallet is not the receiving one, until the merchant picks a wallet again or this
+   * one reports another account (`accountsChanged`): the page's refresh never takes it away.
+   */
+  private refuse(wallet: DiscoveredWallet, payer: string, from: string): void {
+    const failure: PageFailure = { message: (t) => t.wrongWallet(payer, from), kept: true };
+    this.failure = failure;
+    const provider = wallet.provider;
+    const changed = () => {
+      provider.removeListener?.('accountsChanged', changed);
+      if (this.failure === failure) this.failure = undefined;
+    };
+    provider.on?.('accountsChanged', changed);
+  }
+
   /** A wallet's failure in the element's own words (its texts fetched for it), with its retry. */
   private async showWalletError(error: unknown, data: RefundPayment, retry: () => void): Promise<void> {
     const kind = this.walletModule?.classifyWalletError(error) ?? 'unknown';
@@ -144,7 +169,7 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
     let text: string | undefined;
     try {
       const messages = await loadMessages(this.language);
-      text = describeWalletError(kind, this.target(data), data.amount, holdings, {
+      text = describeWalletError(kind, this.target(data), data.amount_due, holdings, {
         locale: this.locale,
         messages,
       });
@@ -183,8 +208,13 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
   override render(): TemplateResult {
     return this.frame(
       (t, data) => t.payTitle(this.amountText(data)),
-      (t, data) => html`${this.details([
+      (t, data) => html`<p>${t.payFrom(this.shopName(data) || t.merchant)}</p>
+      ${this.details([
+        [t.order, this.orderText(t, data, data.order?.resolved_payment_id ?? '')],
         [t.amount, this.amountText(data)],
+        [t.paidSoFar, paidOtherwise(data) ? this.tokenText(data, data.paid_amount) : null],
+        [t.stillDue, paidOtherwise(data) && data.status === 'ready_to_pay' ? this.dueText(data) : null],
+        [t.overpaid, data.overpaid_amount === null ? null : this.tokenText(data, data.overpaid_amount)],
         [t.network, this.chainName(data)],
         [t.reason, data.reason],
         [t.to, this.address(data.refund_address)],
@@ -194,23 +224,44 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
     );
   }
 
-  private renderState(t: RefundMessages, data: RefundPayment): TemplateResult | typeof nothing {
+  private renderState(t: RefundMessages, data: RefundPayment): TemplateResult | HTMLElement | typeof nothing {
     switch (data.status) {
       case 'awaiting_address':
         return this.message(t.payAwaiting);
       case 'ready_to_pay':
         if (this.phase === 'submitted')
           return html`${this.message(t.submitted)}${this.transaction(data, this.sentHash)}`;
-        return html`<p>${t.payFrom(data.from_address)}</p>${this.renderAction(t, data)}`;
+        return html`${
+          paidOtherwise(data)
+            ? this.message(t.partPaid(this.tokenText(data, data.paid_amount), this.dueText(data)))
+            : nothing
+        }${this.renderAction(t, data)}`;
       case 'sent':
-        return html`${this.message(t.paySent)}${this.transaction(data, data.tx_hash)}`;
+        return html`${this.message(t.paySent)}${this.overpaidNote(t, data)}${this.transaction(data, data.tx_hash)}`;
       case 'confirmed':
-        return html`${this.message(t.payConfirmed, 'success')}${this.transaction(data, data.tx_hash)}`;
+        return html`${this.message(t.payConfirmed, 'success')}${this.overpaidNote(t, data)}${this.transaction(data, data.tx_hash)}`;
       case 'expired':
         return this.message(t.payExpired, 'failure');
       default:
-        return this.message(t.canceled, 'failure');
+        return this.canceled(t, data, null);
     }
+  }
+
+  /** An amount of the refund's token in the visitor's words. */
+  private tokenText(data: RefundPayment, amount: string): string {
+    return formatToken(amount, data.token.symbol, this.locale);
+  }
+
+  /** What is still to send. */
+  private dueText(data: RefundPayment): string {
+    return this.tokenText(data, data.amount_due);
+  }
+
+  /** Says how much more than the refund the wallet sent, when it did. */
+  private overpaidNote(t: RefundMessages, data: RefundPayment): TemplateResult | typeof nothing {
+    return data.overpaid_amount === null
+      ? nothing
+      : this.message(t.overpaidNote(this.tokenText(data, data.overpaid_amount)));
   }
 
   private renderAction(
@@ -230,7 +281,7 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
         return this.message(t.connecting);
       case 'review':
       case 'wallet':
-        return html`<p>${t.review(this.amountText(data), data.refund_address ?? '')}</p>
+        return html`<p>${t.review(this.dueText(data))}</p>
           <div class="actions">
             <button part="pay-button" type="button" ?disabled=${busy} @click=${() => void this.pay(data)}>${t.send}</button>
             <button type="button" ?disabled=${busy} @click=${this.useAnotherWallet}>${t.changeWallet}</button>
@@ -255,10 +306,11 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
         key,
         node: module.paymentRequestPanel({
           uri,
-          amount: this.amountText(data),
+          amount: this.dueText(data),
           receivingAddress: data.refund_address ?? '',
           chainName: this.chainName(data),
           locale: this.locale,
+          refund: true,
         }),
       };
     return this.requestPanel.node;

@@ -1,5 +1,5 @@
 /** The public refund API as the hosted refund pages call it. */
-import type { RefundClaim, RefundPayment } from '@checkout/core';
+import type { RefundClaim, RefundPaymentView as RefundPayment } from '@checkout/core';
 import { callApi } from '../api.ts';
 
 export type { RefundClaim, RefundPayment };

@@ -28,4 +28,14 @@ export const refundStyles = css`
   [part='pay-button'] {
     width: 100%;
   }
+  /* Each half of an address stays whole: an address wraps once, in the middle, or not at all. */
+  .address span {
+    white-space: nowrap;
+  }
+  /* The test badge sits above the title at every width, as one piece: the title never wraps around it. */
+  [part='header'] .badge {
+    display: inline-block;
+    margin: 0 0 0.25rem;
+    white-space: nowrap;
+  }
 `;

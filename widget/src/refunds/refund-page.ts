@@ -17,7 +17,10 @@ import { refundStyles } from './refund-page.styles.ts';
 import { loadRefundMessages, type RefundMessages } from './refund-texts.ts';
 
 /** What both pages read of a refund. */
-type RefundShown = Pick<RefundPayment, 'status' | 'chain_id' | 'token' | 'amount' | 'tx_hash'>;
+type RefundShown = Pick<
+  RefundPayment,
+  'status' | 'chain_id' | 'token' | 'amount' | 'tx_hash' | 'order' | 'cancel_reason'
+>;
 
 /** Statuses a refund never leaves: the page stops following it. */
 const finalStatuses = new Set(['confirmed', 'canceled', 'expired']);
@@ -26,6 +29,8 @@ const finalStatuses = new Set(['confirmed', 'canceled', 'expired']);
 export interface PageFailure {
   message: (t: RefundMessages) => string;
   retry?: (() => void) | undefined;
+  /** Stays when the refund is read again (a wallet refused): only the visitor's next step clears it. */
+  kept?: boolean;
 }
 
 /** The base of `<refund-claim>` and `<refund-pay>`. */
@@ -94,7 +99,7 @@ export abstract class RefundPage<T extends RefundShown> extends LitElement {
     this.reading = true;
     try {
       this.data = await this.read(this.api);
-      if (this.failure && !this.failure.retry) this.failure = undefined;
+      if (this.failure && !this.failure.retry && !this.failure.kept) this.failure = undefined;
     } catch (error) {
       if (error instanceof CheckoutApiError && error.status === 404) {
         this.notFound = true;
@@ -138,10 +143,43 @@ export abstract class RefundPage<T extends RefundShown> extends LitElement {
     return formatToken(data.amount, data.token.symbol, this.locale);
   }
 
+  /** A date and time in the visitor's time zone, which it names (every deadline and payment says its zone). */
   protected dateText(iso: string): string {
-    return new Intl.DateTimeFormat(this.locale, { dateStyle: 'long', timeStyle: 'short' }).format(
-      new Date(iso),
-    );
+    return new Intl.DateTimeFormat(this.locale, {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(new Date(iso));
+  }
+
+  /** The shop the refund is from: the product's business name, else the merchant's; '' when unknown. */
+  protected shopName(data: T, fallback: string | null = null): string {
+    return data.order?.shop_name ?? fallback ?? '';
+  }
+
+  /** The order refunded in one line (what, what was paid, when), or null when unknown. */
+  protected orderText(t: RefundMessages, data: T, what: string): string | null {
+    const order = data.order;
+    if (!order) return null;
+    const paid = formatToken(order.paid_amount, order.paid_token_symbol, this.locale);
+    const dollars = order.dollar_amount
+      ? new Intl.NumberFormat(this.locale, { style: 'currency', currency: 'USD' }).format(
+          Number(order.dollar_amount),
+        )
+      : '';
+    return t.orderOf([what, dollars].filter(Boolean).join(' · '), paid, this.dateText(order.paid_at));
+  }
+
+  /** A canceled refund: that the merchant canceled it, why when they said, and how to reach them. */
+  protected canceled(t: RefundMessages, data: T, contact: string | null): TemplateResult {
+    return html`<div class="ended" role="alert">
+      <p part="message" class="failure">${t.canceled}</p>
+      ${data.cancel_reason ? html`<p>${t.canceledBecause(data.cancel_reason)}</p>` : nothing}
+      ${contact ? html`<p>${t.contact} <a href=${`mailto:${contact}`}>${contact}</a></p>` : nothing}
+    </div>`;
   }
 
   /** The page's frame: before the texts or the refund, one line saying it is loading. */
@@ -159,7 +197,8 @@ export abstract class RefundPage<T extends RefundShown> extends LitElement {
     const test = data.token.network === 'testnet';
     return html`<section part="base" lang=${this.locale} aria-labelledby="title">
       <header part="header">
-        <h2 id="title">${title(t, data)}${test ? html`<span class="badge">${t.testMode}</span>` : nothing}</h2>
+        ${test ? html`<p class="badge">${t.testMode}</p>` : nothing}
+        <h2 id="title">${title(t, data)}</h2>
       </header>
       ${body(t, data)} ${this.renderFailure(t)}
     </section>`;
@@ -174,9 +213,14 @@ export abstract class RefundPage<T extends RefundShown> extends LitElement {
     </dl>`;
   }
 
-  /** An address in full, as code. */
+  /**
+   * An address in full, as code, in two halves that never break inside: on a narrow screen it takes two
+   * lines of 21 characters, never one character alone on a line.
+   */
   protected address(value: string | null): TemplateResult | string {
-    return value ? html`<code>${value}</code>` : '';
+    if (!value) return '';
+    const half = Math.ceil(value.length / 2);
+    return html`<code class="address"><span>${value.slice(0, half)}</span><wbr /><span>${value.slice(half)}</span></code>`;
   }
 
   /** A status line; `tone` colours it. */

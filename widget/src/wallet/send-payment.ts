@@ -1,37 +1,50 @@
-/** The payment itself: a direct transfer, or an approval (when needed) and a swap with exact output. */
+/**
+ * The payment itself: the service's transaction for a direct payment, or an approval (when needed) and a
+ * swap with exact output that carries the session's reference.
+ */
 
 import { erc20NoReturnAbi } from '@checkout/core/erc20';
 import { deadlineIn, uniswapV2RouterAbi } from '@checkout/core/uniswapV2Router';
-import { waitForTransactionReceipt, writeContract } from '@wagmi/core';
-import { getAddress, parseUnits } from 'viem';
+import { sendTransaction, waitForTransactionReceipt, writeContract } from '@wagmi/core';
+import { getAddress, type Hex, parseUnits } from 'viem';
 import type { WalletContext } from './payment-options.ts';
-import type { PaymentPlan } from './types.ts';
+import type { PaymentOrder, PaymentPlan } from './types.ts';
 
 /** A swap not mined within 20 minutes is void rather than executed at a stale price. */
 const swapDeadlineSeconds = 20 * 60;
 
 /**
  * Asks the wallet to sign and send the payment (after an approval for a swap that needs one); resolves to
- * the payment's hash. Writes use the ABI without return values: USDT-style tokens return nothing.
+ * the payment's hash. A direct payment is the order's transaction exactly as the service built it (the
+ * token's `transfer` of the exact amount, followed by the reference); without one (a session this page
+ * could not change to the product token) the same transfer is written here. A swap buys exactly the
+ * order's amount, with the reference appended to the router call (`dataSuffix`); the approval carries
+ * none. Writes use the ABI without return values: USDT-style tokens return nothing.
  */
 export async function sendPayment(
   { config, chain, address, view }: WalletContext,
   plan: PaymentPlan,
+  order: PaymentOrder,
   onStep: (step: 'approve' | 'pay') => void,
 ): Promise<string> {
   const receiving = getAddress(view.receiving_address);
   const productToken = getAddress(view.token.address);
-  const amountOut = parseUnits(plan.amount, view.token.decimal_count);
+  const amountOut = parseUnits(order.expected_token_amount, view.token.decimal_count);
   const from = { chainId: chain.id, account: address };
+  const dataSuffix = order.reference as Hex | undefined;
   if (plan.kind === 'direct') {
     onStep('pay');
-    return writeContract(config, {
-      ...from,
-      address: productToken,
-      abi: erc20NoReturnAbi,
-      functionName: 'transfer',
-      args: [receiving, amountOut],
-    });
+    const tx = order.transaction;
+    return tx
+      ? sendTransaction(config, { ...from, to: getAddress(tx.to), data: tx.data as Hex, value: 0n })
+      : writeContract(config, {
+          ...from,
+          address: productToken,
+          abi: erc20NoReturnAbi,
+          functionName: 'transfer',
+          args: [receiving, amountOut],
+          dataSuffix,
+        });
   }
   if (!view.router_address || !plan.spendMax) throw new Error('swap without a router');
   const router = getAddress(view.router_address);
@@ -57,5 +70,6 @@ export async function sendPayment(
     abi: uniswapV2RouterAbi,
     functionName: 'swapTokensForExactTokens',
     args: [amountOut, max, [tokenIn, productToken], receiving, deadlineIn(swapDeadlineSeconds)],
+    dataSuffix,
   });
 }

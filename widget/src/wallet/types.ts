@@ -42,6 +42,19 @@ export interface PaymentPlan {
   covers: boolean;
 }
 
+/**
+ * What the service asks the wallet to send (a checkout session answers it as it is): the exact amount the
+ * receiver gets, in the product token; the direct payment's transaction as the service built it (null when
+ * it built none: a swap session); and the 32-byte reference a swap's router call carries after its arguments.
+ */
+export interface PaymentOrder {
+  /** Decimal string of the product token. */
+  expected_token_amount: string;
+  transaction: { to: string; data: string } | null;
+  /** `0x` and 64 hex digits. */
+  reference?: string;
+}
+
 /** What a wallet holds of one accepted stablecoin (decimal string), for a shopper who must top up. */
 export interface Holding {
   symbol: string;
@@ -61,8 +74,12 @@ export interface WalletFlow {
    * stablecoin, `holdings`) or the wallet has nothing for the fee.
    */
   options(amount: string): Promise<PaymentPlan[]>;
-  /** Sends the payment; `onStep` says when the wallet is asked to approve, then to pay. Resolves to the hash. */
-  pay(plan: PaymentPlan, onStep: (step: 'approve' | 'pay') => void): Promise<string>;
+  /**
+   * Sends `order` the way `plan` pays it (the service's transaction for a direct payment, a swap for the
+   * exact amount carrying the reference); `onStep` says when the wallet is asked to approve, then to pay.
+   * Resolves to the hash.
+   */
+  pay(plan: PaymentPlan, order: PaymentOrder, onStep: (step: 'approve' | 'pay') => void): Promise<string>;
 }
 
 /** What the element hands to the wallet module. */
@@ -73,16 +90,8 @@ export interface WalletFlowOptions {
   config?: Config | undefined;
 }
 
-/** What connecting alone needs: the wallet, and the chain its connection is made for (no switch is asked). */
-export interface ConnectOptions {
-  view: ChainTarget;
-  wallet: DiscoveredWallet;
-}
-
 /** The lazily loaded module's surface. */
 export interface WalletModule {
   startWalletFlow(options: WalletFlowOptions): Promise<WalletFlow>;
-  /** Connects the wallet and answers its account, without moving it to another chain (a refund's claim). */
-  connectWallet(options: ConnectOptions): Promise<string>;
   classifyWalletError(error: unknown): WalletErrorKind;
 }

@@ -5,7 +5,7 @@ import { chainOf, ensureChain } from './chain.ts';
 import { InsufficientBalanceError, NoFeeFundsError } from './errors.ts';
 import { balanceOf, paymentOptions, type WalletContext } from './payment-options.ts';
 import { sendPayment } from './send-payment.ts';
-import type { ChainTarget, ConnectOptions, PaymentPlan, WalletFlow, WalletFlowOptions } from './types.ts';
+import type { ChainTarget, PaymentPlan, WalletFlow, WalletFlowOptions } from './types.ts';
 
 export { classifyWalletError } from './errors.ts';
 
@@ -47,11 +47,6 @@ async function connected(
   return { config, chain, address: first };
 }
 
-/** Connects the chosen wallet and answers its account (checksummed), asking it for nothing else. */
-export async function connectWallet(options: ConnectOptions): Promise<string> {
-  return getAddress((await connected(options)).address);
-}
-
 /** Connects the chosen wallet, moves it to the product's chain and returns the payment operations. */
 export async function startWalletFlow(options: WalletFlowOptions): Promise<WalletFlow> {
   const { view } = options;
@@ -75,23 +70,30 @@ export async function startWalletFlow(options: WalletFlowOptions): Promise<Walle
       return options;
     },
 
-    async pay(plan, onStep): Promise<string> {
+    async pay(reviewed, order, onStep): Promise<string> {
       await ensureChain(config, chain);
+      const amount = order.expected_token_amount;
+      let plan = reviewed;
+      // A swap buys the order's exact amount: quoted again when the session holds another than the review's.
+      if (plan.kind === 'swap' && amount !== plan.amount) {
+        const { options } = await paymentOptions(ctx, amount);
+        plan = options.find((o) => o.payToken.address === reviewed.payToken.address) ?? plan;
+      }
       // The balance may have moved since the plan: a transfer it cannot cover would only revert on chain.
       const needed =
         plan.kind === 'direct'
-          ? parseUnits(plan.amount, view.token.decimal_count)
-          : parseUnits(plan.spendMax ?? plan.amount, plan.payToken.decimal_count);
+          ? parseUnits(amount, view.token.decimal_count)
+          : parseUnits(plan.spendMax ?? amount, plan.payToken.decimal_count);
       if ((await balanceOf(ctx, getAddress(plan.payToken.address))) < needed) {
         // Spent elsewhere since the review: say what the wallet holds now.
-        const { holdings } = await paymentOptions(ctx, plan.amount);
+        const { holdings } = await paymentOptions(ctx, amount);
         throw new InsufficientBalanceError(
           `balance below ${formatUnits(needed, plan.payToken.decimal_count)}`,
           holdings,
         );
       }
       await ensureFeeFunds();
-      return sendPayment(ctx, plan, onStep);
+      return sendPayment(ctx, plan, order, onStep);
     },
   };
 }

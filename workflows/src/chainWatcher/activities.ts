@@ -1,6 +1,7 @@
 /**
  * The chain watcher's activities: a tick reads the new blocks once for every checkout and quote waiting
- * on the chain and tells them what arrived (tick.ts, handOver.ts); while a shopper pays from a phone, the
+ * on the chain, records what arrived and hands it to the reactions (tick.ts, handOver.ts; what follows
+ * each fact: workflows/src/reactions.ts); while a shopper pays from a phone, the
  * watcher then waits for the chain's next block, asking for the head about once a block time, so the
  * payment is seen within a block or two of being mined, at a cost that follows blocks, not sessions.
  *
@@ -15,13 +16,13 @@ import { type Address, BaseError, getAddress } from 'viem';
 import { getBlockNumber } from 'viem/actions';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
 import type { WorkerResources } from '../resources.ts';
+import type { ChainReactions } from './facts.ts';
 import { handOverTransfers } from './handOver.ts';
 import type { WatchTick } from './shared.ts';
 import { readNewBlocks } from './tick.ts';
 
 /** What the watcher needs. */
-export interface ChainWatcherActivityDeps
-  extends Pick<WorkerResources, 'db' | 'chains' | 'tokens' | 'secrets' | 'publicBaseUrl'> {
+export interface ChainWatcherActivityDeps extends Pick<WorkerResources, 'db' | 'chains' | 'tokens'> {
   checkout: {
     pollIntervalMs: number;
     scanIntervalMs?: number;
@@ -36,7 +37,8 @@ const defaultBlockTimeMs = 1_000;
 /** The shortest time between two asks for the head while following a chain. */
 const minPollMs = 100;
 
-export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
+/** Builds the watcher's activities; `reactions` are what follows the facts it records (workflows/src/reactions.ts). */
+export function createChainWatcherActivities(deps: ChainWatcherActivityDeps, reactions: ChainReactions) {
   const db = deps.db.kysely;
   /** The scan window of a session (the checkout's own defaults when unset). */
   const windows = {
@@ -57,34 +59,13 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
     /** One tick of the chain's watcher: read, record, tell. */
     async watchChainTick(input: { chainId: number }): Promise<WatchTick> {
       const { chain, tokens } = chainOf(input.chainId);
-      const seen: { head?: bigint } = {};
+      const seen: { head?: bigint; headAt?: Date } = {};
       try {
-        // Refunds recognised as paid queue their webhooks and wake their workflows: made at the end.
-        const done = await withQueuedCalls(db, () =>
-          readNewBlocks({
-            db,
-            chain,
-            tokens,
-            windows,
-            seen,
-            refunds: { secrets: deps.secrets, publicBaseUrl: deps.publicBaseUrl },
-          }),
-        );
-        const activity = Context.current();
-        const log = activity.log;
-        const signalled = await handOverTransfers(
-          {
-            db,
-            client: activity.client,
-            taskQueue: activity.info.taskQueue,
-            log: {
-              info: (fields, message) => log.info(message, fields as Record<string, unknown>),
-              warn: (fields, message) => log.warn(message, fields as Record<string, unknown>),
-            },
-          },
-          input.chainId,
-          windows,
-        );
+        // The reactions to the transfers read queue their workflow calls: made once both steps are over.
+        const { done, signalled } = await withQueuedCalls(db, async () => {
+          const done = await readNewBlocks({ db, chain, tokens, windows, seen, reactions });
+          return { done, signalled: await handOverTransfers(db, reactions, input.chainId) };
+        });
         const follow =
           !done.behind &&
           (chain.blockTimeMs ?? defaultBlockTimeMs) < interval &&
@@ -100,9 +81,14 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
           follow,
         };
       } catch (error) {
-        await noteFailure(input.chainId, error, seen.head);
+        await noteFailure(input.chainId, error, seen.head, seen.headAt);
         throw error;
       }
+    },
+
+    /** The reactions to the blocks a tick recorded (`blocks.read`): run after each tick. */
+    async reactToBlocksRead(input: { chainId: number }): Promise<void> {
+      await reactions.blocksRead(input.chainId);
     },
 
     /**
@@ -145,7 +131,12 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
   };
 
   /** Notes why a tick failed, for /health; never hides the failure itself. */
-  async function noteFailure(chainId: number, error: unknown, head: bigint | undefined): Promise<void> {
+  async function noteFailure(
+    chainId: number,
+    error: unknown,
+    head: bigint | undefined,
+    headSeenAt: Date | undefined,
+  ): Promise<void> {
     if (error instanceof ApplicationFailure && error.nonRetryable) return;
     const kind = error instanceof BaseError ? classifyRpcError(error).kind : 'internal';
     const message = redactUrlsIn(
@@ -153,8 +144,9 @@ export function createChainWatcherActivities(deps: ChainWatcherActivityDeps) {
         ? [error.shortMessage, error.details].filter(Boolean).join(' ')
         : String((error as Error)?.message ?? error),
     );
-    await recordWatchFailure(db, { chainId, kind, message, headBlock: head }).catch((e: unknown) =>
-      Context.current().log.warn('could not note the watcher’s failure', { chainId, error: String(e) }),
+    await recordWatchFailure(db, { chainId, kind, message, headBlock: head, headSeenAt }).catch(
+      (e: unknown) =>
+        Context.current().log.warn('could not note the watcher’s failure', { chainId, error: String(e) }),
     );
   }
 }

@@ -1,14 +1,13 @@
 /**
  * `chainWatcher`: one per configured chain. Ticks forever: each tick an activity reads the chain's new
- * blocks once for every open checkout, records the transfers into their receiving addresses and tells the
- * checkouts they may pay (see activities.ts). Between ticks it sleeps, or, while a shopper pays from a
+ * blocks once for every open checkout, records the transfers into their receiving addresses and hands
+ * them to their reactions (see activities.ts; what follows each fact: workflows/src/reactions.ts); then the
+ * reactions to the blocks read run. Between ticks it sleeps, or, while a shopper pays from a
  * phone, waits for the chain's next block (an activity asking for the head once a block time) and ticks
  * as soon as one is mined. Where it got to is kept in the database, so a watcher that is killed or
  * restarted resumes there. The memo shows its position in the Temporal UI.
  */
 import { continueAsNew, log, proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
-import type { ReorgActivities } from '../reorg/activities.ts';
-import type { UnmatchedActivities } from '../unmatched/activities.ts';
 import type { ChainWatcherActivities } from './activities.ts';
 import type { ChainWatcherInput } from './shared.ts';
 
@@ -19,10 +18,11 @@ const watch = proxyActivities<ChainWatcherActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
-// Transfers no session took become unmatched transfers once no session can take them any more. A failed
-// settling never holds the watcher up: the next tick settles again.
-const settle = proxyActivities<UnmatchedActivities & ReorgActivities>({
-  startToCloseTimeout: '1 minute',
+// The reactions to the blocks read (settling transfers no session can take any more, re-checking payments
+// in blocks a reorganisation took away: workflows/src/reactions.ts). A failed one never holds the watcher
+// up: the next tick reacts again.
+const react = proxyActivities<ChainWatcherActivities>({
+  startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
 
@@ -43,11 +43,9 @@ export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
   for (let tick = 0; tick < ticksPerRun; tick++) {
     const done = await watch.watchChainTick({ chainId: input.chainId });
     try {
-      await settle.settleTransfers({ chainId: input.chainId });
-      // Payments in blocks a reorganisation took away are reversed or moved, and announced.
-      await settle.recheckPayments({ chainId: input.chainId });
+      await react.reactToBlocksRead({ chainId: input.chainId });
     } catch (error) {
-      log.warn('settling transfers or re-checking payments failed; the next tick tries again', {
+      log.warn('reacting to the blocks read failed; the next tick tries again', {
         error: String(error),
       });
     }

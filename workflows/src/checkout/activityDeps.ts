@@ -8,10 +8,8 @@ export interface CheckoutActivityDeps
   extends Pick<WorkerResources, 'db' | 'secrets' | 'tokens' | 'chains' | 'mailer'> {
   checkout: {
     pollIntervalMs: number;
-    scanClaimDelayMs: number;
+    shortPaymentWaitMs: number;
     scanIntervalMs?: number;
-    /** How far (percent of the price) a payer's transfer may be from its one order and still pay it. */
-    matchTolerancePercent?: number;
   };
 }
 

@@ -1,8 +1,9 @@
 /**
- * Closing a shopper's attempt that was given up (the amount changed, another wallet, "Start again", or a
- * newer attempt of the same payer on the same open-amount product): it can take nothing any more, so a
- * later transfer of its payer is never booked to it by the closed-tab rules; it becomes an unmatched
- * transfer the merchant sees. A merchant's expected payment stays payable: its session is not closed.
+ * Closing a shopper's attempt that was given up (the amount changed, another wallet, "Start again"): it can
+ * take nothing any more, so a later transfer carrying its reference becomes an unmatched transfer the
+ * merchant sees. Only its opener closes it (the secret it was given when it opened): nothing else closes an
+ * attempt, however many others name the same wallet. A merchant's expected payment stays payable: its
+ * session is not closed.
  */
 import { ApiError } from '@checkout/core';
 import {
@@ -11,10 +12,10 @@ import {
   type Database,
   findExpectedPayment,
   findSession,
-  listSupersededAttempts,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { isOpenerSecret } from './openerSecret.ts';
 import { checkoutClosedSignal, checkoutWorkflowId } from './shared.ts';
 
 /** Closes the session and queues the news for its workflow, which ends; undefined when it could not close. */
@@ -42,27 +43,23 @@ async function closeAttempt(
 export async function closeCheckoutSession(
   db: Kysely<Database>,
   session: CheckoutSessionRow,
+  /** The `X-Client-Secret` the request carried. */
+  givenSecret: string | undefined,
 ): Promise<CheckoutSessionRow> {
+  if (!isOpenerSecret(session, givenSecret)) {
+    throw new ApiError('forbidden', 'Only the shopper who opened this checkout can close it', {
+      errors: [
+        {
+          path: 'X-Client-Secret',
+          message: givenSecret ? 'is not the secret this checkout was opened with' : 'is required',
+        },
+      ],
+    });
+  }
   if (session.status === 'resolved' || session.status === 'failed') {
     throw new ApiError('checkout_already_paid', 'This checkout is already paid');
   }
   const expected = await findExpectedPayment(db, session.expected_payment_id);
   if (expected?.source === 'shopper') await closeAttempt(db, session);
   return (await findSession(db, session.id)) ?? session;
-}
-
-/**
- * Closes the payer's other attempts on the same open-amount product, which the attempt `sessionId`
- * supersedes: a closed tab says nothing, so the server does it.
- */
-export async function closeSupersededAttempts(
-  db: Kysely<Database>,
-  input: { productId: string; senderAddress: string; sessionId: string },
-): Promise<void> {
-  const older = await listSupersededAttempts(db, {
-    productId: input.productId,
-    senderAddress: input.senderAddress,
-    exceptSessionId: input.sessionId,
-  });
-  for (const session of older) await closeAttempt(db, session);
 }

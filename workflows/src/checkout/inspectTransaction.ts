@@ -1,14 +1,14 @@
 /**
  * One read of a transaction against a session: `facts` when it is final (or not found), otherwise only its
  * confirmations so far; `blockHash` is the including block, remembered to notice a reorganisation. A hash
- * pays only its payer's session, from the session's opening on (`refuseHash`); a transfer the merchant
- * attached is theirs.
+ * pays a session only when its transaction carries the session's reference or its exact reserved amount,
+ * from the session's opening on (`refuseHash`); a transfer the merchant attached is theirs.
  */
 import { type AcceptedToken, type ChainClient, verifyPayment } from '@checkout/chain';
 import { percentDifference } from '@checkout/core';
 import { getAddress, type Hash } from 'viem';
 import type { Session } from './activityDeps.ts';
-import { hashTermsOf, refuseHash } from './matching.ts';
+import { hashTermsOf, paymentAddressOf, refuseHash } from './matching.ts';
 import type { TransactionFacts } from './shared.ts';
 
 /** What one read found. */
@@ -31,7 +31,8 @@ export async function inspectTransaction(input: {
   const result = await verifyPayment({
     client: chain.client,
     txHash: txHash as Hash,
-    receivingAddress: getAddress(session.receiving_address),
+    // A session with a deposit address is paid there (its forwarder moves the funds on).
+    receivingAddress: getAddress(paymentAddressOf(session)),
     tokens: input.tokens,
     expectedToken: getAddress(session.expected_token.address),
     expectedAmount: BigInt(session.expected_token_amount),
@@ -49,11 +50,11 @@ export async function inspectTransaction(input: {
     return { facts: null, confirmations, blockHash };
   const block = await chain.client.getBlock({ blockNumber: result.blockNumber });
   const blockTimestamp = Number(block.timestamp) * 1000;
-  // A hash pays only its payer's session, from the session's opening on: anyone can submit any hash.
+  // Anyone can submit any hash: it pays the session only when its transaction says so.
   const refusal = input.attached
     ? null
     : refuseHash(hashTermsOf(session), {
-        from: result.from,
+        input: result.input,
         blockNumber: result.blockNumber,
         blockTimestamp,
         paid:
@@ -83,6 +84,7 @@ export async function inspectTransaction(input: {
       : {
           status: 'confirmed',
           ...mined,
+          from: result.payer,
           receivedToken: result.receivedToken,
           receivedAmount: result.receivedAmount.toString(),
           logIndex: result.logIndex,

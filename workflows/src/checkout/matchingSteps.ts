@@ -1,117 +1,112 @@
 /**
- * The closed-tab look's step: among the transfers the chain's watcher recorded into the session's receiving
- * address since it opened, the one the session takes (`candidatesFor`, ./matching.ts), claimed for it. A
- * transfer the payer's element may still submit waits out the claim delay, counted from when the watcher
- * recorded it; a session's own reserved amount is taken at once. Reads the database only.
+ * The look's step: among the transfers the chain's watcher recorded into the session's receiving address
+ * (or its deposit address, when it has one) since it opened, those the session owns (`ownerOf`,
+ * ./matching.ts: every one of its token into its deposit address, its reference in their transaction's
+ * input, or exactly its reserved amount), added up (`settlementOf`) and claimed for it. Reads the database
+ * only.
  */
 import {
   claimTransaction,
-  listOtherOpenSessionsOfPayer,
-  listPaymentAmountReservations,
+  listSessionsByReferences,
+  listTransfersFor,
   listTransfersInto,
 } from '@checkout/db';
 import { getAddress } from 'viem';
-import { type CheckoutActivityDeps, checkoutLookups, type Session } from './activityDeps.ts';
-import { type Candidate, candidatesFor } from './matching.ts';
+import { type CheckoutActivityDeps, checkoutLookups } from './activityDeps.ts';
+import { keysOf, type OwnedTransfer, ownerOf, referenceWindows, settlementOf } from './matching.ts';
 
-/** The default tolerance of a payer's transfer to its one order, in percent. */
-export const defaultMatchTolerancePercent = 5;
+/** What the look found: the transaction to check with the parts that add to it, or when to look again. */
+export interface PaymentMatch {
+  txHash: string | null;
+  /** Earlier transfers of the same payment (claimed for the session): their amounts add to `txHash`'s. */
+  parts: string[];
+  /** True when the sum is short of the price and the wait for the rest is over: it resolves underpaid. */
+  short: boolean;
+  /** When to look again although nothing new was recorded (the end of a short payment's wait). */
+  retryAt: number | null;
+}
+
+const nothing: PaymentMatch = { txHash: null, parts: [], short: false, retryAt: null };
 
 /** Builds the matching step over its dependencies. */
 export function createMatchingSteps(deps: CheckoutActivityDeps) {
-  const { db, acceptedTokens } = checkoutLookups(deps);
-  const toleranceBps = BigInt(
-    Math.round((deps.checkout.matchTolerancePercent ?? defaultMatchTolerancePercent) * 100),
-  );
-
-  /** The session's candidates, in chain order, and the reference amounts of its payer's other orders. */
-  const recorded = async (session: Session, exclude: ReadonlySet<string>) => {
-    const payer = session.sender_address?.toLowerCase() ?? null;
-    const decimalsOf = new Map(
-      acceptedTokens(session.chain_id).map((t) => [t.address.toLowerCase(), t.decimals] as const),
-    );
-    const rows = await listTransfersInto(db, {
-      chainId: session.chain_id,
-      to: session.receiving_address,
-      tokens: [...new Set([session.expected_token.address, session.payment_token_address])],
-      sinceBlock: BigInt(session.start_block),
-    });
-    const found: (Candidate & { seenAt: Date })[] = rows
-      .filter((r) => !exclude.has(r.tx_hash) && decimalsOf.has(r.token_address))
-      .map((r) => ({
-        txHash: r.tx_hash,
-        token: getAddress(r.token_address),
-        amount: BigInt(r.amount),
-        decimals: decimalsOf.get(r.token_address) as number,
-        byPayer: payer !== null && (r.from_address === payer || r.tx_from === payer),
-        seenAt: r.seen_at,
-      }));
-    const others = payer
-      ? await listOtherOpenSessionsOfPayer(db, {
-          chainId: session.chain_id,
-          receivingAddress: session.receiving_address,
-          senderAddress: payer,
-          exceptSessionId: session.id,
-        })
-      : [];
-    return {
-      found,
-      others: others.map((o) => ({
-        amount: BigInt(o.expected_token_amount),
-        decimals: o.expected_token.decimal_count,
-      })),
-    };
-  };
+  const { db, acceptedTokens, sessionOf } = checkoutLookups(deps);
 
   return {
     /**
-     * Claims for the session the transfer it takes and returns its hash; `retryAt` when the best one still
-     * waits out its claim delay; neither when none is the session's.
+     * Claims for the session the transfers it owns once they add up to its price (or, short, once the wait
+     * for the rest is over) and returns the one to check; `retryAt` while a short sum waits.
      */
     async matchPayment(input: {
       sessionId: string;
       chainId: number;
       /** Hashes the session checked and refused. */
       exclude?: string[];
-    }): Promise<{ txHash: string | null; retryAt: number | null }> {
-      const { sessionOf } = checkoutLookups(deps);
+    }): Promise<PaymentMatch> {
       const session = await sessionOf(input.sessionId);
-      if (session.status === 'closed') return { txHash: null, retryAt: null };
-      const { found, others } = await recorded(session, new Set(input.exclude ?? []));
-      const held = await listPaymentAmountReservations(db, {
-        chainId: input.chainId,
-        receivingAddress: session.receiving_address,
-      });
-      const reserved = session.amount_tail !== null;
-      const { exact, near } = candidatesFor(
-        {
-          sessionId: session.id,
-          hasPayer: session.sender_address !== null,
-          tokenAddress: session.expected_token.address,
-          amount: BigInt(session.expected_token_amount),
-          decimals: session.expected_token.decimal_count,
-          reserved,
-        },
-        found,
-        others,
-        held,
-        toleranceBps,
+      if (session.status === 'closed') return nothing;
+      const keys = keysOf(session);
+      const exclude = new Set(input.exclude ?? []);
+      const decimalsOf = new Map(
+        acceptedTokens(session.chain_id).map((t) => [t.address.toLowerCase(), t.decimals] as const),
       );
-      for (const transfer of [...exact, ...near]) {
-        // A reserved amount is this session's alone: no element hash to wait for, so no claim delay.
-        const delay = reserved && exact.includes(transfer) ? 0 : deps.checkout.scanClaimDelayMs;
-        const claimableAt = transfer.seenAt.getTime() + delay;
-        if (Date.now() < claimableAt) return { txHash: null, retryAt: claimableAt };
-        const claim = await claimTransaction(db, {
-          chainId: input.chainId,
-          txHash: transfer.txHash,
-          sessionId: input.sessionId,
-        });
-        if (claim === 'claimed' || claim === 'already_this_session')
-          return { txHash: transfer.txHash, retryAt: null };
-        if (claim === 'session_closed') break;
+      const rows = session.deposit_address
+        ? await listTransfersInto(db, {
+            chainId: session.chain_id,
+            to: session.deposit_address,
+            tokens: [session.expected_token.address],
+            sinceBlock: BigInt(session.start_block),
+          })
+        : await listTransfersFor(db, {
+            chainId: session.chain_id,
+            to: session.receiving_address,
+            tokens: [...new Set([session.expected_token.address, session.payment_token_address])],
+            sinceBlock: BigInt(session.start_block),
+            reference: session.reference,
+            exact: keys.reserved ? { token: keys.tokenAddress, amount: keys.amount.toString() } : null,
+          });
+      const candidates = rows
+        .filter((row) => !exclude.has(row.tx_hash) && decimalsOf.has(row.token_address))
+        .map((row) => ({ row, windows: new Set(referenceWindows(row.tx_input)) }));
+      // Every session the candidates' transactions name, in one read.
+      const sessions = (
+        await listSessionsByReferences(db, {
+          chainId: session.chain_id,
+          receivingAddress: session.receiving_address,
+          references: [...new Set(candidates.flatMap((c) => [...c.windows]))],
+        })
+      ).map(keysOf);
+      const owned: OwnedTransfer[] = [];
+      for (const { row, windows } of candidates) {
+        const decimals = decimalsOf.get(row.token_address) as number;
+        const named = sessions.filter((s) => windows.has(s.reference));
+        const transfer = {
+          token: getAddress(row.token_address),
+          amount: BigInt(row.amount),
+          to: row.to_address,
+        };
+        if (ownerOf(transfer, named, keys) !== session.id) continue;
+        owned.push({ ...transfer, decimals, txHash: row.tx_hash, seenAt: row.seen_at.getTime() });
       }
-      return { txHash: null, retryAt: null };
+      const settlement = settlementOf(
+        owned,
+        { amount: keys.amount, decimals: session.expected_token.decimal_count },
+        Date.now(),
+        deps.checkout.shortPaymentWaitMs,
+        session.expires_at?.getTime() ?? null,
+      );
+      if (settlement.kind === 'none') return nothing;
+      if (settlement.kind === 'wait') return { ...nothing, retryAt: settlement.at };
+      const claim = (txHash: string) =>
+        claimTransaction(db, { chainId: input.chainId, txHash, sessionId: input.sessionId });
+      const main = await claim(settlement.main);
+      if (main !== 'claimed' && main !== 'already_this_session') return nothing;
+      const parts: string[] = [];
+      for (const part of settlement.parts) {
+        const claimed = await claim(part);
+        if (claimed === 'claimed' || claimed === 'already_this_session') parts.push(part);
+      }
+      return { txHash: settlement.main, parts, short: settlement.short, retryAt: null };
     },
   };
 }

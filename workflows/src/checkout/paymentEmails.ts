@@ -10,11 +10,8 @@ import {
 } from '@checkout/db';
 import { customerReceipt, merchantNotification, type OutgoingMail } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { performOnce } from '../effects.ts';
+import { sendMailOnce } from '../mailOnce.ts';
 import type { CheckoutActivityDeps } from './activityDeps.ts';
-
-/** How long one e-mail's claim is held: above the SMTP client's own timeouts. */
-const mailLeaseMs = 3 * 60_000;
 
 /** Builds the e-mail step over its dependencies. */
 export function createPaymentEmailSteps(deps: CheckoutActivityDeps) {
@@ -42,13 +39,16 @@ export function createPaymentEmailSteps(deps: CheckoutActivityDeps) {
       // sent sends nothing. The Message-ID stays stable for the one case a claim is taken over (its holder
       // died mid-send), so mail systems can still drop that duplicate.
       const mailer = deps.mailer;
-      const sendOnce = async (kind: 'customer_receipt' | 'merchant_notice', message: OutgoingMail) => {
-        const { performed } = await performOnce(deps.db, `email:${kind}:${row.id}`, mailLeaseMs, async () => {
-          await mailer.send(message);
-          return { sentAt: new Date().toISOString() };
+      const sendOnce = (kind: 'customer_receipt' | 'merchant_notice', message: OutgoingMail) =>
+        sendMailOnce(deps, mailer, {
+          effectKey: `email:${kind}:${row.id}`,
+          merchantId: product.merchant_id,
+          addressId: product.address_id,
+          kind,
+          recipient: kind === 'customer_receipt' ? 'customer' : 'merchant',
+          resolvedPaymentId: row.id,
+          message,
         });
-        return performed ? 1 : 0;
-      };
       let sent = 0;
       if (product.send_email && row.user_email) {
         const session = await findSessionByExpectedPayment(db, row.expected_payment_id);

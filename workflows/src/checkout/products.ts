@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ApiError,
   type ExpectedPaymentCreateBody,
+  isTestToken,
   ProductCreateInput,
   recordInvalid,
   type TokenInfo,
@@ -65,10 +66,15 @@ export type ProductDeps = Pick<WorkerResources, 'tokens' | 'secrets'>;
 export async function createProduct(
   db: Kysely<Database>,
   deps: ProductDeps,
-  input: { merchantId: string; addressId: string; product: ProductCreateInput },
+  input: { merchantId: string; addressId: string; testOnly?: boolean; product: ProductCreateInput },
 ): Promise<ProductRow> {
   const { product } = input;
   const token = resolveProductToken(deps.tokens, product.token);
+  if (input.testOnly && !isTestToken(token)) {
+    throw new ApiError('forbidden', 'A test key makes products on test networks only', {
+      errors: [{ path: 'product.token', message: 'is a live network’s token: use a live key' }],
+    });
+  }
   const now = new Date();
   return insertProduct(db, {
     id: randomUUID(),

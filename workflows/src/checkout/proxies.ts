@@ -31,9 +31,10 @@ export const watching = proxyActivities<CheckoutActivities>({
 });
 
 /**
- * The merchant's first webhook attempt, made as soon as the payment is recorded. Its request is held to a
- * shorter limit than later attempts ({@link hotWebhookTimeoutMs}): it runs before the shopper's
- * submission is answered.
+ * The merchant's first webhook attempt, made as soon as the payment is recorded. Its answer is awaited for
+ * a shorter time than later attempts ({@link hotWebhookTimeoutMs}): it runs before the shopper's
+ * submission is answered. A receiver slower than that is not cut off: its request runs on to the usual
+ * timeout (`send` in workflows/src/webhookDelivery/activities.ts).
  */
 export const hotWebhook = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '10 seconds',

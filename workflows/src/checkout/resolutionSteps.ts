@@ -2,12 +2,13 @@
  * The checkout's resolution: the Resolved Payment written once (unique on chain, hash and log index) with
  * the session's and expected payment's final status and, when the product sends webhooks, its delivery.
  */
-import { isTestToken, webhookEvents, wireTokenOf } from '@checkout/core';
+import { isTestToken, percentDifference, webhookEvents, wireTokenOf } from '@checkout/core';
 import {
   createWebhookDelivery,
   findExpectedPayment,
   findProductById,
   findResolvedPayment,
+  listTransfersOfTransactions,
   presentResolvedPayment,
   recordResolvedPayment,
   type StoredToken,
@@ -16,6 +17,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { getAddress } from 'viem';
 import { webhookMemo } from '../webhookDelivery/shared.ts';
 import { type CheckoutActivityDeps, checkoutLookups } from './activityDeps.ts';
+import { paymentAddressOf } from './matching.ts';
 import type { RecordedResolution, TransactionFacts } from './shared.ts';
 
 /** The event a Resolved Payment is delivered as. */
@@ -29,6 +31,8 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
     async recordResolution(input: {
       sessionId: string;
       txHash: string;
+      /** Earlier transfers of the same payment, claimed for the session: their amounts of its token add up. */
+      parts?: string[];
       facts: Extract<TransactionFacts, { status: 'confirmed' | 'reverted' }>;
       late: boolean;
     }): Promise<RecordedResolution> {
@@ -46,6 +50,23 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
         ? deps.tokens.findPaymentToken(session.chain_id, facts.receivedToken)
         : deps.tokens.findPaymentToken(session.chain_id, session.payment_token_address);
       const receivedToken: StoredToken = received ? wireTokenOf(received) : session.expected_token;
+      // The parts were recorded by the chain's watcher from the confirmed chain; only the received token adds.
+      const partRows = await listTransfersOfTransactions(db, {
+        chainId: session.chain_id,
+        to: paymentAddressOf(session),
+        txHashes: input.parts ?? [],
+      });
+      const partsAmount = partRows
+        .filter((r) => facts.receivedToken && r.token_address === facts.receivedToken.toLowerCase())
+        .reduce((sum, r) => sum + BigInt(r.amount), 0n);
+      const receivedAmount = BigInt(facts.receivedAmount) + partsAmount;
+      const amountDifference =
+        partsAmount === 0n
+          ? facts.amountDifference
+          : percentDifference(
+              BigInt(session.expected_token_amount) * 10n ** BigInt(receivedToken.decimal_count),
+              receivedAmount * 10n ** BigInt(session.expected_token.decimal_count),
+            );
       let webhookDeliveryId: string | null = null;
       const { resolvedPaymentId } = await recordResolvedPayment(
         db,
@@ -65,8 +86,8 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
             expected_token: session.expected_token,
             received_token: receivedToken,
             expected_token_amount: session.expected_token_amount,
-            received_token_amount: facts.receivedAmount,
-            amount_difference: facts.amountDifference,
+            received_token_amount: receivedAmount.toString(),
+            amount_difference: amountDifference,
             receiving_address: getAddress(session.receiving_address),
             sender_address: getAddress(facts.from),
             tx_id: input.txHash.toLowerCase(),
@@ -89,7 +110,7 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
             subjectId: id,
             productId: product.id,
             url: product.webhook_url,
-            payload: JSON.stringify(presentResolvedPayment(row, product, deps.secrets)),
+            payload: () => JSON.stringify(presentResolvedPayment(row, product, deps.secrets)),
           });
           webhookDeliveryId = delivery.id;
         },

@@ -1,7 +1,7 @@
 /**
  * The state of one checkout run (workflow code), and the handlers that change it: the status query, the
  * shopper's hash (an Update), the merchant's attached transfer (an Update), the watcher's sightings and
- * the close of an attempt given up (signals).
+ * the close of an attempt given up (signals), and the sandbox's "expire now" (an Update).
  */
 import { setHandler } from '@temporalio/workflow';
 import { CheckoutStatus } from '../shared.ts';
@@ -17,6 +17,7 @@ import {
   checkoutRejection,
   checkoutRejections,
   checkoutStateQuery,
+  expireNowUpdate,
   submitTransactionUpdate,
   transferSeenSignal,
 } from './shared.ts';
@@ -26,14 +27,24 @@ export interface CheckoutRun {
   status: CheckoutWorkflowStatus;
   /** The transaction being checked (or the one that paid). */
   txHash: string | null;
-  /** True when the merchant attached `txHash` (an unmatched transfer): it is not checked against the payer. */
+  /** True when the merchant attached `txHash` (an unmatched transfer): it is not checked for the session's keys. */
   attached: boolean;
+  /** Earlier transfers of the payment found with `txHash` (claimed for the session): their amounts add to it. */
+  parts: string[];
+  /** True when `txHash` (with its parts) is short of the price and the wait for the rest is over. */
+  acceptShort: boolean;
   expired: boolean;
+  /** When the sandbox expired the checkout before its time (epoch ms); null when it did not. */
+  expiredAt: number | null;
   /** The attempt was closed: it takes nothing. */
   closed: boolean;
   resolvedPaymentId: string | null;
+  /** The payment that resolved the run came after its expiry. */
+  late: boolean;
   /** Hashes checked and refused. */
   rejected: Set<string>;
+  /** Hashes that pay the session short of its price: the look adds them up with what else comes for it. */
+  parked: Set<string>;
   /** Transfers the chain's watcher recorded for this checkout so far. */
   sightings: number;
   /** Unmatched transfers the merchant attached, waiting to be checked (the first while no other is). */
@@ -43,15 +54,20 @@ export interface CheckoutRun {
 const hashPattern = /^0x[0-9a-fA-F]{64}$/;
 
 /** A new run with its handlers installed. */
-export function startRun(): CheckoutRun {
+export function startRun(input: CheckoutSessionInput): CheckoutRun {
   const run: CheckoutRun = {
     status: 'awaiting_payment',
     txHash: null,
     attached: false,
+    parts: [],
+    acceptShort: false,
     expired: false,
+    expiredAt: null,
     closed: false,
     resolvedPaymentId: null,
+    late: false,
     rejected: new Set(),
+    parked: new Set(),
     sightings: 0,
     attachments: [],
   };
@@ -67,7 +83,7 @@ export function startRun(): CheckoutRun {
     if (typeof hash !== 'string' || !hashPattern.test(hash))
       throw checkoutRejection(checkoutRejections.malformed);
     const normalized = hash.toLowerCase();
-    if (run.txHash === normalized) return;
+    if (run.txHash === normalized || run.parked.has(normalized)) return;
     if (run.status === 'resolved' || run.status === 'failed')
       throw checkoutRejection(checkoutRejections.paid);
     if (run.closed) throw checkoutRejection(checkoutRejections.closed);
@@ -78,8 +94,14 @@ export function startRun(): CheckoutRun {
   setHandler(
     submitTransactionUpdate,
     (hash) => {
-      run.txHash = hash.toLowerCase();
-      run.attached = false;
+      const normalized = hash.toLowerCase();
+      // A part already counted stays with the look, which adds it up with the rest.
+      if (!run.parked.has(normalized)) {
+        run.txHash = normalized;
+        run.attached = false;
+        run.parts = [];
+        run.acceptShort = false;
+      }
       return state();
     },
     { validator: check },
@@ -93,6 +115,28 @@ export function startRun(): CheckoutRun {
   setHandler(checkoutClosedSignal, () => {
     run.closed = true;
   });
+  // The sandbox's "expire now": what the expiry timer does, at once, while the checkout awaits its payment.
+  setHandler(
+    expireNowUpdate,
+    async (at) => {
+      if (!run.expired) {
+        run.expired = true;
+        run.expiredAt = at;
+        await setStatus(input, run, 'expired');
+      }
+      return state();
+    },
+    {
+      validator: (at) => {
+        if (typeof at !== 'number' || !Number.isFinite(at))
+          throw checkoutRejection(checkoutRejections.malformed);
+        if (run.status === 'resolved' || run.status === 'failed')
+          throw checkoutRejection(checkoutRejections.paid);
+        if (run.closed) throw checkoutRejection(checkoutRejections.closed);
+        if (run.txHash !== null) throw checkoutRejection(checkoutRejections.otherHash);
+      },
+    },
+  );
   return run;
 }
 
@@ -120,6 +164,7 @@ export function showCheckout(input: CheckoutSessionInput, run: CheckoutRun, { re
     expiresAt: input.expiresAt,
     scanUntil: input.scanUntil,
     refused: run.rejected.size,
+    late: run.late,
   });
   if (recorded) showStatus(shown, [{ key: CheckoutStatus, value: run.status }]);
   else showDetails(shown);

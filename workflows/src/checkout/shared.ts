@@ -14,7 +14,7 @@ export interface CheckoutSessionInput {
   expiresAt: number | null;
   /** Until when the chain is scanned for a payment whose hash never arrived. */
   scanUntil: number;
-  /** When the scan starts (absent: at once); a scan cannot claim a transfer earlier than its claim delay. */
+  /** Set only by earlier versions: when their look started. New runs look at once. */
   scanStartAt?: number;
 }
 
@@ -86,6 +86,12 @@ export const checkoutClosedSignal = defineSignal<[]>('checkoutClosed');
  * checkout's payment, without the payer's rules (the merchant knows whose it is).
  */
 export const attachTransferSignal = defineSignal<[string]>('attachTransfer');
+
+/**
+ * The sandbox's "expire now" (test networks only): the checkout expires at the given moment (epoch ms, now)
+ * as its timer would expire it, and a payment mined after it is late. Answered once the session is expired.
+ */
+export const expireNowUpdate = defineUpdate<CheckoutState, [number]>('expireNow');
 
 /** The session's status. */
 export const checkoutStateQuery = defineQuery<CheckoutState>('checkoutState');

@@ -1,12 +1,12 @@
 /**
  * Opening a shopper's session (the public `POST /api/v1/checkout/:slug/sessions`): the body checked against
  * the product, the chain's head asked (briefly) before anything is written, the expected payment and its
- * session written together — with a reserved unique amount for a session paid from another device, the
- * start of its `checkoutSession` workflow queued, and the payer's superseded attempts closed — in one
- * transaction. Repeating it for the same expected payment reuses its session and workflow.
+ * session written together — with its reference, the hash of its opener's secret, a reserved exact amount
+ * and the start of its `checkoutSession` workflow queued — in one transaction. Repeating it for the same
+ * expected payment reuses its session and workflow; only the opener's secret changes that session.
  */
-import { randomUUID } from 'node:crypto';
-import type { ChainClient, ChainClients } from '@checkout/chain';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type ChainClient, type ChainClients, depositAddressOf } from '@checkout/chain';
 import {
   ApiError,
   amountCandidates,
@@ -36,11 +36,12 @@ import {
 } from '@checkout/db';
 import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
+import { type Address, getAddress } from 'viem';
 import type { z } from 'zod';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import { CheckoutStatus, MerchantId, MerchantWallet, merchantWallet, ProductId, Summary } from '../shared.ts';
 import { checkoutMemo, checkoutTitle, checkoutWorkflowSummary, summaryLine } from '../summaries.ts';
-import { closeSupersededAttempts } from './close.ts';
+import { clientSecretHash, isOpenerSecret, newClientSecret } from './openerSecret.ts';
 import { type CheckoutSessionInput, checkoutWorkflowId } from './shared.ts';
 
 /** What opening a session needs. */
@@ -51,7 +52,7 @@ export interface OpenSessionDeps {
   /** Undefined when the service runs without Temporal: sessions cannot be opened then. */
   temporal: Client | undefined;
   taskQueue: string;
-  checkout: SessionWindows & { scanClaimDelayMs: number };
+  checkout: SessionWindows;
 }
 
 /** A session's life without a timer, and the grace after its end during which it may still be paid. */
@@ -64,6 +65,8 @@ export interface SessionWindows {
 export interface OpenedSession {
   session: CheckoutSessionRow;
   expected: ExpectedPaymentRow;
+  /** The opener's secret: new when the session was opened, the one given when it proved the opener; else null. */
+  clientSecret: string | null;
 }
 
 /** Until when a session's workflow looks for its payment (its reserved amount is held as long). */
@@ -74,24 +77,32 @@ export function scanWindowEnd(windows: SessionWindows, expiresAt: Date | null, c
   );
 }
 
-/** Reserves a unique amount of the product's token for a session paid from another device. */
+/**
+ * Reserves an exact amount of the product's token no other open session paying the same address holds: for
+ * a wallet session the price itself when it is free (else the price plus a tail; none when every one is
+ * held: the reference alone then attributes its payment), for a session paid from another device always
+ * the price plus a tail (it must have one).
+ */
 async function reserveAmount(
   trx: Kysely<Database>,
   product: ProductWithAddress,
   sessionId: string,
   reservedUntil: Date,
   price: bigint,
-): Promise<{ amount: bigint; tail: bigint }> {
-  const candidates = amountCandidates(price, product.token_decimals);
+  payerless: boolean,
+): Promise<{ amount: bigint; tail: bigint } | null> {
+  const tails = amountCandidates(price, product.token_decimals).map((c) => c.amount);
+  const candidates = payerless ? tails : [price, ...tails];
   const amount = await reservePaymentAmount(trx, {
     chainId: product.chain_id,
     receivingAddress: product.address,
     tokenAddress: product.token_address,
     sessionId,
     reservedUntil,
-    candidates: candidates.map((c) => c.amount),
+    candidates,
   });
   if (amount === null) {
+    if (!payerless) return null;
     throw new ApiError(
       'service_unavailable',
       'Every amount for paying this price from another device is taken by an open checkout; pay from a browser wallet or retry later',
@@ -105,6 +116,8 @@ export async function openCheckoutSession(
   deps: OpenSessionDeps,
   product: ProductWithAddress,
   body: z.infer<typeof CheckoutSessionCreateBody>,
+  /** The `X-Client-Secret` the request carried: only the session's opener changes an existing session. */
+  givenSecret?: string,
 ): Promise<OpenedSession> {
   if (!product.active) throw new ApiError('product_inactive', 'This checkout is not active');
   const chain = deps.chains.get(product.chain_id);
@@ -159,8 +172,9 @@ export async function openCheckoutSession(
   const expectedToken = storedTokenOf(product);
   // Where its look starts, read before anything is written: a chain never seen leaves no row behind.
   const startBlock = await openingBlock(deps.db, chain.client, product);
+  const depositFactory = payerless ? chain.depositFactory : undefined;
   // The shopper's expected payment and its session are written together or not at all.
-  const { expected, session } = await inTransaction(deps.db, async (trx) => {
+  const { expected, session, clientSecret } = await inTransaction(deps.db, async (trx) => {
     const expected =
       found ??
       (await insertExpectedPayment(trx, {
@@ -176,64 +190,91 @@ export async function openCheckoutSession(
     const expiresAt = product.expires_in_minutes ? new Date(now + product.expires_in_minutes * 60_000) : null;
     const price = parseUnits(normalizeDecimal(expected.dollar_amount), product.token_decimals);
     const sessionId = randomUUID();
-    // A session without a payer gets an amount no other open session paying this address and token
-    // has (its price plus a tail), reserved until its scan window ends: a transfer of exactly that
-    // amount pays it, whoever sends it.
+    const current = found ? await findSessionByExpectedPayment(trx, expected.id) : undefined;
+    const opener = current !== undefined && isOpenerSecret(current, givenSecret);
+    const reference = current?.reference ?? randomBytes(32).toString('hex');
+    const depositAddress = await depositAddressFor(depositFactory, product, reference);
+    // Every session holds an exact amount no other open session paying this address and token holds,
+    // reserved until its scan window ends: a transfer of exactly that amount pays it, whoever sends it and
+    // whatever its input (a wallet that drops the reference). A session opened before gets one only from
+    // its opener.
     let reserved: { amount: bigint; tail: bigint } | null = null;
-    if (payerless) {
-      const current = await findSessionByExpectedPayment(trx, expected.id);
-      const reservable =
-        !current ||
-        (current.amount_tail === null && current.status === 'awaiting_payment' && !current.tx_hash);
-      if (reservable) {
-        const holder = current?.id ?? sessionId;
-        const windowEnd = scanWindowEnd(
-          deps.checkout,
-          current ? current.expires_at : expiresAt,
-          current ? current.created_at : new Date(now),
-        );
-        reserved = await reserveAmount(trx, product, holder, new Date(windowEnd), price);
-        if (current) await setSessionReservedAmount(trx, { sessionId: current.id, ...reserved });
-      }
+    // A wallet session turned to another device trades the bare price for a tail of its own: a phone pays by
+    // its amount alone, which a plain payment of the price must not be.
+    const bare =
+      current !== undefined && (current.amount_tail === null || BigInt(current.amount_tail) === 0n);
+    const reservable =
+      depositAddress === null &&
+      (!current ||
+        (opener &&
+          current.status === 'awaiting_payment' &&
+          !current.tx_hash &&
+          (current.amount_tail === null || (payerless && bare))));
+    if (reservable) {
+      if (current && current.amount_tail !== null) await releasePaymentAmounts(trx, current.id);
+      const holder = current?.id ?? sessionId;
+      const windowEnd = scanWindowEnd(
+        deps.checkout,
+        current ? current.expires_at : expiresAt,
+        current ? current.created_at : new Date(now),
+      );
+      reserved = await reserveAmount(trx, product, holder, new Date(windowEnd), price, payerless);
+      if (current && reserved) await setSessionReservedAmount(trx, { sessionId: current.id, ...reserved });
     }
-    const opened = await upsertSession(trx, {
-      id: sessionId,
-      expected_payment_id: expected.id,
-      product_id: product.id,
-      merchant_id: product.merchant_id,
-      email: body.email,
-      custom_fields: body.custom_fields,
-      sender_address: body.sender_address ?? null,
-      locale: body.locale ?? null,
-      payment_token_address: payToken?.address ?? product.token_address,
-      chain_id: product.chain_id,
-      expected_token: expectedToken,
-      expected_token_amount: (reserved?.amount ?? price).toString(),
-      amount_tail: reserved?.tail.toString() ?? null,
-      receiving_address: product.address,
-      required_confirmations: chain.confirmations,
-      // The first block mined after the session opened: a scan never claims a transfer from before it.
-      start_block: startBlock.toString(),
-      expires_at: expiresAt,
-    });
+    const newSecret = newClientSecret();
+    const opened = await upsertSession(
+      trx,
+      {
+        id: sessionId,
+        expected_payment_id: expected.id,
+        product_id: product.id,
+        merchant_id: product.merchant_id,
+        email: body.email,
+        custom_fields: body.custom_fields,
+        sender_address: body.sender_address ?? null,
+        locale: body.locale ?? null,
+        payment_token_address: payToken?.address ?? product.token_address,
+        chain_id: product.chain_id,
+        expected_token: expectedToken,
+        expected_token_amount: (reserved?.amount ?? price).toString(),
+        amount_tail: reserved?.tail.toString() ?? null,
+        receiving_address: product.address,
+        reference,
+        deposit_address: depositAddress,
+        client_secret_hash: clientSecretHash(newSecret),
+        required_confirmations: chain.confirmations,
+        // The first block mined after the session opened: a scan never claims a transfer from before it.
+        start_block: startBlock.toString(),
+        expires_at: expiresAt,
+      },
+      opener && givenSecret ? clientSecretHash(givenSecret) : null,
+    );
     // Another request opened the session first: the amount reserved for this one goes back.
-    if (!opened.created && reserved) await releasePaymentAmounts(trx, sessionId);
+    if (!opened.created && reserved && !current) await releasePaymentAmounts(trx, sessionId);
     // The session's workflow is started once this commits (the dispatcher), or by its first hash.
     if (opened.created) {
       const symbol = payToken?.symbol ?? product.token_symbol;
       await queueCheckoutStart(trx, deps.checkout, product, expected, opened.session, symbol);
-      // The payer's earlier attempts on this open-amount product are given up: they take nothing now.
-      if (body.sender_address && product.open_amount) {
-        await closeSupersededAttempts(trx, {
-          productId: product.id,
-          senderAddress: body.sender_address,
-          sessionId: opened.session.id,
-        });
-      }
     }
-    return { expected, ...opened };
+    const clientSecret = opened.created ? newSecret : opened.opener ? (givenSecret ?? null) : null;
+    return { expected, session: opened.session, clientSecret };
   });
-  return { session, expected };
+  return { session, expected, clientSecret };
+}
+
+/**
+ * On a chain in `deposit_address` mode (its factory given), a session paid from another device gets an
+ * address of its own, which pays it whatever the amount, so it needs no reserved amount: the CREATE2 address
+ * of its forwarder to the product's receiving address (lowercase). Null otherwise.
+ */
+async function depositAddressFor(
+  factory: Address | undefined,
+  product: ProductWithAddress,
+  reference: string,
+): Promise<string | null> {
+  if (!factory) return null;
+  const destination = getAddress(product.address);
+  return (await depositAddressOf({ factory, destination, reference: `0x${reference}` })).toLowerCase();
 }
 
 /**
@@ -289,11 +330,6 @@ async function queueCheckoutStart(
     chainId: product.chain_id,
     expiresAt: session.expires_at?.getTime() ?? null,
     scanUntil: scanWindowEnd(windows, session.expires_at, session.created_at),
-    // A session with a reserved amount is paid from another device, which sends no hash: its scan
-    // starts at once (and takes its exact amount without the claim delay).
-    ...(session.amount_tail === null
-      ? { scanStartAt: session.created_at.getTime() + windows.scanClaimDelayMs }
-      : {}),
   };
   const dollarAmount = normalizeDecimal(expected.dollar_amount, 2);
   const memo = checkoutMemo({ productSlug: product.slug, dollarAmount, productName: product.name });

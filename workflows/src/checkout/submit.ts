@@ -1,7 +1,10 @@
 /**
- * A shopper's transaction hash, submitted for a session: claimed durably first (one hash pays one checkout),
- * then handed to the session's workflow through its Update, which checks it at once. A hash Temporal or its
- * workers were not there to take stays claimed and shows as confirming; the reconciler hands it over later.
+ * A shopper's transaction hash, submitted for a session: a hint. Read on the chain at once, it is refused when
+ * its transaction does not name the session, and otherwise claimed durably (one hash pays one checkout) and
+ * handed to the session's workflow through its Update, which checks it again. A hash the chain says it does
+ * not know yet is neither claimed nor handed over (202): the session's look takes the transaction once the
+ * chain shows it. One submitted while the chain does not answer is recorded and checked once it does. A hash Temporal or its workers were not there to take stays claimed and shows as confirming; the
+ * hand-over's sweep hands it over later.
  */
 import type { ChainClients } from '@checkout/chain';
 import { ApiError, temporalUnavailable } from '@checkout/core';
@@ -24,9 +27,22 @@ import {
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
 import type { Kysely } from 'kysely';
-import type { Hash } from 'viem';
+import {
+  decodeFunctionData,
+  erc20Abi,
+  type Hash,
+  type Hex,
+  parseEventLogs,
+  TransactionNotFoundError,
+} from 'viem';
 import { handHashToCheckout } from './handHash.ts';
-import { type HashRefusal, hashTermsOf, refuseHash } from './matching.ts';
+import {
+  type HashedTransaction,
+  type HashRefusal,
+  hashTermsOf,
+  paymentAddressOf,
+  refuseHash,
+} from './matching.ts';
 import { checkoutRejections } from './shared.ts';
 
 /** `taken`: the workflow has the hash; `pending`: it is recorded and waits for a worker. */
@@ -45,10 +61,16 @@ export async function submitCheckoutTransaction(
   if (session.tx_hash !== hash) refuseEndedSession(session);
   // A hash the chain already shows is not this session's to take is refused before it is claimed, so it
   // never stands in the way of the checkout it does pay. The workflow checks again once it is mined.
-  const refusal = await refuseKnownHash(deps.chains, session, hash);
-  if (refusal) throw hashRefusalError(refusal);
+  const known = await refuseKnownHash(deps.chains, session, hash);
+  if (known === 'unknown') {
+    // Only a hint: a hash the chain says it does not know (yet) is neither claimed nor handed to the
+    // checkout, so no one freezes a session with a made-up hash. Its look takes the transaction once the chain shows it
+    // (by the session's reference or exact amount), and the shopper may submit it again meanwhile.
+    return 'pending';
+  }
+  if (known) throw hashRefusalError(known);
   // The claim is durable before Temporal hears of the hash: no other checkout can take the transfer,
-  // and a hash Temporal or its workers were not there to take is handed over by the reconciler.
+  // and a hash Temporal or its workers were not there to take is handed over by the hand-over's sweep.
   const claim = await claimTransaction(deps.db, {
     chainId: session.chain_id,
     txHash: hash,
@@ -136,56 +158,85 @@ function rejectionError(error: unknown): ApiError {
 const lookupTimeoutMs = 2_000;
 
 /**
- * Why the session may not take the transaction, as far as the chain shows it now (its sender, and its
- * block when mined); null when it may, or when the chain does not know it yet or does not answer in time.
+ * Why the session may not take the transaction, as far as the chain shows it now (its input, what it pays,
+ * and its block when mined); null when it may, or when the chain does not answer in time (the workflow checks
+ * it then); `unknown` when the chain answers that it does not know it (yet).
  */
 async function refuseKnownHash(
   chains: ChainClients,
   session: CheckoutSessionRow,
   hash: string,
-): Promise<HashRefusal | 'no_payer' | null> {
+): Promise<HashRefusal | 'unknown' | null> {
   const terms = hashTermsOf(session);
-  // A session without a payer is paid by its exact amount, found on the chain: no hash proves a payer.
-  if (terms.payer === null) return 'no_payer';
   const client = chains.get(session.chain_id)?.client;
   if (!client) return null;
-  const look = async () => {
+  const look = async (): Promise<HashedTransaction> => {
     const tx = await client.getTransaction({ hash: hash as Hash });
-    const block =
-      tx.blockNumber === null ? undefined : await client.getBlock({ blockNumber: tx.blockNumber });
+    if (tx.blockNumber === null) {
+      return { input: tx.input, blockNumber: null, ...directTransfer(tx, session) };
+    }
+    const [block, receipt] = await Promise.all([
+      client.getBlock({ blockNumber: tx.blockNumber }),
+      client.getTransactionReceipt({ hash: hash as Hash }),
+    ]);
+    const paid = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find(
+      (l) =>
+        sameAddress(l.args.to, paymentAddressOf(session)) &&
+        sameAddress(l.address, terms.tokenAddress) &&
+        // Into a deposit address any amount is the session's; into a receiving address only its own.
+        (session.deposit_address !== null || l.args.value === terms.amount),
+    );
     return {
-      from: tx.from,
+      input: tx.input,
       blockNumber: tx.blockNumber,
-      blockTimestamp: block ? Number(block.timestamp) * 1000 : null,
+      blockTimestamp: Number(block.timestamp) * 1000,
+      paid: paid ? { token: paid.address, amount: paid.args.value } : null,
     };
   };
   let timer: NodeJS.Timeout | undefined;
   const tx = await Promise.race([
-    look().catch(() => undefined),
+    // The chain answers that it does not know the hash: a hint only. It does not answer: the hash is
+    // recorded and checked by the workflow once the chain is back.
+    look().catch((error: unknown) =>
+      error instanceof TransactionNotFoundError ? ('unknown' as const) : undefined,
+    ),
     new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), lookupTimeoutMs);
     }),
   ]).finally(() => clearTimeout(timer));
+  if (tx === 'unknown') return 'unknown';
   return tx ? refuseHash(terms, tx) : null;
 }
 
-/** The API's error for a hash the session may not take. */
-function hashRefusalError(refusal: HashRefusal | 'no_payer'): ApiError {
-  if (refusal === 'no_payer') {
-    return new ApiError(
-      'tx_not_from_payer',
-      'This checkout is paid from another device: its exact amount is found on the chain, no hash is taken',
-      { errors: [{ path: 'tx_hash', message: 'is not taken by a checkout without a payer' }] },
-    );
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** What a pending transaction pays the session's address when it is a plain `transfer` call of a token. */
+function directTransfer(
+  tx: { to: string | null; input: Hex },
+  session: CheckoutSessionRow,
+): Pick<HashedTransaction, 'paid'> {
+  if (!tx.to) return {};
+  try {
+    const call = decodeFunctionData({ abi: erc20Abi, data: tx.input });
+    if (call.functionName !== 'transfer' || !sameAddress(call.args[0], paymentAddressOf(session))) return {};
+    return { paid: { token: tx.to, amount: call.args[1] } };
+  } catch {
+    return {};
   }
+}
+
+/** The API's error for a hash the session may not take. */
+function hashRefusalError(refusal: HashRefusal): ApiError {
   if (refusal === 'before_opening') {
     return new ApiError('tx_before_checkout', 'This transaction was mined before this checkout opened', {
       errors: [{ path: 'tx_hash', message: 'was mined before this checkout opened' }],
     });
   }
-  return new ApiError('tx_not_from_payer', "This transaction was not sent by this checkout's payer", {
-    errors: [{ path: 'tx_hash', message: "was not sent by this checkout's payer" }],
-  });
+  return new ApiError(
+    'tx_not_for_session',
+    "This transaction does not carry this checkout's reference, nor pay its exact amount",
+    { errors: [{ path: 'tx_hash', message: "does not carry this checkout's reference" }] },
+  );
 }
 
 /** What the sweep of recorded hashes needs. */

@@ -23,12 +23,12 @@ function refusalMessage(facts: Refusal): string {
   if (facts.status === 'no_transfer') return 'The transaction does not pay this checkout';
   return facts.reason === 'before_opening'
     ? 'The transaction was mined before this checkout opened'
-    : "The transaction was not sent by this checkout's payer";
+    : "The transaction does not carry this checkout's reference";
 }
 
 /** The checkout of one expected payment. */
 export async function checkoutSession(input: CheckoutSessionInput): Promise<CheckoutResult> {
-  const run = startRun();
+  const run = startRun(input);
   showCheckout(input, run, { recorded: false });
   const look = createLook(input, run);
   const ended = (late = false): CheckoutResult => ({
@@ -37,8 +37,7 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     webhookDeliveryId: null,
     late,
   });
-  // A look cannot claim a transfer before the claim delay anyway, so it starts only then: most shoppers
-  // submit their hash first, and their checkout never looks at all.
+  // Runs started by earlier versions may start their look later (`scanStartAt`); new ones look at once.
   let lookAt: number | null = input.scanStartAt ?? null;
   if (lookAt === null || Date.now() >= lookAt) {
     lookAt = null;
@@ -58,7 +57,11 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
       showCheckout(input, run);
       return ended();
     }
-    if (run.txHash === null && typeof look.found === 'string') run.txHash = look.found;
+    if (run.txHash === null && look.found) {
+      run.txHash = look.found.txHash;
+      run.parts = look.found.parts;
+      run.acceptShort = look.found.short;
+    }
     if (run.txHash === null) {
       // The look's window closed without a payment.
       if (!run.expired) {
@@ -71,6 +74,13 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     lookAt = null;
     await look.stop();
     const settled = await settle(input, run, run.txHash);
+    if (settled === 'parked') {
+      // Not a refusal: the look adds it up with what else comes, and this round is given back.
+      round--;
+      if (Date.now() < input.scanUntil && !run.closed) look.start();
+      else look.finish();
+      continue;
+    }
     if (!settled) {
       if (Date.now() < input.scanUntil && !run.closed) look.start();
       else look.finish();
@@ -134,13 +144,15 @@ async function awaitTransaction(
 
 /**
  * Checks the run's transaction and records its payment. Null when it was refused (not found, paying
- * someone else, not the payer's, or a payment the database refuses): the session awaits payment again.
+ * someone else, not carrying the session's reference, or a payment the database refuses): the session
+ * awaits payment again. `parked` when it pays the session short of its price and came alone (its hash): the
+ * look adds it up with what else comes for the session, and resolves it short only once the wait is over.
  */
 async function settle(
   input: CheckoutSessionInput,
   run: CheckoutRun,
   hash: string,
-): Promise<{ recorded: RecordedResolution; late: boolean } | null> {
+): Promise<{ recorded: RecordedResolution; late: boolean } | 'parked' | null> {
   run.status = 'confirming';
   showCheckout(input, run, { recorded: false });
   const target = { sessionId: input.sessionId, chainId: input.chainId, txHash: hash, attached: run.attached };
@@ -151,10 +163,27 @@ async function settle(
     await local.refuseTransaction({ ...target, status, error: refusalMessage(facts) });
     return null;
   }
-  const late = input.expiresAt !== null && facts.blockTimestamp > input.expiresAt;
+  const alone = !run.attached && !run.acceptShort && run.parts.length === 0;
+  if (alone && facts.status === 'confirmed' && facts.amountDifference.startsWith('-')) {
+    run.parked.add(hash);
+    run.txHash = null;
+    run.status = run.expired ? 'expired' : 'awaiting_payment';
+    await setStatus(input, run, run.status, { txHash: null, error: null });
+    return 'parked';
+  }
+  // Late after the checkout's time, or after the moment the sandbox expired it.
+  const expiry = run.expiredAt ?? input.expiresAt;
+  const late = expiry !== null && facts.blockTimestamp > expiry;
   try {
-    const recorded = await local.recordResolution({ sessionId: input.sessionId, txHash: hash, facts, late });
+    const recorded = await local.recordResolution({
+      sessionId: input.sessionId,
+      txHash: hash,
+      parts: run.parts,
+      facts,
+      late,
+    });
     run.resolvedPaymentId = recorded.resolvedPaymentId;
+    run.late = late;
     run.status = facts.status === 'reverted' ? 'failed' : 'resolved';
     showCheckout(input, run);
     return { recorded, late };
@@ -181,6 +210,8 @@ function forget(run: CheckoutRun, hash: string): 'awaiting_payment' | 'expired' 
   run.rejected.add(hash);
   run.txHash = null;
   run.attached = false;
+  run.parts = [];
+  run.acceptShort = false;
   run.status = run.expired ? 'expired' : 'awaiting_payment';
   return run.status;
 }

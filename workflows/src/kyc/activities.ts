@@ -1,4 +1,4 @@
-/** Activities of `kycOnboarding`: read a user's KYC state, and store a new one with its webhook. */
+/** Activities of `kycOnboarding`: read a user's KYC state (with the session timeout), and store a new one with its webhook. */
 
 import { printableText, webhookEvents } from '@checkout/core';
 import {
@@ -13,15 +13,17 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { WorkerResources } from '../resources.ts';
 import {
   type KycActivities,
+  type KycRunStart,
   type KycState,
   kycUserNotFound,
-  type LoadedKyc,
   type RecordedKyc,
   type RecordKycInput,
 } from './shared.ts';
 
-/** What the KYC activities need. */
-export type KycActivityDeps = Pick<WorkerResources, 'db' | 'secrets'>;
+/** What the KYC activities need: with `kyc.sessionTimeoutMinutes`, how long a provider session may stay unfinished. */
+export type KycActivityDeps = Pick<WorkerResources, 'db' | 'secrets'> & {
+  kyc: { sessionTimeoutMinutes: number };
+};
 
 function missing(userId: string): ApplicationFailure {
   return ApplicationFailure.retryable(`user ${userId} does not exist`, kycUserNotFound);
@@ -31,10 +33,14 @@ function missing(userId: string): ApplicationFailure {
 export function createKycActivities(deps: KycActivityDeps): KycActivities {
   const db = deps.db.kysely;
   return {
-    async loadKyc({ userId }): Promise<LoadedKyc> {
+    async loadKyc({ userId }): Promise<KycRunStart> {
       const user = await findUserById(db, userId);
       if (!user) throw missing(userId);
-      return { kyc: user.kyc as KycState, version: user.kyc_version };
+      return {
+        kyc: user.kyc as KycState,
+        version: user.kyc_version,
+        sessionTimeoutMs: deps.kyc.sessionTimeoutMinutes * 60_000,
+      };
     },
 
     async recordKyc({ userId, version, kyc }: RecordKycInput): Promise<RecordedKyc> {

@@ -52,6 +52,11 @@ export interface KycOnboardingInput {
   merchantId: string;
   /** Events received but not yet applied by the previous run. */
   pending?: KycEvent[];
+  /**
+   * When the user last opened a provider session that is still unfinished (workflow time, ms since the
+   * epoch), carried into the next run so that the session's expiry does not restart.
+   */
+  sessionOpenedAt?: number;
 }
 
 /** Result of `kycOnboarding`: the state it ended with. */
@@ -70,6 +75,12 @@ export type KycOnboardingWorkflow = (input: KycOnboardingInput) => Promise<KycOn
 export interface LoadedKyc {
   kyc: KycState;
   version: number;
+}
+
+/** What a run starts from: the stored state, and how long a provider session may stay unfinished. */
+export interface KycRunStart extends LoadedKyc {
+  /** `KYC_SESSION_TIMEOUT_MINUTES` of the worker's configuration, in milliseconds. */
+  sessionTimeoutMs: number;
 }
 
 /** Input of recordKyc: the state to store as `version`. */
@@ -95,7 +106,7 @@ export interface RecordKycStepFailureInput {
 
 /** Activities of the KYC family. */
 export interface KycActivities {
-  loadKyc(input: { userId: string }): Promise<LoadedKyc>;
+  loadKyc(input: { userId: string }): Promise<KycRunStart>;
   recordKyc(input: RecordKycInput): Promise<RecordedKyc>;
   /** Shows on the user (`kyc.status_message`) why a step failed for good; the state itself stays. */
   recordKycStepFailure(input: RecordKycStepFailureInput): Promise<void>;
@@ -116,6 +127,22 @@ export { failedStepMemo as kycFailedStepMemo } from '../finalFailure.ts';
 /** Workflow id of a user's onboarding: a business key, so a user never has two. */
 export function kycWorkflowId(userId: string): string {
   return `kyc-${userId}`;
+}
+
+/**
+ * What a provider session left unfinished for the configured time becomes: the case asks for a new session,
+ * as the provider's own `retry_required` does (a session event, so it never overwrites a decision).
+ */
+export const kycSessionExpiry: KycEvent = {
+  source: 'session',
+  status: 'retry_required',
+  moderationComment:
+    'The KYC session expired before it was finished: open a new KYC session and complete it.',
+};
+
+/** True while the user's provider session is open and unfinished (opened, not yet submitted). */
+export function isKycSessionOpen(kyc: KycState): boolean {
+  return kyc.general.status === 'initiated';
 }
 
 const currencies: readonly KycCurrencyCode[] = ['eur', 'usd', 'ars'];

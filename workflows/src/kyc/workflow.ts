@@ -1,7 +1,10 @@
 /**
  * `kycOnboarding`: one per user (id `kyc-<user id>`). Applies the KYC provider's decisions and the user's
  * session steps, arriving as signals, in order; stores each new state with its `kyc_update` webhook and
- * hands the webhook to delivery. Ends when the case is settled; a later signal starts a new run.
+ * hands the webhook to delivery. A provider session left unfinished (`initiated`) for the worker's
+ * `KYC_SESSION_TIMEOUT_MINUTES` expires into `retry_required` (`kycSessionExpiry`), stored and announced as
+ * any change. Ends when the case is settled (a later signal starts a new run); a case still open continues
+ * as new after 200 events or when Temporal suggests it, so its history stays short however long it lives.
  */
 import {
   ActivityFailure,
@@ -15,6 +18,7 @@ import {
   startChild,
   upsertMemo,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { unlessFinal } from '../finalFailure.ts';
 import { AccountId, KycStatus, UserId } from '../shared.ts';
@@ -24,14 +28,17 @@ import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
 import { webhookDelivery } from '../webhookDelivery/workflow.ts';
 import {
   applyKycEvent,
+  isKycSessionOpen,
   isKycSettled,
   type KycActivities,
   type KycEvent,
   type KycOnboardingInput,
   type KycOnboardingResult,
+  type KycRunStart,
   type KycState,
   kycEventSignal,
   kycFailedStepMemo,
+  kycSessionExpiry,
   kycStateQuery,
   kycUserNotFound,
   type LoadedKyc,
@@ -97,6 +104,58 @@ function showKyc(kyc: KycState): void {
   showStatus(kycStatus(ownMemo(), kyc), [{ key: KycStatus, value: kyc.general.status }]);
 }
 
+/**
+ * The next event: the first queued, else the first to arrive; the session's expiry when `expiresInMs` (how
+ * long the open provider session has left) runs out first.
+ */
+async function nextEvent(queue: KycEvent[], expiresInMs: number | undefined): Promise<KycEvent> {
+  if (queue.length === 0) {
+    if (expiresInMs === undefined) await condition(() => queue.length > 0);
+    else if (expiresInMs <= 0 || !(await condition(() => queue.length > 0, expiresInMs)))
+      return kycSessionExpiry;
+  }
+  return queue.shift()!;
+}
+
+/** Applies one event to the stored state: stores the change, if any, and hands its webhook to delivery. */
+async function applyEvent(userId: string, state: LoadedKyc, event: KycEvent): Promise<LoadedKyc> {
+  let next = applyKycEvent(state.kyc, event);
+  if (sameKyc(next, state.kyc)) return state;
+  let recorded = await recordStep(event, { userId, version: state.version + 1, kyc: next });
+  if (!recorded) return state;
+  if (!recorded.applied) {
+    // The stored state moved on outside this run: apply the event on top of it once.
+    next = applyKycEvent(recorded.kyc, event);
+    if (!sameKyc(next, recorded.kyc)) {
+      const stored: RecordedKyc = recorded;
+      recorded = (await recordStep(event, { userId, version: stored.version + 1, kyc: next })) ?? stored;
+    }
+  }
+  showKyc(recorded.kyc);
+  if (recorded.webhookDeliveryId) {
+    await startChild(webhookDelivery, {
+      workflowId: webhookWorkflowId(recorded.webhookDeliveryId),
+      args: [{ deliveryId: recorded.webhookDeliveryId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  }
+  return { kyc: recorded.kyc, version: recorded.version };
+}
+
+/**
+ * When the open provider session started, after `event` left the case in `kyc`: the clock restarts when the
+ * user opens a session again (and after an expiry that could not be stored), and stops once the case moved on.
+ */
+function sessionOpenedAfter(
+  kyc: KycState,
+  event: KycEvent,
+  openedAt: number | undefined,
+): number | undefined {
+  if (!isKycSessionOpen(kyc)) return undefined;
+  const restarts = event === kycSessionExpiry || (event.source === 'session' && event.status === 'initiated');
+  return restarts || openedAt === undefined ? Date.now() : openedAt;
+}
+
 /** The KYC case of one user. */
 export async function kycOnboarding(input: KycOnboardingInput): Promise<KycOnboardingResult> {
   const queue: KycEvent[] = [...(input.pending ?? [])];
@@ -110,45 +169,35 @@ export async function kycOnboarding(input: KycOnboardingInput): Promise<KycOnboa
     { key: UserId, value: input.userId },
   ]);
 
+  let start: KycRunStart;
   try {
-    state = await loadNewKyc({ userId: input.userId });
+    start = await loadNewKyc({ userId: input.userId });
   } catch (error) {
     if (isMissingUser(error)) return { userId: input.userId, kyc: null, version: 0, outcome: 'missing' };
     throw error;
   }
+  state = { kyc: start.kyc, version: start.version };
+  // A session found open expires from when it was opened, or, when no earlier run saw it open, from now.
+  let sessionOpenedAt = isKycSessionOpen(state.kyc) ? (input.sessionOpenedAt ?? Date.now()) : undefined;
   showKyc(state.kyc);
 
-  for (let handled = 0; handled < eventsPerRun; handled++) {
+  // A run handles a bounded number of events (fewer when Temporal finds its history long), then hands over.
+  for (let handled = 0; handled < eventsPerRun && !workflowInfo().continueAsNewSuggested; handled++) {
     if (queue.length === 0 && isKycSettled(state.kyc)) break;
-    await condition(() => queue.length > 0);
-    const event = queue.shift()!;
-    let next = applyKycEvent(state.kyc, event);
-    if (sameKyc(next, state.kyc)) continue;
-    let recorded = await recordStep(event, { userId: input.userId, version: state.version + 1, kyc: next });
-    if (!recorded) continue;
-    if (!recorded.applied) {
-      // The stored state moved on outside this run: apply the event on top of it once.
-      next = applyKycEvent(recorded.kyc, event);
-      if (!sameKyc(next, recorded.kyc)) {
-        const stored: RecordedKyc = recorded;
-        recorded =
-          (await recordStep(event, { userId: input.userId, version: stored.version + 1, kyc: next })) ??
-          stored;
-      }
-    }
-    state = { kyc: recorded.kyc, version: recorded.version };
-    showKyc(state.kyc);
-    if (recorded.webhookDeliveryId) {
-      await startChild(webhookDelivery, {
-        workflowId: webhookWorkflowId(recorded.webhookDeliveryId),
-        args: [{ deliveryId: recorded.webhookDeliveryId }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    }
+    const expiresIn =
+      sessionOpenedAt === undefined ? undefined : sessionOpenedAt + start.sessionTimeoutMs - Date.now();
+    const event = await nextEvent(queue, expiresIn);
+    state = await applyEvent(input.userId, state, event);
+    sessionOpenedAt = sessionOpenedAfter(state.kyc, event, sessionOpenedAt);
   }
   if (!isKycSettled(state.kyc) || queue.length > 0) {
-    // Queued signals travel with the new run, so none is lost in the hand-over.
-    return continueAsNew<typeof kycOnboarding>({ ...input, pending: queue });
+    // Queued signals and the open session's clock travel with the new run, so none is lost in the hand-over.
+    return continueAsNew<typeof kycOnboarding>({
+      userId: input.userId,
+      merchantId: input.merchantId,
+      pending: queue,
+      ...(sessionOpenedAt === undefined ? {} : { sessionOpenedAt }),
+    });
   }
   return { userId: input.userId, kyc: state.kyc, version: state.version, outcome: 'settled' };
 }

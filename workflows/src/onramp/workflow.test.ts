@@ -258,7 +258,7 @@ describe('onrampLifecycle returning unused fiat', () => {
         args: [input],
       });
       await handle.signal(onrampDepositSignal, { depositId: excessId, amount: '20.00' });
-      // The same notice again (as a reconciler may repeat it): credited once.
+      // The same notice again (as the hand-over's sweep may repeat it): credited once.
       await handle.signal(onrampDepositSignal, { depositId: excessId, amount: '20.00' });
       return handle.result();
     });

@@ -1,5 +1,5 @@
 /** The workflow calls of a quote's `quoteLifecycle`, queued by the quote family's steps (client side). */
-import type { Database, QuoteRow } from '@checkout/db';
+import { type ChainTransferRow, type Database, listQuotesPaidInto, type QuoteRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall, shown, type WorkflowCall } from '../handOver/queueWorkflowCall.ts';
 import { rampLifecycleOwner } from '../shared.ts';
@@ -70,4 +70,24 @@ export function queueOfframpAction(
 export function depositReportedCall(quote: QuoteRow, txHash: string): WorkflowCall {
   const input = { ...quoteLifecycleInput(quote), executed: quote.crypto_transfer !== null };
   return quoteCall(quote, input, { name: depositReportedSignal.name, args: [{ txHash }] });
+}
+
+/**
+ * The quote's reaction to a transfer the chain watcher recorded: the quote whose deposit address it reached
+ * (in the quote's token) is told, started again when its run has ended (a transfer after the quote's end
+ * is returned all the same). The ids of the calls queued in `trx`.
+ */
+export async function reportDepositOfTransfer(
+  trx: Kysely<Database>,
+  transfer: ChainTransferRow,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const quote of await listQuotesPaidInto(trx, {
+    chainId: transfer.chain_id,
+    to: transfer.to_address,
+  })) {
+    if (quote.token_address.toLowerCase() !== transfer.token_address) continue;
+    ids.push(await queueWorkflowCall(trx, depositReportedCall(quote, transfer.tx_hash)));
+  }
+  return ids;
 }

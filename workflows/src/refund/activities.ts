@@ -27,6 +27,8 @@ export interface RefundView {
   resolvedPaymentId: string | null;
   unmatchedTransferId: string | null;
   txHash: string | null;
+  /** Base units the transfers recorded against it add up to ("0" before any). */
+  paidAmount: string;
   /** ISO 8601. */
   createdAt: string;
   claimExpiresAt: string;
@@ -56,6 +58,7 @@ export function createRefundActivities(deps: RefundActivityDeps) {
         resolvedPaymentId: row.resolved_payment_id,
         unmatchedTransferId: row.unmatched_transfer_id,
         txHash: row.tx_hash,
+        paidAmount: row.paid_amount,
         createdAt: row.created_at.toISOString(),
         claimExpiresAt: row.claim_expires_at.toISOString(),
       };
@@ -69,7 +72,6 @@ export function createRefundActivities(deps: RefundActivityDeps) {
       return withQueuedCalls(db, async () => {
         const expired = await changeRefund(db, steps, {
           refundId: input.refundId,
-          from: ['awaiting_address'],
           to: 'expired',
         });
         return { status: expired?.status ?? (await rowOf(input.refundId)).status };

@@ -1,9 +1,10 @@
 /**
  * A sent refund on its way to `confirmed`: its transaction is looked up on the chain and, once it has the
  * chain's confirmations (the including block counts, as for checkouts), the refund is confirmed in one
- * transaction with what it gives back — for a resolved payment, `refunded_amount` grows by it and the
- * product's webhook gets `resolved_payment.updated`. A transaction the chain no longer knows at all (a
- * reorganisation dropped it) puts the refund back to `ready_to_pay`, to be recognised again when paid.
+ * transaction with what it gives back — for a resolved payment, `refunded_amount` grows by every transfer
+ * recorded against it (`paid_amount`) and the product's webhook gets `resolved_payment.updated`. A
+ * transaction the chain no longer knows at all (a reorganisation dropped it) puts the refund back to
+ * `ready_to_pay` with that transfer forgotten, to be recognised again when paid.
  */
 import type { ChainClient } from '@checkout/chain';
 import { getConfirmations } from '@checkout/chain';
@@ -12,7 +13,9 @@ import {
   addRefundedAmount,
   type Database,
   findResolvedPayment,
+  forgetRefundTransfers,
   inTransaction,
+  listTransfersOfRefund,
   moveRefund,
   type RefundRow,
   type SecretBox,
@@ -76,22 +79,32 @@ export async function checkSentRefund(
       throw error;
     });
     if (known) return waiting(0);
-    const back = await changeRefund(deps.db, deps, {
-      refundId: row.id,
-      from: ['sent'],
-      to: 'ready_to_pay',
-      change: { tx_hash: null, log_index: null, block_number: null, sent_at: null },
+    const back = await inTransaction(deps.db, async (trx) => {
+      const moved = await changeRefund(trx, deps, {
+        refundId: row.id,
+        from: ['sent'],
+        to: 'ready_to_pay',
+        change: { tx_hash: null, log_index: null, block_number: null, sent_at: null },
+      });
+      if (moved) await forgetRefundTransfers(trx, row.id, hash);
+      return moved;
     });
     return { status: back ? 'ready_to_pay' : 'moved_on' };
   }
-  const paying = receipt.status === 'success' ? payingLog(row, receipt.logs) : undefined;
+  const units = await completingUnits(deps.db, row);
+  const paying = receipt.status === 'success' ? payingLog(row, units, receipt.logs) : undefined;
   if (!paying) return waiting(0);
   if (receipt.blockNumber.toString() !== row.block_number || paying.logIndex !== row.log_index) {
     // Mined again in another block: the same transfer, where it is now.
-    await moveRefund(deps.db, row.id, ['sent'], 'sent', {
-      block_number: receipt.blockNumber.toString(),
-      log_index: paying.logIndex,
-    });
+    await moveRefund(
+      deps.db,
+      row.id,
+      { from: ['sent'], to: 'sent' },
+      {
+        block_number: receipt.blockNumber.toString(),
+        log_index: paying.logIndex,
+      },
+    );
   }
   const confirmations = await getConfirmations({ client, blockNumber: receipt.blockNumber });
   if (confirmations < required) return waiting(confirmations);
@@ -99,9 +112,18 @@ export async function checkSentRefund(
   return { status: confirmed ? 'confirmed' : 'moved_on' };
 }
 
-/** The receipt's Transfer log that pays the refund exactly, if any. */
+/** Base units of the transfer that completed the refund (as recorded against it), else its amount. */
+async function completingUnits(db: Kysely<Database>, row: RefundRow): Promise<bigint> {
+  const recorded = (await listTransfersOfRefund(db, row.id)).find(
+    (t) => t.tx_hash === row.tx_hash?.toLowerCase(),
+  );
+  return BigInt(recorded?.amount ?? row.amount);
+}
+
+/** The receipt's Transfer log of `units` from the receiving address to the refund address, if any. */
 function payingLog(
   row: RefundRow,
+  units: bigint,
   logs: ReadonlyArray<{ address: string; topics: readonly Hash[]; data: Hash; logIndex: number }>,
 ): { logIndex: number } | undefined {
   for (const log of logs) {
@@ -116,7 +138,7 @@ function payingLog(
       if (
         event.args.from.toLowerCase() === row.from_address.toLowerCase() &&
         event.args.to.toLowerCase() === row.refund_address?.toLowerCase() &&
-        event.args.value === BigInt(row.amount)
+        event.args.value === units
       ) {
         return { logIndex: log.logIndex };
       }
@@ -136,13 +158,13 @@ async function confirmRefund(deps: RefundConfirmDeps, refundId: string): Promise
   return inTransaction(deps.db, async (trx) => {
     const row = await changeRefund(trx, deps, {
       refundId,
-      from: ['sent'],
       to: 'confirmed',
       change: { confirmed_at: new Date() },
     });
     if (!row) return false;
     if (!row.resolved_payment_id) return true;
-    await addRefundedAmount(trx, row.resolved_payment_id, BigInt(row.amount));
+    // What it gave back: every transfer recorded against it (more than asked when overpaid).
+    await addRefundedAmount(trx, row.resolved_payment_id, BigInt(row.paid_amount));
     const payment = await findResolvedPayment(trx, row.resolved_payment_id);
     if (payment) {
       await queueResolvedPaymentEvent(trx, deps.secrets, {

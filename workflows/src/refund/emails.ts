@@ -1,6 +1,7 @@
 /**
  * A refund's e-mails: the customer's of each status it reaches (and the reminder while it waits for an
- * address), in their receipt language, and the merchant's when it is theirs to pay, expired or confirmed.
+ * address), in their receipt language, and the merchant's when it is theirs to pay, expired or confirmed,
+ * and when their wallet paid it with another amount (once per sum paid).
  * Each is claimed before it is sent (`email:refund:<id>:<status>:<customer|merchant>`), so a retried
  * activity or workflow task never sends one twice.
  */
@@ -13,14 +14,11 @@ import {
   merchantRefundNotice,
 } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { performOnce } from '../effects.ts';
+import { sendMailOnce } from '../mailOnce.ts';
 import type { WorkerResources } from '../resources.ts';
 
 /** What the refund e-mails need. */
 export type RefundEmailDeps = Pick<WorkerResources, 'db' | 'secrets' | 'tokens' | 'mailer' | 'publicBaseUrl'>;
-
-/** How long one e-mail's claim is held: above the SMTP client's own timeouts. */
-const mailLeaseMs = 3 * 60_000;
 
 /** The statuses the customer is told of (every one), and those the merchant is told of. */
 const merchantKinds: readonly string[] = [
@@ -52,25 +50,27 @@ export function createRefundEmailSteps(deps: RefundEmailDeps) {
       productName: product?.name ?? null,
       locale: row.locale,
     });
-    const { performed } = await performOnce(
-      deps.db,
-      `email:refund:${row.id}:${kind}:customer`,
-      mailLeaseMs,
-      async () => {
-        await mailer.send({
-          to,
-          ...mail,
-          ...(product ? { replyTo: product.email } : {}),
-          messageId: `<${row.id}.${kind}.customer.refund@stable-checkout>`,
-        });
-        return { sentAt: new Date().toISOString() };
+    return sendMailOnce(deps, mailer, {
+      ...about(row, kind, 'customer'),
+      message: {
+        to,
+        ...mail,
+        ...(product ? { replyTo: product.email } : {}),
+        messageId: `<${row.id}.${kind}.customer.refund@stable-checkout>`,
       },
-    );
-    return performed ? 1 : 0;
+    });
   }
 
-  /** Sends the merchant's e-mail of `kind` (claimed) to the product's address; none without a product. */
-  async function toMerchant(row: RefundRow, kind: MerchantRefundNoticeKind, mailer: Mailer): Promise<number> {
+  /**
+   * Sends the merchant's e-mail of `kind` (claimed; `instance` tells apart several of one kind) to the
+   * product's address; none without a product.
+   */
+  async function toMerchant(
+    row: RefundRow,
+    kind: MerchantRefundNoticeKind,
+    mailer: Mailer,
+    instance = '',
+  ): Promise<number> {
     const product = row.product_id ? await findProductById(db, row.product_id) : undefined;
     if (!product) return 0;
     const mail = merchantRefundNotice({
@@ -79,20 +79,29 @@ export function createRefundEmailSteps(deps: RefundEmailDeps) {
       chainName: chainName(row.chain_id),
       productName: product.name,
     });
-    const { performed } = await performOnce(
-      deps.db,
-      `email:refund:${row.id}:${kind}:merchant`,
-      mailLeaseMs,
-      async () => {
-        await mailer.send({
-          to: product.email,
-          ...mail,
-          messageId: `<${row.id}.${kind}.merchant.refund@stable-checkout>`,
-        });
-        return { sentAt: new Date().toISOString() };
+    const claim = about(row, kind, 'merchant');
+    return sendMailOnce(deps, mailer, {
+      ...claim,
+      effectKey: instance ? `${claim.effectKey}:${instance}` : claim.effectKey,
+      message: {
+        to: product.email,
+        ...mail,
+        messageId: `<${row.id}.${kind}${instance ? `.${instance}` : ''}.merchant.refund@stable-checkout>`,
       },
-    );
-    return performed ? 1 : 0;
+    });
+  }
+
+  /** The claim of the refund's e-mail of `kind` to `recipient`, and whose it is for the record. */
+  function about(row: RefundRow, kind: string, recipient: 'customer' | 'merchant') {
+    return {
+      effectKey: `email:refund:${row.id}:${kind}:${recipient}`,
+      merchantId: row.merchant_id,
+      addressId: row.address_id,
+      kind: `refund_${kind}`,
+      recipient,
+      refundId: row.id,
+      ...(row.resolved_payment_id ? { resolvedPaymentId: row.resolved_payment_id } : {}),
+    };
   }
 
   function chainName(chainId: number): string {
@@ -122,6 +131,21 @@ export function createRefundEmailSteps(deps: RefundEmailDeps) {
         sent += await toMerchant(row, row.status as MerchantRefundNoticeKind, mailer);
       }
       return { sent };
+    },
+
+    /**
+     * Tells the merchant that their wallet sent the refund address another amount, once per sum paid
+     * (`paidAmount`, base units): a part payment with what is still due, or more than the refund. Nothing
+     * once the sum has moved on (the workflow tells the newer one) or when it is exactly the amount.
+     */
+    async sendRefundPaidNotice(input: { refundId: string; paidAmount: string }): Promise<{ sent: number }> {
+      const row = await rowOf(input.refundId);
+      const paid = BigInt(row.paid_amount);
+      if (row.paid_amount !== input.paidAmount || paid === BigInt(row.amount)) return { sent: 0 };
+      const mailer = mailerOr(input, 'the refund paid with another amount');
+      if (!mailer) return { sent: 0 };
+      const kind = paid < BigInt(row.amount) ? 'part_paid' : 'overpaid';
+      return { sent: await toMerchant(row, kind, mailer, row.paid_amount) };
     },
 
     /** Reminds the customer to claim the refund, once, while it still waits for an address. */

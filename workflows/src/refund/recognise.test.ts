@@ -15,6 +15,7 @@ const refund = (id: string, amount: bigint, createdAt = readyAt): RefundRow =>
     from_address: wallet,
     refund_address: customer,
     amount: amount.toString(),
+    paid_amount: '0',
     created_at: new Date(createdAt),
     updated_at: new Date(readyAt),
   }) as RefundRow;
@@ -37,19 +38,37 @@ describe('matchRefundPayments', () => {
     [21n, readyAt + 8_000],
   ]);
 
-  it('takes only the exact amount to the refund address, mined after the refund was ready', () => {
+  it('takes any amount to the refund address mined after the refund was ready, until it is paid in full', () => {
     const paid = matchRefundPayments(
       [refund('r1', 7n)],
       [
         log(7n, { block: 10n, index: 0 }), // before the refund was ready to pay
-        log(6n, { block: 20n, index: 0 }), // another amount
+        log(6n, { block: 20n, index: 0 }), // a part payment
         log(7n, { block: 20n, index: 1 }, wallet), // another receiver
-        log(7n, { block: 21n, index: 3 }),
+        log(5n, { block: 21n, index: 3 }), // the rest and more
+        log(1n, { block: 21n, index: 4 }), // after it was paid in full
       ],
       mined,
       new Set(),
     );
-    expect(paid.map((p) => [p.refund.id, p.log.blockNumber, p.log.logIndex])).toEqual([['r1', 21n, 3]]);
+    expect(paid.map((p) => [p.refund.id, p.log.blockNumber, p.log.logIndex])).toEqual([
+      ['r1', 20n, 0],
+      ['r1', 21n, 3],
+    ]);
+  });
+
+  it('gives a transfer to the refund still due exactly its amount before an older one it only fits', () => {
+    const refunds = [refund('older', 9n, readyAt - 2_000), refund('newer', 4n, readyAt - 1_000)];
+    const paid = matchRefundPayments(refunds, [log(4n, { block: 20n, index: 0 })], mined, new Set());
+    expect(paid.map((p) => p.refund.id)).toEqual(['newer']);
+    const partly = { ...refund('older', 9n, readyAt - 2_000), paid_amount: '5' } as RefundRow;
+    const rest = matchRefundPayments(
+      [partly, refunds[1]!],
+      [log(4n, { block: 20n, index: 0 })],
+      mined,
+      new Set(),
+    );
+    expect(rest.map((p) => p.refund.id)).toEqual(['older']);
   });
 
   it('gives each transfer to one refund, the oldest it fits, and skips one that pays a refund already', () => {

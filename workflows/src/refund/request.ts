@@ -27,14 +27,15 @@ import { getAddress } from 'viem';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import type { WorkerResources } from '../resources.ts';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
+import { announcePaidTwice } from '../unmatched/paidTwice.ts';
 import { announceRefund } from './announce.ts';
-import { checkRefundAddress } from './refundAddress.ts';
+import { checkRefundAddress, refuseContractAddress } from './refundAddress.ts';
 import type { RefundInput } from './shared.ts';
 import { refundWorkflowId } from './shared.ts';
 import { refundSummary } from './summary.ts';
 
 /** What recording a refund needs besides the database. */
-export interface RequestRefundDeps extends Pick<WorkerResources, 'secrets' | 'publicBaseUrl'> {
+export interface RequestRefundDeps extends Pick<WorkerResources, 'secrets' | 'publicBaseUrl' | 'chains'> {
   /** How long the customer may take to give an address. */
   claimDays: number;
 }
@@ -81,6 +82,14 @@ export async function requestRefund(
           { token_address: source.token.address, from_address: source.fromAddress },
           body.refund_address,
         );
+  if (refundAddress) {
+    await refuseContractAddress(deps.chains, {
+      chainId: source.chainId,
+      address: refundAddress,
+      allowContract: body.allow_contract === true,
+      hint: 'a refund sent there may never be passed on; give allow_contract: true to send it anyway',
+    });
+  }
   const email = body.email ?? source.email;
   const tokens = { claim: pageToken(), pay: pageToken() };
   const now = new Date();
@@ -112,7 +121,9 @@ export async function requestRefund(
   return inTransaction(db, async (trx) => {
     if ('resolvedPayment' in subject) {
       await lockResolvedPayment(trx, subject.resolvedPayment.id);
-    } else if (!(await settleUnmatchedTransfer(trx, subject.unmatchedTransfer.id, { status: 'refunded' }))) {
+    } else if (await settleUnmatchedTransfer(trx, subject.unmatchedTransfer.id, { status: 'refunded' })) {
+      await announcePaidTwice(trx, deps.secrets, subject.unmatchedTransfer, 'cleared');
+    } else {
       throw transferNotOpen(subject.unmatchedTransfer);
     }
     const standing = await standingRefundUnits(

@@ -13,3 +13,6 @@ export function refundWorkflowId(refundId: string): string {
 
 /** A refund's row changed (address given, canceled, transfer seen): the workflow reads it again. */
 export const refundChangedSignal = defineSignal('refundChanged');
+
+/** The sandbox's "expire now" (test networks only): a refund awaiting its address expires as its timer would. */
+export const refundExpireNowSignal = defineSignal('refundExpireNow');

@@ -2,12 +2,14 @@
 import { formatUnits } from '@checkout/core';
 import type { WorkflowSummary } from '../shared.ts';
 
-/** `Refund 7 BUSD · awaiting address · payment <id>` (or `· unmatched transfer <id>`). */
+/**
+ * `Refund 7 BUSD · payment <id>` (or `· unmatched transfer <id>`): what the refund is, never its status (the
+ * workflow's `Summary` line says where it stands: `refundStatus`, workflows/src/summaries.ts).
+ */
 export function refundSummary(row: {
   id: string;
   amount: string;
   token: { symbol: string; decimal_count: number };
-  status: string;
   resolved_payment_id: string | null;
   unmatched_transfer_id: string | null;
   chain_id: number;
@@ -17,7 +19,7 @@ export function refundSummary(row: {
     ? `payment ${row.resolved_payment_id}`
     : `unmatched transfer ${row.unmatched_transfer_id}`;
   return {
-    staticSummary: `Refund ${amount} ${row.token.symbol} · ${row.status.replace(/_/g, ' ')} · ${subject}`,
+    staticSummary: `Refund ${amount} ${row.token.symbol} · ${subject}`,
     staticDetails: [`refund: ${row.id}`, `chain: ${row.chain_id}`].join('\n'),
   };
 }

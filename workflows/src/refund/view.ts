@@ -1,11 +1,12 @@
 /** Refunds as the merchant and the hosted pages read them. */
-import type { Refund, RefundClaim } from '@checkout/core';
+import type { Refund, RefundClaim, RefundPaymentView } from '@checkout/core';
 import {
   type Database,
-  findRefundNames,
+  findRefundContext,
   listRefunds,
   presentRefund,
   presentRefundClaim,
+  presentRefundPaymentView,
   type RefundFilter,
   type RefundRow,
   type SecretBox,
@@ -23,7 +24,12 @@ export async function listWalletRefunds(
   return rows.map((row) => presentRefund(row, deps));
 }
 
-/** What the customer's claim page shows, with the merchant's and the product's names. */
+/** What the customer's claim page shows, with the shop, the order refunded and the merchant's contact. */
 export async function viewRefundClaim(db: Kysely<Database>, row: RefundRow): Promise<RefundClaim> {
-  return presentRefundClaim(row, await findRefundNames(db, row));
+  return presentRefundClaim(row, await findRefundContext(db, row));
+}
+
+/** What the merchant's pay page shows: the exact transfer to make, and the order it refunds. */
+export async function viewRefundPayment(db: Kysely<Database>, row: RefundRow): Promise<RefundPaymentView> {
+  return presentRefundPaymentView(row, await findRefundContext(db, row));
 }

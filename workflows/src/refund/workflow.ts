@@ -4,7 +4,9 @@
  *
  * - `awaiting_address`: waits for the customer's address (a signal), reminds the customer at half the claim
  *   window, and at its end expires the refund;
- * - `ready_to_pay`: waits for the merchant's transfer, which the chain's watcher recognises (a signal);
+ * - `ready_to_pay`: waits for the merchant's transfer, which the chain's watcher recognises (a signal); a
+ *   transfer of another amount is recorded against it, and the merchant is e-mailed what it paid and what is
+ *   still due (or, once more than the refund was sent, how much more);
  * - `sent`: looks at the transaction until it has the chain's confirmations (sooner while blocks come,
  *   less often while nothing moves), then the refund is `confirmed`;
  * - `confirmed`, `canceled`, `expired`: final.
@@ -25,7 +27,7 @@ import { localMailOptions, unlessFinal } from '../finalFailure.ts';
 import { showStatus } from '../showStatus.ts';
 import { refundStatus } from '../summaries.ts';
 import type { RefundActivities, RefundView } from './activities.ts';
-import { type RefundInput, refundChangedSignal } from './shared.ts';
+import { type RefundInput, refundChangedSignal, refundExpireNowSignal } from './shared.ts';
 
 // Reading the row and the e-mails: local activities, each e-mail claimed before it is sent.
 const local = proxyLocalActivities<RefundActivities>(localMailOptions);
@@ -46,6 +48,11 @@ export async function refund(input: RefundInput): Promise<{ status: string }> {
   setHandler(refundChangedSignal, () => {
     changed = true;
   });
+  // The sandbox's "expire now": the claim window ends at once, and the refund expires as at its end.
+  let expireNow = false;
+  setHandler(refundExpireNowSignal, () => {
+    expireNow = true;
+  });
   const announced = new Set<string>();
   let reminded = false;
   let lastConfirmations = -1;
@@ -62,18 +69,24 @@ export async function refund(input: RefundInput): Promise<{ status: string }> {
       await mailSafely('the refund e-mails', () => local.sendRefundEmails({ ...input, status: row.status }));
       announced.add(row.status);
     }
+    // A transfer of another amount (a part payment, or more than the refund): the merchant is told of each sum.
+    const paidAmount = row.paidAmount;
+    if (paidAmount !== undefined && paidAmount !== '0' && !announced.has(`paid:${paidAmount}`)) {
+      await mailSafely('the refund paid notice', () => local.sendRefundPaidNotice({ ...input, paidAmount }));
+      announced.add(`paid:${paidAmount}`);
+    }
     if (finalStatuses.includes(row.status)) return { status: row.status };
     if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof refund>(input);
 
     if (row.status === 'awaiting_address') {
-      if (!reminded) {
-        if (await condition(() => changed, remindAt - Date.now())) continue;
+      if (!reminded && !expireNow) {
+        if (await condition(() => changed || expireNow, remindAt - Date.now())) continue;
         await mailSafely('the refund reminder', () => local.sendRefundReminder(input));
         reminded = true;
         continue;
       }
-      const left = expiresAt - Date.now();
-      if (left > 0 && (await condition(() => changed, left))) continue;
+      const left = expireNow ? 0 : expiresAt - Date.now();
+      if (left > 0 && (await condition(() => changed || expireNow, left))) continue;
       await steps.expireRefund(input);
     } else if (row.status === 'ready_to_pay') {
       await condition(() => changed);

@@ -14,8 +14,8 @@ import {
 } from '@checkout/db';
 import { paymentReorgNotice } from '@checkout/mail';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { performOnce } from '../effects.ts';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import { sendMailOnce } from '../mailOnce.ts';
 import type { WorkerResources } from '../resources.ts';
 import { chainVerdict, type RecordedPlace, recordVerdict } from './recheck.ts';
 import { recordUnmatchedVerdict } from './recheckUnmatched.ts';
@@ -28,8 +28,6 @@ export interface ReorgActivityDeps extends WorkerResources {
 
 /** How deep behind the watcher's position payments are re-checked by default. */
 const defaultReorgDepthBlocks = 256;
-/** How long an e-mail's claim is held: above the SMTP client's own timeouts. */
-const mailLeaseMs = 3 * 60_000;
 
 /** Builds the reorganisation activities over their dependencies. */
 export function createReorgActivities(deps: ReorgActivityDeps) {
@@ -92,16 +90,20 @@ export function createReorgActivities(deps: ReorgActivityDeps) {
         outcome: input.outcome,
         blockNumber: input.blockNumber,
       });
-      const key = `email:reorg:${row.id}:${input.blockHash}`;
-      const { performed } = await performOnce(deps.db, key, mailLeaseMs, async () => {
-        await mailer.send({
+      const sent = await sendMailOnce(deps, mailer, {
+        effectKey: `email:reorg:${row.id}:${input.blockHash}`,
+        merchantId: product.merchant_id,
+        addressId: product.address_id,
+        kind: `reorg_${input.outcome}`,
+        recipient: 'merchant',
+        resolvedPaymentId: row.id,
+        message: {
           to: product.email,
           ...notice,
           messageId: `<${row.id}.${input.blockHash.slice(2, 18)}.reorg@stable-checkout>`,
-        });
-        return { sentAt: new Date().toISOString() };
+        },
       });
-      return { sent: performed ? 1 : 0 };
+      return { sent };
     },
   };
 }

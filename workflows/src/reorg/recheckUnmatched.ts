@@ -33,7 +33,6 @@ export async function recordUnmatchedVerdict(
       for (const refund of await listUnpaidRefundsOfTransfer(trx, row.id)) {
         await changeRefund(trx, deps, {
           refundId: refund.id,
-          from: ['awaiting_address', 'ready_to_pay'],
           to: 'canceled',
         });
       }

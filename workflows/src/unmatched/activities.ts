@@ -1,32 +1,33 @@
 /**
  * Activities of unmatched transfers: settling the transfers the chain's watcher recorded that no session
- * took (run after each watcher tick), and the merchant's e-mail of each one, claimed before it is sent.
+ * took (run after each watcher tick), and the merchant's e-mails of them, in batches, each claimed before it
+ * is sent.
  */
-import { wireTokenOf } from '@checkout/core';
+import { parseUnits, wireTokenOf } from '@checkout/core';
 import {
-  findProductById,
-  findUnmatchedTransferById,
-  listNearSessions,
+  handOverOf,
   listSessionsAtAddress,
+  listSessionsByReferences,
   listUnsettledTransfers,
-  presentUnmatchedTransfer,
   type StoredToken,
 } from '@checkout/db';
-import { unmatchedTransferNotice } from '@checkout/mail';
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { defaultMatchTolerancePercent } from '../checkout/matchingSteps.ts';
-import { performOnce } from '../effects.ts';
+import { holderOf, keysOf, ownershipOf, referenceWindows } from '../checkout/matching.ts';
+import { checkoutWorkflowId } from '../checkout/shared.ts';
 import { withQueuedCalls } from '../handOver/fromActivity.ts';
 import type { WorkerResources } from '../resources.ts';
-import { classifyTransfer, type SessionAround } from './classify.ts';
+import { classifyTransfer, defaultMatchTolerancePercent, type SessionAround } from './classify.ts';
+import { emailUnmatchedTransfer } from './email.ts';
 import { recordUnmatchedTransfer } from './record.ts';
 
 /** What the unmatched-transfer activities need. */
 export interface UnmatchedActivityDeps extends Pick<WorkerResources, 'db' | 'secrets' | 'tokens' | 'mailer'> {
   checkout: {
-    scanClaimDelayMs: number;
     scanIntervalMs?: number;
     matchTolerancePercent?: number;
+    /** The smallest transfer announced one by one, in each token's units (default `"1"`). */
+    unmatchedNotifyMinAmount?: string;
+    /** The least time between two e-mails about unmatched transfers to one recipient of a merchant. */
+    unmatchedEmailIntervalMs?: number;
     sessionTtlMinutes?: number;
     graceMinutes?: number;
   };
@@ -34,8 +35,6 @@ export interface UnmatchedActivityDeps extends Pick<WorkerResources, 'db' | 'sec
 
 /** How far back transfers are settled: older ones were settled, or their sessions are long gone. */
 const settleHorizonMs = 24 * 3_600_000;
-/** How long an e-mail's claim is held: above the SMTP client's own timeouts. */
-const mailLeaseMs = 3 * 60_000;
 
 /** Builds the unmatched-transfer activities over their dependencies. */
 export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
@@ -47,7 +46,7 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
     sessionTtlMinutes: deps.checkout.sessionTtlMinutes ?? 1440,
     graceMinutes: deps.checkout.graceMinutes ?? 60,
   };
-  // A look that may take a transfer does so right after its claim delay; a little more is left to it.
+  // A session holding a transfer's exact amount takes it at its next look; a little more is left to it.
   const margin = Math.max(5_000, 3 * (deps.checkout.scanIntervalMs ?? 1_000));
   const tokenOf = (chainId: number, address: string): StoredToken | undefined => {
     const t = deps.tokens.findPaymentToken(chainId, address);
@@ -57,50 +56,38 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
   return {
     /**
      * Records as unmatched each transfer into a receiving address that no session took and no session can
-     * take any more (past its sender's claim delay, or exactly an amount no open session holds); queues
+     * take any more (it names no open session, and is not exactly an amount an open session holds); queues
      * its announcements and makes them. How many were recorded.
      */
     async settleTransfers(input: { chainId: number }): Promise<{ recorded: number }> {
       return withQueuedCalls(db, () => settle(input.chainId));
     },
 
-    /** E-mails the merchant (the nearest product's address) of an unmatched transfer, once. */
-    async sendUnmatchedTransferEmail(input: { unmatchedTransferId: string }): Promise<{ sent: number }> {
-      const row = await findUnmatchedTransferById(db, input.unmatchedTransferId);
-      if (!row)
-        throw ApplicationFailure.nonRetryable('unmatched transfer not found', 'unmatched_transfer_not_found');
-      const product = row.product_id ? await findProductById(db, row.product_id) : undefined;
-      if (!product) return { sent: 0 };
-      const mailer = deps.mailer;
-      if (!mailer) {
-        Context.current().log.warn(
-          'No SMTP server is configured: the unmatched transfer is not e-mailed',
-          input,
-        );
-        return { sent: 0 };
-      }
-      const near = (await listNearSessions(db, [row.id])).get(row.id) ?? [];
-      const notice = unmatchedTransferNotice({
-        transfer: presentUnmatchedTransfer(row, near),
-        chainName: deps.tokens.chainById(row.chain_id)?.name ?? `chain ${row.chain_id}`,
-        productName: product.name,
-      });
-      const { performed } = await performOnce(
-        deps.db,
-        `email:unmatched_transfer:${row.id}`,
-        mailLeaseMs,
-        async () => {
-          await mailer.send({
-            to: product.email,
-            ...notice,
-            messageId: `<${row.id}.unmatched@stable-checkout>`,
-          });
-          return { sentAt: new Date().toISOString() };
-        },
-      );
-      return { sent: performed ? 1 : 0 };
-    },
+    /**
+     * E-mails the merchant of an unmatched transfer, in a batch with the others waiting for an e-mail to that
+     * address (`emailUnmatchedTransfer`, ./email.ts).
+     */
+    sendUnmatchedTransferEmail: (input: { unmatchedTransferId: string }) =>
+      emailUnmatchedTransfer(deps, input),
   };
+
+  /**
+   * Whether the session holding a transfer's exact amount has had its look at it: a margin after the transfer
+   * was seen and after Temporal last took a call of its checkout, none of which still waits (a checkout opened
+   * while Temporal was away starts only when the hand-over brings it there).
+   */
+  async function reservedLookDone(
+    seenAt: Date,
+    ownerId: string,
+    rows: readonly { id: string; expected_payment_id: string }[],
+  ): Promise<boolean> {
+    const session = rows.find((r) => r.id === ownerId);
+    if (!session) return Date.now() >= seenAt.getTime() + margin;
+    const handOver = await handOverOf(db, checkoutWorkflowId(session.expected_payment_id));
+    if (handOver.waiting) return false;
+    const from = Math.max(seenAt.getTime(), handOver.lastTakenAt?.getTime() ?? 0);
+    return Date.now() >= from + margin;
+  }
 
   /** Settles what the watcher recorded on the chain; how many transfers were recorded as unmatched. */
   async function settle(chainId: number): Promise<{ recorded: number }> {
@@ -117,6 +104,20 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
         receivingAddress: transfer.to_address,
         ...windows,
       });
+      const named = await listSessionsByReferences(db, {
+        chainId,
+        receivingAddress: transfer.to_address,
+        references: referenceWindows(transfer.tx_input),
+      });
+      const seen = {
+        token: transfer.token_address,
+        amount: BigInt(transfer.amount),
+        to: transfer.to_address,
+      };
+      const holder = holderOf(rows, seen);
+      const depositSession = rows.find((s) => s.deposit_address === transfer.to_address);
+      const depositOf = depositSession?.id;
+      const owner = ownershipOf(seen, named.map(keysOf), holder ? keysOf(holder) : undefined);
       const around: SessionAround[] = rows.map((s) => ({
         id: s.id,
         payer: s.sender_address?.toLowerCase() ?? null,
@@ -131,6 +132,9 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
         {
           from: transfer.from_address,
           txFrom: transfer.tx_from,
+          owner,
+          named: named.map((s) => s.id),
+          ...(depositOf ? { depositOf } : {}),
           tokenAddress: transfer.token_address,
           amount: BigInt(transfer.amount),
           decimals: token.decimal_count,
@@ -138,15 +142,21 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
         around,
         toleranceBps,
       );
-      const seen = transfer.seen_at.getTime();
       // A session that takes it by the rules takes it, however long its look takes (a worker may be away).
       if (classification.wait === 'session') continue;
-      if (classification.wait === 'claim_delay' && now < seen + deps.checkout.scanClaimDelayMs + margin)
+      if (classification.wait === 'reserved' && !(await reservedLookDone(transfer.seen_at, owner!.id, rows)))
         continue;
-      if (classification.wait === 'reserved' && now < seen + margin) continue;
       const near = classification.near.flatMap((s) => rows.filter((r) => r.id === s.id));
+      const notify =
+        BigInt(transfer.amount) >=
+        parseUnits(deps.checkout.unmatchedNotifyMinAmount ?? '1', token.decimal_count);
       const id = await recordUnmatchedTransfer(db, deps.secrets, {
-        transfer,
+        notify,
+        // Into a deposit address: recorded at the receiving address its forwarder sweeps to, where the
+        // merchant's wallet sees it (and refunds it from).
+        transfer: depositSession
+          ? { ...transfer, to_address: depositSession.receiving_address.toLowerCase() }
+          : transfer,
         token,
         merchantId: transfer.merchant_id,
         classification,

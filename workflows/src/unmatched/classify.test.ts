@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTransfer, type SessionAround } from './classify.ts';
+import { classifyTransfer, type SessionAround, type TransferFacts } from './classify.ts';
 
 const busd = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const payer = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -16,25 +16,57 @@ const session = (patch: Partial<SessionAround>): SessionAround => ({
   decimals: 18,
   ...patch,
 });
-const transfer = (amount: string, from = payer) => ({
+const transfer = (
+  amount: string,
+  from = payer,
+  keys: Pick<TransferFacts, 'owner' | 'named'> = { owner: null, named: [] },
+): TransferFacts => ({
   from,
   txFrom: from,
   tokenAddress: busd,
   amount: units(amount),
   decimals: 18,
+  ...keys,
 });
+const naming = (id: string) => ({ owner: { id, by: 'reference' as const }, named: [id] });
 const tolerance = 500n;
 
 describe('classifyTransfer', () => {
-  it('leaves to its sender’s open session what that session takes by the rules, however long it takes', () => {
-    expect(classifyTransfer(transfer('7.00'), [session({})], tolerance).wait).toBe('session');
-    expect(classifyTransfer(transfer('6.90'), [session({})], tolerance).wait).toBe('session');
+  it('leaves to the open session it names what that session takes, however long it takes', () => {
+    expect(classifyTransfer(transfer('7.00', phone, naming('s')), [session({})], tolerance).wait).toBe(
+      'session',
+    );
+    expect(classifyTransfer(transfer('3.00', phone, naming('s')), [session({})], tolerance).wait).toBe(
+      'session',
+    );
   });
 
-  it('waits out the claim delay for a hash when its sender’s open sessions do not take it by the rules', () => {
-    expect(classifyTransfer(transfer('3.00'), [session({})], tolerance).wait).toBe('claim_delay');
-    const twins = [session({ id: 'a' }), session({ id: 'b', amount: units('7.10') })];
-    expect(classifyTransfer(transfer('7.05'), twins, tolerance).wait).toBe('claim_delay');
+  it('leaves to a session what went to its deposit address; after it is paid, a second transfer there is a duplicate', () => {
+    const byDeposit = { owner: { id: 's', by: 'deposit_address' as const }, named: [], depositOf: 's' };
+    const waiting = session({ payer: null });
+    expect(classifyTransfer(transfer('6.93', phone, byDeposit), [waiting], tolerance).wait).toBe('session');
+    const paid = session({ payer: null, status: 'resolved', resolvedPaymentId: 'rp' });
+    expect(classifyTransfer(transfer('7.00', phone, byDeposit), [paid], tolerance)).toMatchObject({
+      wait: null,
+      kind: 'duplicate',
+      resolvedPaymentId: 'rp',
+    });
+    // Another token there: no session takes it, and it is named near the session whose address it reached.
+    const other = { owner: null, named: [], depositOf: 's' };
+    expect(classifyTransfer(transfer('1.00', phone, other), [waiting], tolerance)).toMatchObject({
+      wait: null,
+      kind: 'wrong_amount',
+      near: [waiting],
+    });
+  });
+
+  it('waits for no session its sender declared: without a reference or a held amount, nothing takes it', () => {
+    expect(classifyTransfer(transfer('7.00'), [session({})], tolerance)).toMatchObject({
+      wait: null,
+      kind: 'wrong_amount',
+    });
+    const closedNamed = session({ status: 'closed' });
+    expect(classifyTransfer(transfer('7.00', phone, naming('s')), [closedNamed], tolerance).wait).toBeNull();
   });
 
   it('calls a second payment of a paid order a duplicate of that order', () => {
@@ -47,9 +79,17 @@ describe('classifyTransfer', () => {
     });
   });
 
-  it('calls a payment to an attempt given up a closed attempt', () => {
-    const closed = session({ id: 'closed', status: 'closed' });
-    expect(classifyTransfer(transfer('7.00'), [closed], tolerance)).toMatchObject({ kind: 'closed_attempt' });
+  it('calls a payment to an attempt given up a closed attempt naming it, before a paid order of its payer', () => {
+    const closed = session({ id: 'closed', status: 'closed', amount: units('12.50') });
+    const paid = session({ id: 'paid', status: 'resolved', resolvedPaymentId: 'rp', amount: units('13.00') });
+    expect(classifyTransfer(transfer('12.50'), [paid, closed], tolerance)).toMatchObject({
+      kind: 'closed_attempt',
+      near: [closed],
+      resolvedPaymentId: null,
+    });
+    expect(
+      classifyTransfer(transfer('3.00', phone, { owner: null, named: ['closed'] }), [closed], tolerance),
+    ).toMatchObject({ kind: 'closed_attempt', near: [closed] });
   });
 
   it('calls a rounded QR transfer a wrong amount near the QR session, and waits for an exactly held amount', () => {
@@ -59,9 +99,10 @@ describe('classifyTransfer', () => {
       kind: 'wrong_amount',
       near: [qr],
     });
-    expect(classifyTransfer({ ...transfer('7.00', phone), amount: qr.amount }, [qr], tolerance).wait).toBe(
-      'reserved',
-    );
+    const held = { owner: { id: 'qr', by: 'amount' as const }, named: [] };
+    expect(
+      classifyTransfer({ ...transfer('7.00', phone, held), amount: qr.amount }, [qr], tolerance).wait,
+    ).toBe('reserved');
   });
 
   it('calls anything else unexpected, near the address’s latest sessions', () => {

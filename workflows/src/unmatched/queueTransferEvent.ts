@@ -12,6 +12,7 @@ import {
   presentUnmatchedTransfer,
   type SecretBox,
   type UnmatchedTransferRow,
+  webhookEnvelope,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueDeliveryStart } from '../webhookDelivery/start.ts';
@@ -37,10 +38,8 @@ export async function queueUnmatchedTransferEvent(
     subjectId: input.subjectId,
     productId: product.id,
     url: product.webhook_url,
-    payload: JSON.stringify({
-      event,
-      payload: { unmatched_transfer: presentUnmatchedTransfer(transfer, input.near) },
-    }),
+    payload: (stamp) =>
+      webhookEnvelope(event, stamp, { unmatched_transfer: presentUnmatchedTransfer(transfer, input.near) }),
   });
   await queueDeliveryStart(trx, delivery.id, delivery);
 }

@@ -2,7 +2,7 @@
  * Recording a transfer no session took, once: its hash is claimed for no session (so no session takes it
  * later), the record keeps the sessions it arrived near, and its announcements are queued in the same
  * transaction — the `unmatched_transfer.created` webhook of the nearest product (when it sends webhooks) and
- * the `unmatchedTransfer` workflow, which e-mails the merchant.
+ * the `unmatchedTransfer` workflow, which e-mails the merchant — unless it is below the notice threshold.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -20,6 +20,7 @@ import { getAddress } from 'viem';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
 import type { Classification } from './classify.ts';
+import { announcePaidTwice } from './paidTwice.ts';
 import { queueUnmatchedTransferEvent } from './queueTransferEvent.ts';
 import { unmatchedTransferEvent, unmatchedTransferSummary, unmatchedWorkflowId } from './shared.ts';
 
@@ -31,6 +32,11 @@ export interface UnmatchedRecording {
   classification: Classification;
   /** The rows of the sessions it arrived near (`classification.near`), nearest first. */
   near: CheckoutSessionRow[];
+  /**
+   * False for a transfer below `UNMATCHED_NOTIFY_MIN_AMOUNT`: recorded and listed, but neither webhooked nor
+   * e-mailed (thirty transfers of one base unit from thirty addresses are not thirty e-mails).
+   */
+  notify?: boolean;
 }
 
 /** Records the transfer and queues its announcements; its id, or null when a session claimed it first. */
@@ -53,8 +59,11 @@ export async function recordUnmatchedTransfer(
       kind: classification.kind,
       resolvedPaymentId: classification.resolvedPaymentId,
       nearSessionIds: near.map((s) => s.id),
+      mailWanted: input.notify !== false,
     });
     if (!row) return null;
+    await announcePaidTwice(trx, secrets, row, 'set');
+    if (input.notify === false) return row.id;
     await queueUnmatchedTransferEvent(trx, secrets, {
       transfer: row,
       near,

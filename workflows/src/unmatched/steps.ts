@@ -8,6 +8,7 @@ import {
   addTopUp,
   assignUnmatchedClaim,
   type Database,
+  type WalletScope as DbWalletScope,
   findMerchantExpectedPayment,
   findMerchantResolvedPayment,
   findSessionByExpectedPayment,
@@ -25,11 +26,10 @@ import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
 import { attachTransferSignal, checkoutWorkflowId } from '../checkout/shared.ts';
 import { type SessionWindows, scanWindowEnd } from '../checkout/start.ts';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { announcePaidTwice } from './paidTwice.ts';
 
-/** The merchant's wallet the steps act in. */
-export interface WalletScope {
-  merchantId: string;
-  addressId: string;
+/** The merchant's wallet the steps act in (a test key's: only test networks' records). */
+export interface WalletScope extends DbWalletScope {
   /** The wallet's address: the receiving address of its transfers. */
   address: string;
 }
@@ -54,7 +54,7 @@ export async function listWalletUnmatched(
 ): Promise<UnmatchedTransfer[]> {
   const rows = await listUnmatchedTransfers(
     db,
-    { merchantId: scope.merchantId, receivingAddress: scope.address },
+    { merchantId: scope.merchantId, receivingAddress: scope.address, testOnly: scope.testOnly },
     filter,
   );
   return presentUnmatched(db, rows);
@@ -66,12 +66,16 @@ const notOpen = (row: UnmatchedTransferRow) =>
 /** Dismisses an open unmatched transfer with the merchant's note. */
 export async function dismissUnmatched(
   db: Kysely<Database>,
+  deps: { secrets: SecretBox },
   row: UnmatchedTransferRow,
   note: string,
 ): Promise<UnmatchedTransferRow> {
-  const settled = await settleUnmatchedTransfer(db, row.id, { status: 'dismissed', note });
-  if (!settled) throw notOpen(row);
-  return settled;
+  return inTransaction(db, async (trx) => {
+    const settled = await settleUnmatchedTransfer(trx, row.id, { status: 'dismissed', note });
+    if (!settled) throw notOpen(row);
+    await announcePaidTwice(trx, deps.secrets, row, 'cleared');
+    return settled;
+  });
 }
 
 /**
@@ -82,7 +86,7 @@ export async function dismissUnmatched(
  */
 export async function attachToExpectedPayment(
   db: Kysely<Database>,
-  deps: { windows: SessionWindows },
+  deps: { windows: SessionWindows; secrets: SecretBox },
   input: { scope: WalletScope; row: UnmatchedTransferRow; expectedPaymentId: string },
 ): Promise<UnmatchedTransferRow> {
   const { row, scope } = input;
@@ -126,6 +130,7 @@ export async function attachToExpectedPayment(
       expectedPaymentId: expected.id,
     });
     if (!settled) throw notOpen(row);
+    await announcePaidTwice(trx, deps.secrets, row, 'cleared');
     await assignUnmatchedClaim(trx, { chainId: row.chain_id, txHash: row.tx_hash, sessionId: session.id });
     await queueWorkflowCall(trx, {
       kind: 'signal',
@@ -190,6 +195,8 @@ export async function attachToResolvedPayment(
       event: webhookEvents.resolvedPaymentUpdated,
       subjectId: `${updated.id}:top_up:${row.id}`,
     });
+    // A duplicate of another payment, attached here: that payment is no longer paid twice.
+    if (row.resolved_payment_id !== updated.id) await announcePaidTwice(trx, deps.secrets, row, 'cleared');
     return settled;
   });
 }

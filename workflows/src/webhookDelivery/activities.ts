@@ -4,8 +4,10 @@ import {
   ensureWebhookSecret,
   findProductById,
   findWebhookDelivery,
+  isTestEvent,
   markWebhookDelivering,
   recordWebhookAttempt,
+  webhookEventId,
   webhookRequestBody,
 } from '@checkout/db';
 import { log } from '@temporalio/activity';
@@ -33,7 +35,7 @@ export interface WebhookActivityDeps extends Pick<WorkerResources, 'db' | 'secre
     /** Lets webhooks reach loopback and private networks (development and tests only). */
     allowPrivateAddresses: boolean;
     userAgent?: string;
-    /** Limit of one HTTP request, connect to last byte kept; 10 s by default. */
+    /** Limit of one HTTP request, connect to last byte kept; 30 s by default (`WEBHOOK_TIMEOUT_SECONDS`). */
     timeoutMs?: number;
   };
 }
@@ -75,6 +77,25 @@ function judge(outcome: WebhookHttpOutcome): {
   return { verdict: 'give_up', statusCode: code, error: `HTTP ${code}${why}` };
 }
 
+/** The attempt's result, and when the next attempt is due (after the receiver's `Retry-After` if later). */
+function attemptResult(outcome: WebhookHttpOutcome, retry: WebhookAttemptInput['retry']) {
+  const { verdict, statusCode, error } = judge(outcome);
+  let result: WebhookAttemptResult;
+  let nextAttemptAt: Date | null = null;
+  if (verdict === 'retry' && retry) {
+    const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, Date.now()) : undefined;
+    const delay = Math.min(Math.max(retry.delaySeconds, asked ?? 0), retry.maxDelaySeconds);
+    nextAttemptAt = new Date(Date.now() + delay * 1000);
+    result = { outcome: 'retry', retryAfterSeconds: delay };
+  } else {
+    // A retryable failure on the last allowed attempt ends the delivery.
+    result = { outcome: verdict === 'delivered' ? 'delivered' : 'give_up' };
+  }
+  if (statusCode !== null) result.statusCode = statusCode;
+  if (error !== null) result.error = error;
+  return { result, nextAttemptAt, statusCode, error };
+}
+
 function notFound(deliveryId: string): ApplicationFailure {
   return ApplicationFailure.retryable(
     `webhook delivery ${deliveryId} does not exist`,
@@ -85,7 +106,7 @@ function notFound(deliveryId: string): ApplicationFailure {
 /** Builds the webhook activities. */
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
   const db = deps.db.kysely;
-  const timeoutMs = deps.webhooks.timeoutMs ?? 10_000;
+  const timeoutMs = deps.webhooks.timeoutMs ?? 30_000;
   const userAgent = deps.webhooks.userAgent ?? webhookUserAgent;
 
   return {
@@ -105,18 +126,17 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       };
     },
 
-    async attemptWebhookDelivery({ deliveryId, attempt, retry, timeoutMs: limitMs }: WebhookAttemptInput) {
+    async attemptWebhookDelivery({ deliveryId, attempt, retry, timeoutMs: answerMs }: WebhookAttemptInput) {
       const delivery = await findWebhookDelivery(db, deliveryId);
       if (!delivery) throw notFound(deliveryId);
       if (delivery.status === 'succeeded') return { outcome: 'delivered' };
       if (delivery.status === 'failed') {
         return { outcome: 'give_up', ...(delivery.last_error ? { error: delivery.last_error } : {}) };
       }
-      const requestMs = Math.min(timeoutMs, limitMs ?? timeoutMs);
       // Attempt n of a delivery is one request: a retried activity or workflow task gets the first
       // request's result back instead of sending it again.
-      const made = await performOnce(deps.db, `webhook:${deliveryId}:${attempt}`, requestMs + 30_000, () =>
-        send(delivery, attempt, retry, requestMs),
+      const made = await performOnce(deps.db, `webhook:${deliveryId}:${attempt}`, timeoutMs + 30_000, () =>
+        send(delivery, attempt, retry, answerMs),
       );
       // An attempt always ends with an outcome (an answer, or an error that is retried): never unknown.
       if ('outcomeUnknown' in made)
@@ -125,12 +145,52 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     },
   };
 
-  /** Makes one signed HTTP request for the delivery and records it. */
+  /**
+   * Makes one signed HTTP request for the delivery and records it. The request may take the whole
+   * configured timeout; a caller that cannot wait that long names `answerMs`: when the receiver has not
+   * answered by then, the attempt answers `retry` at once, while the request goes on to its own timeout and
+   * is recorded when it ends. The next attempt is then due only after that timeout, and finds the delivery
+   * succeeded when the receiver took it: a slow receiver gets the event once.
+   */
   async function send(
     delivery: NonNullable<Awaited<ReturnType<typeof findWebhookDelivery>>>,
     attempt: number,
     retry: WebhookAttemptInput['retry'],
-    requestMs: number,
+    answerMs: number | undefined,
+  ): Promise<WebhookAttemptResult> {
+    const made = request(delivery, attempt, retry);
+    if (answerMs === undefined || answerMs >= timeoutMs || !retry) return made;
+    let timer: NodeJS.Timeout | undefined;
+    const early = await Promise.race([
+      made,
+      new Promise<undefined>((r) => {
+        timer = setTimeout(() => r(undefined), answerMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (early) return early;
+    made.catch((error: unknown) =>
+      log.warn('a webhook attempt that outlived its caller was not recorded', {
+        deliveryId: delivery.id,
+        attempt,
+        error: String(error),
+      }),
+    );
+    const delaySeconds = Math.min(
+      Math.max(retry.delaySeconds, Math.ceil(timeoutMs / 1000) + 1),
+      retry.maxDelaySeconds,
+    );
+    return {
+      outcome: 'retry',
+      retryAfterSeconds: delaySeconds,
+      error: `no answer within ${answerMs} ms yet`,
+    };
+  }
+
+  /** Makes one signed HTTP request for the delivery, within the configured timeout, and records it. */
+  async function request(
+    delivery: NonNullable<Awaited<ReturnType<typeof findWebhookDelivery>>>,
+    attempt: number,
+    retry: WebhookAttemptInput['retry'],
   ): Promise<WebhookAttemptResult> {
     const deliveryId = delivery.id;
     const [{ secret }, body] = await Promise.all([
@@ -150,31 +210,20 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       [webhookHeaderNames.signature]: webhookSignatureHeader(timestamp, signature),
       [webhookHeaderNames.id]: delivery.id,
       [webhookHeaderNames.event]: delivery.event_type,
+      [webhookHeaderNames.eventId]: webhookEventId(delivery),
+      [webhookHeaderNames.eventSequence]: String(delivery.event_sequence),
       ...(delivery.redelivery_of ? { [webhookHeaderNames.originalId]: delivery.redelivery_of } : {}),
+      ...(isTestEvent(delivery) ? { [webhookHeaderNames.test]: 'true' } : {}),
     };
     const outcome = await sendWebhookRequest({
       url: delivery.url,
       headers,
       body,
-      timeoutMs: requestMs,
+      timeoutMs,
       allowPrivateAddresses: deps.webhooks.allowPrivateAddresses,
     });
     const durationMs = Math.round(performance.now() - started);
-    const { verdict, statusCode, error } = judge(outcome);
-
-    let result: WebhookAttemptResult;
-    let nextAttemptAt: Date | null = null;
-    if (verdict === 'retry' && retry) {
-      const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, Date.now()) : undefined;
-      const delay = Math.min(Math.max(retry.delaySeconds, asked ?? 0), retry.maxDelaySeconds);
-      nextAttemptAt = new Date(Date.now() + delay * 1000);
-      result = { outcome: 'retry', retryAfterSeconds: delay };
-    } else {
-      // A retryable failure on the last allowed attempt ends the delivery.
-      result = { outcome: verdict === 'delivered' ? 'delivered' : 'give_up' };
-    }
-    if (statusCode !== null) result.statusCode = statusCode;
-    if (error !== null) result.error = error;
+    const { result, nextAttemptAt, statusCode, error } = attemptResult(outcome, retry);
 
     await recordWebhookAttempt(db, {
       deliveryId,

@@ -55,7 +55,7 @@ async function newDelivery(url: string): Promise<string> {
     eventType: 'resolved_payment.created',
     subjectId: randomUUID(),
     url,
-    payload,
+    payload: () => payload,
   });
   return row.id;
 }

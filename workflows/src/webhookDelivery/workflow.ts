@@ -31,8 +31,10 @@ const retry = {
   maximumInterval: '30 seconds',
   maximumAttempts: 8,
 };
+// Above the longest request `WEBHOOK_TIMEOUT_SECONDS` allows (60 s) and the recording around it, so a slow
+// receiver's attempt is recorded, not cut off (a cut-off attempt would be made again).
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '2 minutes',
   retry,
 });
 
@@ -40,8 +42,8 @@ const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
 // merchant hears of a payment without waiting for the server to hand out activity tasks. Later attempts
 // are ordinary activities, each its own event in the history.
 const firstSteps = proxyLocalActivities<WebhookActivities>({
-  // Above the HTTP request's own limit (10 s), so a slow receiver's attempt is recorded, not cut off.
-  startToCloseTimeout: '30 seconds',
+  // Above the HTTP request's own limit (`WEBHOOK_TIMEOUT_SECONDS`, at most 60 s), as above.
+  startToCloseTimeout: '90 seconds',
   localRetryThreshold: '10 seconds',
   retry,
 });

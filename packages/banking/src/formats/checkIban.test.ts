@@ -47,6 +47,17 @@ describe('checkIban', () => {
     expect(checkIban(bad)).toBe(`has a wrong national check digit for ${bad.slice(0, 2)}`);
   });
 
+  // North Macedonia's account part may hold letters (registry format 3!n10!c2!n); its national check digits
+  // count a letter as the IBAN check does (A = 10 … Z = 35), as python-stdnum and schwifty accept them.
+  it('accepts North Macedonian IBANs with letters in the account and checks their national digits', () => {
+    expect(checkIban('MK07250120000058984')).toBeUndefined(); // the registry's example
+    expect(checkIban('MK07300000ABC123409')).toBeUndefined();
+    const wrongKey = composeIBAN({ countryCode: 'MK', bban: '300000ABC123408' }) ?? '';
+    expect(checkIban(wrongKey)).toBe('has a wrong national check digit for MK');
+    const wrongDigits = composeIBAN({ countryCode: 'MK', bban: '250120000058983' }) ?? '';
+    expect(checkIban(wrongDigits)).toBe('has a wrong national check digit for MK');
+  });
+
   it('takes 97 and never 00 as the key of a number whose key is 97, though both leave the same remainder', () => {
     // A multiple of 97 has 97 − (N × 100 mod 97) = 97.
     const body = (97n * 1234567890123456n).toString().padStart(18, '0');

@@ -5,7 +5,7 @@ import {
   validateIBAN,
 } from 'ibantools';
 import { ibanRegistryCountries } from '../data/ibanRegistry.ts';
-import { ibanNationalCheckHolds } from './ibanNationalCheck.ts';
+import { ibanNationalCheckHolds, nationalCheckReplaced } from './ibanNationalCheck.ts';
 
 /**
  * Swiss and Liechtenstein QR-IBANs carry a QR institution id (IBAN characters 5–9) from 30000 to 31999 and
@@ -28,7 +28,10 @@ export function checkIban(value: string): string | undefined {
     return 'must be an IBAN: a country code, two check digits, then the account in letters and digits';
   }
   const country = iban.slice(0, 2);
-  const { errorCodes } = validateIBAN(iban);
+  const errorCodes = validateIBAN(iban).errorCodes.filter(
+    (code) =>
+      code !== ValidationErrorsIBAN.WrongAccountBankBranchChecksum || !nationalCheckReplaced.has(country),
+  );
   if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return `uses ${country}, which has no IBANs`;
   if (!ibanRegistryCountries.has(country)) {
     return `uses ${country}, which is not in the IBAN registry (ISO 13616): its IBAN-like numbers are not IBANs`;

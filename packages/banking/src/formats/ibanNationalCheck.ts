@@ -9,6 +9,9 @@
 //   (Registers Iceland).
 // - TL: the BBAN ends with ISO 7064 MOD 97-10 check digits over the rest: 98 − (the rest × 100 mod 97).
 // - TN, MR: the BBAN ends with a RIB key: 97 − (the rest × 100 mod 97).
+// - MK: the BBAN ends with ISO 7064 MOD 97-10 check digits over the rest, whose account part may hold letters
+//   (the registry's format is 3!n10!c2!n); a letter counts as in the IBAN's own check, A = 10 … Z = 35.
+//   ibantools reads the account as digits only and refuses every such IBAN, so this rule replaces its own.
 // Both keys are compared digit for digit: `00` is never a key, though it leaves the same remainder as `97`.
 
 const cinOdd = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23];
@@ -51,6 +54,17 @@ function mod97Key(base: bigint): (bban: string) => boolean {
   };
 }
 
+/** The BBAN's characters as digits, a letter counted A = 10 … Z = 35 (ISO 13616). */
+function asDigits(text: string): bigint {
+  return BigInt([...text].map((c) => (/\d/.test(c) ? c : String(c.charCodeAt(0) - 55))).join(''));
+}
+
+/** ISO 7064 MOD 97-10 over the BBAN's characters, letters included: 98 − (the rest × 100 mod 97). */
+function alphanumericMod97Key(bban: string): boolean {
+  const key = 98n - ((asDigits(bban.slice(0, -2)) * 100n) % 97n);
+  return bban.slice(-2) === key.toString().padStart(2, '0');
+}
+
 const checks: Readonly<Record<string, (bban: string) => boolean>> = {
   IT: italianCin,
   SM: italianCin,
@@ -60,7 +74,11 @@ const checks: Readonly<Record<string, (bban: string) => boolean>> = {
   TL: mod97Key(98n),
   TN: mod97Key(97n),
   MR: mod97Key(97n),
+  MK: alphanumericMod97Key,
 };
+
+/** Countries whose national check this file makes instead of ibantools. */
+export const nationalCheckReplaced: ReadonlySet<string> = new Set(['MK']);
 
 /**
  * Whether the BBAN of an IBAN of `country` (already of the registry's length and format) carries a right

@@ -1,5 +1,5 @@
 /**
- * Offline compilation of the dev chain's token contracts with the `solc` npm package, whose
+ * Offline compilation of the contracts (the dev chain's tokens, the deposit forwarder and its factory) with the `solc` npm package, whose
  * compiler is WebAssembly inside the package: nothing is downloaded.
  */
 import { readFile } from 'node:fs/promises';
@@ -7,9 +7,9 @@ import solc from 'solc';
 import type { Abi, Hex } from 'viem';
 
 /** The contracts compiled from `src/contracts/*.sol`; each file holds the contract of the same name. */
-const contractNames = ['TestToken', 'NoReturnToken'] as const;
+const contractNames = ['TestToken', 'NoReturnToken', 'DepositForwarder', 'DepositForwarderFactory'] as const;
 
-/** Sources the contracts import: the base they share. */
+/** Sources the contracts import and that compile to nothing of their own: the tokens' base. */
 const baseSources = ['DevToken'] as const;
 
 /** Name of a contract compiled from this package's sources. */

@@ -17,7 +17,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Serving: `ok`, or `degraded` when a chain watcher is failing, behind or stalled */
+                /** @description Serving: `ok`, or `degraded` when a chain watcher is failing, behind or stalled, or a deposit sweeper’s gas wallet runs low */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -366,6 +366,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant console (every path under /console/ answers the same page; it signs in with the wallet) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The console */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The console is not built */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -491,11 +545,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open (or update) the shopper's checkout session */
+        /** Open (or, for its opener, update) the shopper's checkout session */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `client_secret` returned when the session was opened: only its opener changes it */
+                    "X-Client-Secret"?: string;
+                };
                 path: {
                     slug: string;
                 };
@@ -507,13 +564,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The session */
+                /** @description The session, and its secret for its opener */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["CheckoutSessionResponse"];
+                        "application/json": components["schemas"]["CheckoutSessionOpenedResponse"];
                     };
                 };
                 /** @description Missing parameter, malformed JSON or header */
@@ -534,7 +591,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body too large */
+                /** @description The request body is too large (the limit is in `message`) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -543,7 +600,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -713,7 +770,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body too large */
+                /** @description The request body is too large (the limit is in `message`) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -722,7 +779,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -775,11 +832,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close an attempt the shopper gave up (a merchant's expected payment stays payable) */
+        /** Close an attempt its opener gave up (a merchant's expected payment stays payable) */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header: {
+                    /** @description The `client_secret` returned when the session was opened: only its opener changes it */
+                    "X-Client-Secret": string;
+                };
                 path: {
                     id: string;
                 };
@@ -796,6 +856,15 @@ export interface paths {
                         "application/json": components["schemas"]["CheckoutSessionResponse"];
                     };
                 };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -807,6 +876,24 @@ export interface paths {
                 };
                 /** @description A request with the same Idempotency-Key is in progress */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1015,7 +1102,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body too large */
+                /** @description The request body is too large (the limit is in `message`) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1024,7 +1111,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -1171,7 +1258,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1199,7 +1286,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -1238,7 +1325,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1256,7 +1343,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body too large */
+                /** @description The request body is too large (the limit is in `message`) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1265,7 +1352,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -1311,8 +1398,6 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
-                    "Idempotency-Key"?: string;
                 };
                 path: {
                     id: string;
@@ -1352,7 +1437,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1370,7 +1455,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -1412,8 +1506,6 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
-                    "Idempotency-Key"?: string;
                 };
                 path: {
                     id: string;
@@ -1453,7 +1545,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1471,7 +1563,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -1542,7 +1643,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1595,7 +1696,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -1636,7 +1737,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1663,7 +1764,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body too large */
+                /** @description The request body is too large (the limit is in `message`) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1672,7 +1773,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -1747,7 +1848,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1831,7 +1932,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1875,7 +1976,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -1910,7 +2011,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1921,6 +2022,24 @@ export interface paths {
                 };
                 /** @description A request with the same Idempotency-Key is in progress */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1994,7 +2113,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2031,6 +2150,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/products/{id}/webhook_test_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a sample event of a type to the product's webhook_url, signed like real ones and marked X-Test-Event: true; answers the delivery with its first attempt (status code and the answer's first 1 KB) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookTestEventRequest"];
+                };
+            };
+            responses: {
+                /** @description The test delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook_deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -2047,7 +2285,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2084,7 +2322,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2104,6 +2342,132 @@ export interface paths {
                 };
                 /** @description A request with the same Idempotency-Key is in progress */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_deliveries/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again every event whose deliveries since a time failed (of one product, or the wallet's and the account's), unless another delivery sent it or is sending it */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RedeliverFailedWebhooksRequest"];
+                };
+            };
+            responses: {
+                /** @description How many redeliveries were queued */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RedeliverFailedWebhooksResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2180,7 +2544,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2257,7 +2621,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2310,7 +2674,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2351,7 +2715,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2378,7 +2742,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -2420,7 +2793,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2461,7 +2834,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2488,7 +2861,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -2498,6 +2880,199 @@ export interface paths {
                     };
                 };
                 /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/undelivered_emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wallet's e-mails that may not have arrived, newest first (of one payment or refund) */
+        get: {
+            parameters: {
+                query?: {
+                    resolved_payment_id?: string;
+                    refund_id?: string;
+                };
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Undelivered e-mails */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UndeliveredEmailList"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/undelivered_emails/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an e-mail that may not have arrived once more (the same message and Message-ID) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The e-mail, its resend queued */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UndeliveredEmailResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2563,7 +3138,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2600,7 +3175,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2641,7 +3216,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2668,7 +3243,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body too large */
+                /** @description The request body is too large (the limit is in `message`) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2677,7 +3252,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -2719,7 +3294,7 @@ export interface paths {
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -2760,7 +3335,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2787,7 +3362,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body too large */
+                /** @description The request body is too large (the limit is in `message`) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2796,7 +3371,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -2873,7 +3448,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2950,7 +3525,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2996,14 +3571,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a refund not yet paid (awaiting its address or ready to pay) */
+        /** Cancel a refund not yet paid (awaiting its address or ready to pay); an optional reason is shown to the customer */
         post: {
             parameters: {
                 query?: never;
                 header: {
                     /** @description The merchant's receiving wallet address */
                     "X-ADDRESS": string;
-                    /** @description Replays the stored response of a retried POST */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -3011,7 +3586,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["RefundCancelBody"];
+                };
+            };
             responses: {
                 /** @description The refund, canceled */
                 200: {
@@ -3040,7 +3619,530 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description X-ADDRESS is not a wallet of this API key */
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A service it needs is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A nonce for one Sign-In with Ethereum message (single use, valid for minutes) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The nonce */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleNonce"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/console/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in with the session cookie, with the session’s CSRF token
+         * @description Authenticated by the `console_session` cookie alone.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The session */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleSession"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Sign in to the console with a wallet: a signed EIP-4361 message sets the session cookie */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConsoleSignInRequest"];
+                };
+            };
+            responses: {
+                /** @description Signed in; Set-Cookie holds the session, `csrf_token` its CSRF proof */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsoleSession"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The wallet belongs to no merchant’s console (or not to the one asked for) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Sign out: the session ends and its cookie is cleared
+         * @description Authenticated by the `console_session` cookie alone, with its `X-CSRF-Token`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session’s `csrf_token` */
+                    "X-CSRF-Token": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-CSRF-Token is missing or not the session’s */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team_members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console team: receiving wallets (owners) first, then invited wallets */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The team */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TeamMemberList"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller lacks the scope (named), or a cookie request lacks X-CSRF-Token */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Invite a wallet to the console with a role, or give a member a new role (owners only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TeamMemberRequest"];
+                };
+            };
+            responses: {
+                /** @description The member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TeamMemberResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller lacks the scope (named), or a cookie request lacks X-CSRF-Token */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/team_members/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an invited wallet from the console; its open sessions end at once (owners only) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The member’s wallet address */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The removed member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TeamMemberResponse"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller lacks the scope (named), or a cookie request lacks X-CSRF-Token */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3078,6 +4180,669 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resolved_payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wallet's resolved payments, newest first, a page at a time (filter by product, status, exception, mode, time; search by transaction hash, e-mail or id) */
+        get: {
+            parameters: {
+                query?: {
+                    product_id?: string;
+                    status?: "succeeded" | "failed" | "reversed";
+                    exception?: "reversed" | "refunded" | "partially_refunded" | "paid_twice" | "paid_partially" | "paid_over" | "paid_late";
+                    mode?: "test" | "live";
+                    since?: string;
+                    until?: string;
+                    q?: string;
+                    cursor?: string;
+                    limit?: number;
+                };
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of resolved payments */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ResolvedPaymentPage"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resolved_payments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wallet's resolved payments matching the list's filters as CSV (RFC 4180, header line first): id, created_at, product, email, dollar_amount, amount, token, chain, chain_id, tx_hash, sender, exception, refunded, test */
+        get: {
+            parameters: {
+                query?: {
+                    product_id?: string;
+                    status?: "succeeded" | "failed" | "reversed";
+                    exception?: "reversed" | "refunded" | "partially_refunded" | "paid_twice" | "paid_partially" | "paid_over" | "paid_late";
+                    mode?: "test" | "live";
+                    since?: string;
+                    until?: string;
+                    q?: string;
+                };
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The payments as CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resolved_payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A resolved payment of the wallet */
+        get: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The resolved payment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ResolvedPaymentResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's working keys, newest first: name, scopes, mode, when created and last used */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description API keys */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKeyList"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an API key with a name and scopes; its secret `key` is answered this once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreateRequest"];
+                };
+            };
+            responses: {
+                /** @description The new key and its secret */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api_keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll a key: a new key with the same name, scopes and mode (its secret answered this once); the old one keeps working `overlap_minutes` more, then stops */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRollRequest"];
+                };
+            };
+            responses: {
+                /** @description The new key, its secret, and the old key with its end */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RolledApiKeyResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api_keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key: it stops working at once */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The revoked key */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKeyResponse"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit_log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's audit log, newest first: keys created, rolled and revoked; refunds requested and canceled; transfers attached and dismissed; the webhook secret rotated; members added and removed */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the audit log */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditLog"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3179,7 +4944,400 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/checkout/sessions/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only: make a test checkout session's outcome happen with real transactions (paid, underpaid, overpaid, paid_late, paid_twice, unmatched, expired, failed, reversed) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SandboxSessionSimulateBody"];
+                };
+            };
+            responses: {
+                /** @description What was done, and the session now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxSessionSimulation"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A service it needs is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/refunds/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only: make a test refund's outcome happen (claimed, paid, expired) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SandboxRefundSimulateBody"];
+                };
+            };
+            responses: {
+                /** @description What was done, and the refund now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxRefundSimulation"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A service it needs is unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/chains/{chain_id}/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only: mine blocks on a test network's dev chain */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path: {
+                    chain_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SandboxMineBody"];
+                };
+            };
+            responses: {
+                /** @description The blocks mined */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxMined"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -3231,6 +5389,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A query parameter (or the body) holds a value refused; `errors` names it */
                 422: {
                     headers: {
@@ -3248,7 +5415,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path?: never;
@@ -3287,6 +5454,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A request with the same Idempotency-Key is in progress */
                 409: {
                     headers: {
@@ -3296,7 +5472,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -3359,6 +5544,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -3401,7 +5595,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -3438,8 +5632,35 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3478,7 +5699,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -3519,6 +5740,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -3528,7 +5758,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -3591,6 +5830,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -3617,7 +5865,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -3658,6 +5906,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -3667,7 +5924,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -3724,6 +5990,15 @@ export interface paths {
                 };
                 /** @description Missing or invalid API key */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope users:read (insufficient_scope) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3803,8 +6078,35 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3837,6 +6139,7 @@ export interface paths {
             parameters: {
                 query: {
                     country_code: "AR" | "CO" | "MX" | "CL" | "PE";
+                    /** @description Required as koywe when country_code is CO (its list is that rail’s); ignored otherwise */
                     rails?: string;
                 };
                 header?: never;
@@ -3865,6 +6168,15 @@ export interface paths {
                 };
                 /** @description Missing or invalid API key */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope users:read (insufficient_scope) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3919,6 +6231,15 @@ export interface paths {
                 };
                 /** @description Missing or invalid API key */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope webhooks:read (insufficient_scope) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3987,7 +6308,25 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The API key lacks the scope webhooks:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -4029,6 +6368,15 @@ export interface paths {
                 };
                 /** @description Missing or invalid API key */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope webhooks:write (insufficient_scope) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4098,6 +6446,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4124,7 +6481,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -4165,6 +6522,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4183,7 +6549,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -4223,7 +6598,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -4264,6 +6639,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4282,7 +6666,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -4346,6 +6739,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4388,7 +6790,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -4429,6 +6831,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4447,7 +6858,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -4487,7 +6907,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -4528,6 +6948,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4537,7 +6966,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -4601,6 +7039,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:read (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4643,7 +7090,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -4685,6 +7132,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4703,7 +7159,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -4759,6 +7224,15 @@ export interface paths {
                 };
                 /** @description Missing or invalid API key */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope ramps:read (insufficient_scope) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4825,6 +7299,15 @@ export interface paths {
                 };
                 /** @description Missing or invalid API key */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API key lacks the scope ramps:read (insufficient_scope) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4918,6 +7401,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -4927,7 +7419,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -4963,7 +7464,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -5006,6 +7507,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -5024,7 +7534,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -5064,7 +7583,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -5107,6 +7626,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -5125,7 +7653,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -5165,7 +7702,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -5207,6 +7744,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -5225,7 +7771,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -5314,6 +7869,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -5323,7 +7887,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -5402,6 +7975,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope users:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -5411,7 +7993,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -5447,7 +8038,7 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters) */
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
                     "Idempotency-Key"?: string;
                 };
                 path: {
@@ -5491,6 +8082,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The API key lacks the scope ramps:write (insufficient_scope) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description No such record for this merchant */
                 404: {
                     headers: {
@@ -5509,7 +8109,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body is not JSON */
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -5590,6 +8199,7 @@ export interface components {
                     blockchain: "ethereum" | "binance-smart-chain" | "polygon";
                     /** @enum {string} */
                     network: "mainnet" | "testnet";
+                    /** @description Exactly (case-sensitive) one of the token contracts the service runs on this blockchain and network; a 422 lists them */
                     address: string;
                 };
             };
@@ -5603,9 +8213,22 @@ export interface components {
             /** @example 25.00 */
             dollar_amount: string;
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJson"];
             } | null;
             customer_email?: string | null;
+        };
+        WebhookTestEventRequest: {
+            /** @enum {string} */
+            event: "resolved_payment.created" | "resolved_payment.updated" | "resolved_payment.reversed" | "refund.updated" | "unmatched_transfer.created" | "unmatched_transfer.updated";
+        };
+        RedeliverFailedWebhooksRequest: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T00:00:00Z
+             */
+            since: string;
+            /** Format: uuid */
+            product_id?: string;
         };
         UnmatchedTransferAttachBody: {
             /** Format: uuid */
@@ -5621,10 +8244,69 @@ export interface components {
             reason: string;
             /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
             refund_address?: string;
+            allow_contract?: boolean;
             /** Format: email */
             email?: string;
         };
+        RefundCancelBody: {
+            reason?: string;
+        };
+        ConsoleSignInRequest: {
+            /** @description An EIP-4361 message whose domain and URI are the service's, with a nonce it handed out */
+            message: string;
+            /** @description The personal_sign signature of `message` by its address */
+            signature: string;
+            /**
+             * Format: uuid
+             * @description Which merchant to sign in to, when the wallet belongs to the console of more than one
+             */
+            merchant_id?: string;
+        };
+        TeamMemberRequest: {
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            address: string;
+            /** @enum {string} */
+            role: "admin" | "support" | "viewer";
+        };
+        ApiKeyCreateRequest: {
+            name: string;
+            scopes: ("payments:read" | "payments:write" | "refunds:read" | "refunds:write" | "transfers:read" | "transfers:write" | "products:read" | "products:write" | "webhooks:read" | "webhooks:write" | "keys:read" | "keys:write" | "team:read" | "team:write" | "audit:read" | "users:read" | "users:write" | "ramps:read" | "ramps:write" | "all")[];
+            /** @enum {string} */
+            mode?: "live" | "test";
+        };
+        ApiKeyRollRequest: {
+            overlap_minutes: number;
+        };
+        SandboxSessionSimulateBody: {
+            /** @enum {string} */
+            outcome: "paid" | "paid_late" | "paid_twice" | "unmatched" | "expired" | "failed" | "reversed";
+        } | {
+            /** @enum {string} */
+            outcome: "underpaid" | "overpaid";
+            /** @example 0.5 */
+            amount?: string;
+        } | {
+            /** @enum {string} */
+            outcome: "underpaid" | "overpaid";
+            percent: number;
+        };
+        SandboxRefundSimulateBody: {
+            /** @constant */
+            outcome: "claimed";
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            refund_address: string;
+        } | {
+            /** @constant */
+            outcome: "paid";
+        } | {
+            /** @constant */
+            outcome: "expired";
+        };
+        SandboxMineBody: {
+            blocks: number;
+        };
         UserCreateBody: {
+            /** @description An individual needs first_name and last_name, a business company_name and source_of_funds; country and nationality must be assigned ISO 3166-1 alpha-2 codes, and phone a valid number (of country, or in international form) */
             user: {
                 /** @enum {string} */
                 beneficiary_type: "individual" | "business";
@@ -5741,7 +8423,7 @@ export interface components {
                 } | null;
                 supporting_document_url?: string | null;
                 metadata?: {
-                    [key: string]: unknown;
+                    [key: string]: components["schemas"]["StorableJson"];
                 } | null;
             }[];
         };
@@ -5839,8 +8521,9 @@ export interface components {
             network: string;
             chain_id: number;
         };
-        CheckoutSessionResponse: {
+        CheckoutSessionOpenedResponse: {
             session: components["schemas"]["CheckoutSession"];
+            client_secret: string | null;
         };
         CheckoutSession: {
             /** Format: uuid */
@@ -5855,6 +8538,15 @@ export interface components {
             payment_token_address: string;
             receiving_address: string;
             sender_address: string | null;
+            reference: string;
+            transaction: {
+                chain_id: number;
+                to: string;
+                data: string;
+                /** @constant */
+                value: "0";
+            } | null;
+            deposit_address: string | null;
             payment_uri: string | null;
             tx_hash: string | null;
             confirmations: number;
@@ -5893,6 +8585,9 @@ export interface components {
              */
             seen_at: string;
         };
+        CheckoutSessionResponse: {
+            session: components["schemas"]["CheckoutSession"];
+        };
         RefundClaimResponse: {
             refund_claim: components["schemas"]["RefundClaim"];
         };
@@ -5913,11 +8608,26 @@ export interface components {
              */
             claim_expires_at: string;
             tx_hash: string | null;
+            order: components["schemas"]["RefundedOrder"] | null;
+            cancel_reason: string | null;
+            merchant_contact: string | null;
+        };
+        RefundedOrder: {
+            shop_name: string | null;
+            resolved_payment_id: string | null;
+            dollar_amount: string | null;
+            paid_amount: string;
+            paid_token_symbol: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            paid_at: string;
         };
         RefundPaymentResponse: {
-            refund_payment: components["schemas"]["RefundPayment"];
+            refund_payment: components["schemas"]["RefundPaymentView"];
         };
-        RefundPayment: {
+        RefundPaymentView: {
             /** @enum {string} */
             status: "awaiting_address" | "ready_to_pay" | "sent" | "confirmed" | "canceled" | "expired";
             chain_id: number;
@@ -5927,8 +8637,13 @@ export interface components {
             reason: string;
             from_address: string;
             refund_address: string | null;
+            paid_amount: string;
+            amount_due: string;
+            overpaid_amount: string | null;
             payment_request: components["schemas"]["RefundPaymentRequest"] | null;
             tx_hash: string | null;
+            cancel_reason: string | null;
+            order: components["schemas"]["RefundedOrder"] | null;
         };
         RefundPaymentRequest: {
             uri: string;
@@ -6059,6 +8774,7 @@ export interface components {
                 tx_success: boolean;
                 tx_failure: boolean;
                 swapped: boolean;
+                refunded_amount: string;
                 /** Format: date-time */
                 created_at: string;
             };
@@ -6125,6 +8841,10 @@ export interface components {
             created_at: string;
             delivered_at: string | null;
             redelivery_of: string | null;
+            /** @example evt_0b6f5c0f3c1e4b7e9d2a6b1c8e4f7a90 */
+            event_id: string;
+            event_sequence: number;
+            test: boolean;
             attempts: components["schemas"]["WebhookAttempt"][];
         };
         WebhookAttempt: {
@@ -6137,9 +8857,13 @@ export interface components {
             duration_ms: number;
             status_code: number | null;
             error: string | null;
+            response_excerpt: string | null;
         };
         WebhookDeliveryResponse: {
             webhook_delivery: components["schemas"]["WebhookDelivery"];
+        };
+        RedeliverFailedWebhooksResponse: {
+            queued: number;
         };
         UnmatchedTransferListResponse: {
             unmatched_transfers: components["schemas"]["UnmatchedTransfer"][];
@@ -6153,6 +8877,7 @@ export interface components {
             kind: "duplicate" | "closed_attempt" | "wrong_amount" | "unexpected";
             chain_id: number;
             token: components["schemas"]["PaymentToken"];
+            is_test: boolean;
             amount: string;
             sender_address: string;
             receiving_address: string;
@@ -6189,6 +8914,35 @@ export interface components {
         UnmatchedTransferResponse: {
             unmatched_transfer: components["schemas"]["UnmatchedTransfer"];
         };
+        UndeliveredEmailList: {
+            undelivered_emails: components["schemas"]["UndeliveredEmail"][];
+        };
+        UndeliveredEmail: {
+            /** Format: uuid */
+            id: string;
+            /** @example merchant_notice */
+            kind: string;
+            /** @enum {string} */
+            recipient: "customer" | "merchant";
+            resolved_payment_id: string | null;
+            refund_id: string | null;
+            unmatched_transfer_id: string | null;
+            subject: string;
+            /** @enum {string} */
+            status: "may_not_have_arrived" | "resend_queued" | "resent";
+            /** @example The mail server took this e-mail without confirming it; it may not have arrived. */
+            message: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            given_up_at: string;
+            resends: number;
+            resent_at: string | null;
+        };
+        UndeliveredEmailResponse: {
+            undelivered_email: components["schemas"]["UndeliveredEmail"];
+        };
         RefundResponse: {
             refund: components["schemas"]["Refund"];
         };
@@ -6202,6 +8956,7 @@ export interface components {
             product_id: string | null;
             chain_id: number;
             token: components["schemas"]["PaymentToken"];
+            is_test: boolean;
             amount: string;
             amount_base_units: string;
             reason: string;
@@ -6215,8 +8970,12 @@ export interface components {
              */
             claim_expires_at: string;
             pay_url: string | null;
+            paid_amount: string;
+            amount_due: string;
+            overpaid_amount: string | null;
             payment_request: components["schemas"]["RefundPaymentRequest"] | null;
             tx_hash: string | null;
+            cancel_reason: string | null;
             sent_at: string | null;
             confirmed_at: string | null;
             /**
@@ -6232,6 +8991,143 @@ export interface components {
         };
         RefundListResponse: {
             refunds: components["schemas"]["Refund"][];
+        };
+        ConsoleNonce: {
+            /** @description Put in the message as its Nonce; used once, valid for minutes */
+            nonce: string;
+        };
+        ConsoleSession: {
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            wallet: string;
+            /** Format: uuid */
+            merchant_id: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "support" | "viewer";
+            /** @description The merchant's receiving wallets, oldest first: the X-ADDRESS values the session may use */
+            merchant_wallets: string[];
+            /** @description Send it as X-CSRF-Token with every POST, PUT, PATCH and DELETE made with the session cookie */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            expires_at: string;
+        };
+        TeamMemberList: {
+            team_members: components["schemas"]["TeamMember"][];
+        };
+        TeamMember: {
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            address: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "support" | "viewer";
+            /** @description Who added it: a wallet address, or `api_key:` and the id of the key */
+            added_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            created_at: string;
+        };
+        TeamMemberResponse: {
+            team_member: components["schemas"]["TeamMember"];
+        };
+        ResolvedPaymentPage: {
+            resolved_payments: components["schemas"]["ResolvedPayment"][];
+            next_cursor: string | null;
+        };
+        ResolvedPaymentResponse: {
+            resolved_payment: components["schemas"]["ResolvedPayment"];
+        };
+        CreatedApiKeyResponse: {
+            api_key: components["schemas"]["ApiKey"];
+            /** @example ck_live_3q2Yl0m1c2l9kQd0tW3m8xk9X1o4hZ0aJ7bS8cP6uV5 */
+            key: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            /** @example ck_live_Ab3dE5f */
+            prefix: string;
+            scopes: ("payments:read" | "payments:write" | "refunds:read" | "refunds:write" | "transfers:read" | "transfers:write" | "products:read" | "products:write" | "webhooks:read" | "webhooks:write" | "keys:read" | "keys:write" | "team:read" | "team:write" | "audit:read" | "users:read" | "users:write" | "ramps:read" | "ramps:write" | "all")[];
+            /** @enum {string} */
+            mode: "live" | "test";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            created_at: string;
+            last_used_at: string | null;
+            expires_at: string | null;
+        };
+        ApiKeyList: {
+            api_keys: components["schemas"]["ApiKey"][];
+        };
+        RolledApiKeyResponse: {
+            api_key: components["schemas"]["ApiKey"];
+            /** @example ck_live_3q2Yl0m1c2l9kQd0tW3m8xk9X1o4hZ0aJ7bS8cP6uV5 */
+            key: string;
+            previous_api_key: components["schemas"]["ApiKey"];
+        };
+        ApiKeyResponse: {
+            api_key: components["schemas"]["ApiKey"];
+        };
+        AuditLog: {
+            audit_events: components["schemas"]["AuditEvent"][];
+            next_cursor: string | null;
+        };
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            actor: components["schemas"]["AuditActor"];
+            /** @enum {string} */
+            action: "api_key.created" | "api_key.rolled" | "api_key.revoked" | "refund.requested" | "refund.canceled" | "unmatched_transfer.attached" | "unmatched_transfer.dismissed" | "webhook_secret.rotated" | "member.added" | "member.removed";
+            subject_id: string | null;
+            detail: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            created_at: string;
+        };
+        AuditActor: {
+            /** @constant */
+            kind: "api_key";
+            /** Format: uuid */
+            id: string;
+        } | {
+            /** @constant */
+            kind: "wallet";
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            address: string;
+        };
+        SandboxSessionSimulation: {
+            /** @enum {string} */
+            outcome: "paid" | "paid_late" | "paid_twice" | "unmatched" | "expired" | "failed" | "reversed" | "underpaid" | "overpaid";
+            transactions: components["schemas"]["SandboxTransaction"][];
+            removed_blocks: string[];
+            session: components["schemas"]["CheckoutSession"];
+        };
+        SandboxTransaction: {
+            tx_hash: string;
+            block_number: string;
+            block_hash: string;
+            /** @enum {string} */
+            status: "success" | "reverted";
+        };
+        SandboxRefundSimulation: {
+            /** @enum {string} */
+            outcome: "claimed" | "paid" | "expired";
+            transactions: components["schemas"]["SandboxTransaction"][];
+            refund: components["schemas"]["Refund"];
+        };
+        SandboxMined: {
+            chain_id: number;
+            from_block: string;
+            to_block: string;
         };
         UserResponse: {
             user: components["schemas"]["User"];
@@ -6531,6 +9427,8 @@ export interface components {
                 amount: number;
             };
         };
+        /** @description Any JSON value; no string or object key in it may contain the NUL character (U+0000) */
+        StorableJson: unknown;
     };
     responses: never;
     parameters: never;

@@ -21,7 +21,11 @@ const DollarAmount = z
   .refine((v) => !valid(v) || parseUnits(v, 2) <= parseUnits(maxDollarAmount, 2), {
     message: `must not exceed ${maxDollarAmount}`,
   })
-  .meta({ example: '25.00' });
+  // The three rules above as one pattern, so the document states them.
+  .meta({
+    example: '25.00',
+    pattern: '^([1-9][0-9]{0,8}(\\.[0-9]{1,2})?|1000000000(\\.0{1,2})?|0\\.(0[1-9]|[1-9][0-9]?))$',
+  });
 
 /** Free-form merchant metadata: a JSON object of at most 50 keys and 8 KiB, nested at most 32 levels. */
 const Metadata = jsonRecord(z.string().max(64))
@@ -148,8 +152,35 @@ export const CheckoutSession = namedObject('CheckoutSession', {
   receiving_address: z.string(),
   sender_address: z.string().nullable(),
   /**
-   * For a session with a reserved amount (opened without a payer): the EIP-681 URI of the transfer that
-   * pays it, for a QR code; null otherwise.
+   * The session's reference (`0x` and 64 hex digits, random): a transaction paying the session carries it
+   * anywhere in its input (appended to its calldata), and that alone attributes the payment to it.
+   */
+  reference: z.string().regex(/^0x[0-9a-f]{64}$/),
+  /**
+   * The transaction that pays the session directly: the token's `transfer(receiving_address,
+   * expected_token_amount)` (to `deposit_address` when the session has one) with the reference appended. Null when the session pays through a swap (its
+   * `payment_token_address` is another token): the swap's calldata carries the reference instead.
+   */
+  transaction: z
+    .strictObject({
+      chain_id: z.number().int(),
+      to: z.string(),
+      data: z.string(),
+      value: z.literal('0'),
+    })
+    .nullable(),
+  /**
+   * For a session opened without a payer on a chain in `deposit_address` mode: its own address (EIP-55),
+   * the CREATE2 address of a forwarder that can only pay `receiving_address`. Any amount of
+   * `expected_token` sent there pays this session (a shortfall or excess shows in the payment's
+   * `amount_difference`), so a wallet or exchange that takes no URI sends `expected_token_amount` to it.
+   * Null otherwise.
+   */
+  deposit_address: z.string().nullable(),
+  /**
+   * For a session opened without a payer (paid from another device): the EIP-681 URI of the transfer of its
+   * amount, for a QR code: to its `deposit_address` when it has one, else of its exact reserved amount to
+   * `receiving_address`; null otherwise.
    */
   payment_uri: z.string().nullable(),
   tx_hash: z.string().nullable(),
@@ -169,3 +200,12 @@ export const CheckoutSession = namedObject('CheckoutSession', {
 });
 export type CheckoutSession = z.infer<typeof CheckoutSession>;
 export const CheckoutSessionResponse = namedObject('CheckoutSessionResponse', { session: CheckoutSession });
+/** The answer to opening a session: the session and, for its opener only, the secret that changes it. */
+export const CheckoutSessionOpenedResponse = namedObject('CheckoutSessionOpenedResponse', {
+  session: CheckoutSession,
+  /**
+   * Given once, to whoever opened the session (or proved to be its opener with `X-Client-Secret`); null for
+   * anyone else. Closing the session and changing its e-mail, custom fields or token require it.
+   */
+  client_secret: z.string().nullable(),
+});

@@ -37,7 +37,10 @@ export function wireTokenOf(t: TokenInfo): PaymentToken {
 const TokenInput = z.strictObject({
   blockchain: z.enum(blockchains),
   network: z.enum(networks),
-  address: z.string().min(1).max(64),
+  address: z.string().min(1).max(64).meta({
+    description:
+      'Exactly (case-sensitive) one of the token contracts the service runs on this blockchain and network; a 422 lists them',
+  }),
 });
 
 /** Upper bound of `expires_in_minutes` (one year); the spec sets only the minimum of 5. */

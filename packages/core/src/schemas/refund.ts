@@ -3,6 +3,7 @@
  * pays a refund; the service asks the customer for an address, hands the merchant an exact payment request
  * and recognises the transfer on the chain.
  */
+import { isAddress } from 'viem';
 import { z } from 'zod';
 import { EvmAddress, namedObject, Timestamp, timeWindow, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
@@ -20,13 +21,6 @@ export const refundStatuses = [
   'expired',
 ] as const;
 type RefundStatus = (typeof refundStatuses)[number];
-
-/** Statuses a refund never leaves. */
-export const finalRefundStatuses = [
-  'confirmed',
-  'canceled',
-  'expired',
-] as const satisfies readonly RefundStatus[];
 
 /** Statuses whose amount counts against what the payment received (a refund still on its way, or paid). */
 export const standingRefundStatuses = [
@@ -73,6 +67,8 @@ export const Refund = namedObject('Refund', {
   product_id: Uuid.nullable(),
   chain_id: z.number().int(),
   token: PaymentToken,
+  /** True on a test network: no real money moves (as a Resolved Payment's `is_test`). */
+  is_test: z.boolean(),
   /** In token units (a decimal string). */
   amount: z.string(),
   /** The same amount in the token's base units (an integer string). */
@@ -89,10 +85,21 @@ export const Refund = namedObject('Refund', {
   claim_expires_at: Timestamp,
   /** The hosted page where the merchant pays it, once its address is known. */
   pay_url: z.string().nullable(),
-  /** The exact transfer to make, once its address is known. */
+  /**
+   * What the transfers from the receiving wallet to the refund address add up to so far, in token units: a
+   * transfer of another amount is recorded against the refund too ("0" before any).
+   */
+  paid_amount: z.string(),
+  /** What is still to send, in token units ("0" once paid in full): a part payment leaves the rest due. */
+  amount_due: z.string(),
+  /** What was sent above the amount, in token units, when more was sent; null otherwise. */
+  overpaid_amount: z.string().nullable(),
+  /** The exact transfer to make (what is still due), once its address is known. */
   payment_request: RefundPaymentRequest.nullable(),
   /** The transaction that paid it, once seen on the chain. */
   tx_hash: z.string().nullable(),
+  /** Why the merchant canceled it, when they said (`POST /api/v1/refunds/:id/cancel {"reason": …}`). */
+  cancel_reason: z.string().nullable(),
   sent_at: Timestamp.nullable(),
   confirmed_at: Timestamp.nullable(),
   created_at: Timestamp,
@@ -104,6 +111,17 @@ export const RefundResponse = namedObject('RefundResponse', { refund: Refund });
 export const RefundListResponse = namedObject('RefundListResponse', { refunds: z.array(Refund) });
 
 /**
+ * An address a refund goes to: an EVM address written all lowercase, all uppercase or with its correct
+ * EIP-55 checksum — a mixed-case address whose checksum is wrong is mistyped, and refused.
+ */
+export const RefundAddress = EvmAddress.refine(
+  (v) => !isAddress(v, { strict: false }) || isAddress(v, { strict: true }),
+  {
+    message: 'has a wrong EIP-55 checksum: write it all lowercase, or with its correct capitals',
+  },
+);
+
+/**
  * Body of POST /api/v1/resolved_payments/:id/refunds and /api/v1/unmatched_transfers/:id/refunds. Without
  * `amount` the whole received amount is refunded; `overpaid` refunds what a resolved payment received above
  * its price. Without `refund_address` the customer is e-mailed a claim link (to `email`, else the payment's
@@ -112,10 +130,37 @@ export const RefundListResponse = namedObject('RefundListResponse', { refunds: z
 export const RefundRequestBody = namedObject('RefundRequestBody', {
   amount: z.union([TokenAmount, z.literal('overpaid')]).optional(),
   reason: z.string().trim().min(1).max(500),
-  refund_address: EvmAddress.optional(),
+  refund_address: RefundAddress.optional(),
+  /**
+   * True to send the refund to a contract (`refund_address` has code on the chain): refused otherwise, since
+   * a contract that is not a wallet may never pass the tokens on.
+   */
+  allow_contract: z.boolean().optional(),
   email: z.email().max(254).optional(),
 });
 export type RefundRequestBody = z.infer<typeof RefundRequestBody>;
+
+/** Body of POST /api/v1/refunds/:id/cancel, which may be sent empty: why, for the customer to read. */
+export const RefundCancelBody = namedObject('RefundCancelBody', {
+  reason: z.string().trim().min(1).max(500).optional(),
+});
+
+/**
+ * The order a refund gives money back for, as the refund pages name it: the product (the shop's business
+ * name), the resolved payment's dollar amount and what the customer sent, in which token and when.
+ */
+const RefundedOrder = namedObject('RefundedOrder', {
+  /** The product's name (its business name), or the merchant's name without a product; null when neither. */
+  shop_name: z.string().nullable(),
+  /** The resolved payment refunded, or null for an unmatched transfer. */
+  resolved_payment_id: Uuid.nullable(),
+  /** The order's price in USD (a decimal string), or null for an unmatched transfer. */
+  dollar_amount: z.string().nullable(),
+  /** What the customer sent (token units) and in which token: a swap may have paid in another token. */
+  paid_amount: z.string(),
+  paid_token_symbol: z.string(),
+  paid_at: Timestamp,
+});
 
 /** Query of GET /api/v1/refunds. */
 export const RefundQuery = namedObject('RefundQuery', {
@@ -137,12 +182,18 @@ export const RefundClaim = namedObject('RefundClaim', {
   refund_address: z.string().nullable(),
   claim_expires_at: Timestamp,
   tx_hash: z.string().nullable(),
+  /** The order refunded; null when the payment or transfer can no longer be read. */
+  order: RefundedOrder.nullable(),
+  /** Why the merchant canceled it, when they said. */
+  cancel_reason: z.string().nullable(),
+  /** Where the customer reaches the merchant (the product's e-mail), when known. */
+  merchant_contact: z.string().nullable(),
 });
 export type RefundClaim = z.infer<typeof RefundClaim>;
 export const RefundClaimResponse = namedObject('RefundClaimResponse', { refund_claim: RefundClaim });
 
 /** Body of POST /api/v1/refund_claims/:token: the address the customer gives. */
-export const RefundClaimBody = namedObject('RefundClaimBody', { refund_address: EvmAddress });
+export const RefundClaimBody = namedObject('RefundClaimBody', { refund_address: RefundAddress });
 
 /** What the merchant's pay page shows (GET /api/v1/refund_payments/:token). */
 export const RefundPayment = namedObject('RefundPayment', {
@@ -154,8 +205,29 @@ export const RefundPayment = namedObject('RefundPayment', {
   reason: z.string(),
   from_address: z.string(),
   refund_address: z.string().nullable(),
+  /**
+   * What the transfers from the receiving wallet to the refund address add up to so far, in token units: a
+   * transfer of another amount is recorded against the refund too ("0" before any).
+   */
+  paid_amount: z.string(),
+  /** What is still to send, in token units ("0" once paid in full): a part payment leaves the rest due. */
+  amount_due: z.string(),
+  /** What was sent above the amount, in token units, when more was sent; null otherwise. */
+  overpaid_amount: z.string().nullable(),
   payment_request: RefundPaymentRequest.nullable(),
   tx_hash: z.string().nullable(),
+  /** Why the merchant canceled it, when they said. */
+  cancel_reason: z.string().nullable(),
 });
 export type RefundPayment = z.infer<typeof RefundPayment>;
-export const RefundPaymentResponse = namedObject('RefundPaymentResponse', { refund_payment: RefundPayment });
+
+/** What the merchant's pay page shows: the payment, and the order it refunds (GET /api/v1/refund_payments/:token). */
+export const RefundPaymentView = namedObject('RefundPaymentView', {
+  ...RefundPayment.shape,
+  /** The order refunded; null when the payment or transfer can no longer be read. */
+  order: RefundedOrder.nullable(),
+});
+export type RefundPaymentView = z.infer<typeof RefundPaymentView>;
+export const RefundPaymentResponse = namedObject('RefundPaymentResponse', {
+  refund_payment: RefundPaymentView,
+});

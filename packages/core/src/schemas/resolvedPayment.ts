@@ -1,7 +1,7 @@
 /** Resolved Payment: one completed checkout, successful or failed (spec 2.3). */
 import { z } from 'zod';
 import { paymentExceptionStatuses } from '../paymentException.ts';
-import { namedObject } from './common.ts';
+import { namedObject, timeWindow, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /** Decimal amounts are strings on the wire. */
@@ -34,6 +34,8 @@ export const ResolvedPayment = namedObject('ResolvedPayment', {
     tx_success: z.boolean(),
     tx_failure: z.boolean(),
     swapped: z.boolean(),
+    /** Extension: what the merchant's refunds of it sent back so far, in the received token (e.g. `"1.25"`). */
+    refunded_amount: z.string(),
     created_at: z.iso.datetime({ precision: 3 }),
   }),
 });
@@ -41,4 +43,35 @@ export type ResolvedPayment = z.infer<typeof ResolvedPayment>;
 
 export const ResolvedPaymentListResponse = namedObject('ResolvedPaymentList', {
   resolved_payments: z.array(ResolvedPayment),
+});
+
+export const ResolvedPaymentResponse = namedObject('ResolvedPaymentResponse', {
+  resolved_payment: ResolvedPayment,
+});
+
+/** The filters of GET /api/v1/resolved_payments and of its CSV export. */
+const paymentFilters = {
+  product_id: Uuid.optional(),
+  /** `succeeded` (went through and stands), `failed` (the transaction failed), `reversed` (a reorganisation took it). */
+  status: z.enum(['succeeded', 'failed', 'reversed']).optional(),
+  exception: z.enum(paymentExceptionStatuses).optional(),
+  mode: z.enum(['test', 'live']).optional(),
+  ...timeWindow,
+  /** A transaction hash, the shopper's e-mail, or the payment's, its expected payment's or its session's id. */
+  q: z.string().max(320).optional(),
+};
+
+export const ResolvedPaymentExportQuery = namedObject('ResolvedPaymentExportQuery', paymentFilters);
+
+export const ResolvedPaymentQuery = namedObject('ResolvedPaymentQuery', {
+  ...paymentFilters,
+  /** The `next_cursor` of the previous page. */
+  cursor: Uuid.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** One page of a wallet's resolved payments; `next_cursor` is null on the last. */
+export const ResolvedPaymentPage = namedObject('ResolvedPaymentPage', {
+  resolved_payments: z.array(ResolvedPayment),
+  next_cursor: z.string().nullable(),
 });

@@ -26,6 +26,8 @@ export const UnmatchedTransfer = namedObject('UnmatchedTransfer', {
   kind: z.enum(unmatchedTransferKinds),
   chain_id: z.number().int(),
   token: PaymentToken,
+  /** True on a test network: no real money moved (as a Resolved Payment's `is_test`). */
+  is_test: z.boolean(),
   /** What arrived, in token units (a decimal string). */
   amount: z.string(),
   /** The transaction's sender (the payer of a swap). */

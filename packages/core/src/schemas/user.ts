@@ -135,6 +135,10 @@ export const UserCreateInput = z
       need('company_name', 'for a business');
       need('source_of_funds', 'for a business');
     }
+  })
+  .meta({
+    description:
+      'An individual needs first_name and last_name, a business company_name and source_of_funds; country and nationality must be assigned ISO 3166-1 alpha-2 codes, and phone a valid number (of country, or in international form)',
   });
 export type UserCreateInput = z.infer<typeof UserCreateInput>;
 

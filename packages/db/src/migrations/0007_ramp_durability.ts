@@ -1,6 +1,6 @@
 /**
- * Ramp durability: what each quote's and onramp's workflow has been told (so a reconciler can start or
- * signal what a Temporal outage missed), the bank partner's deposit notices as an outbox, the funding
+ * Ramp durability: what each quote's and onramp's workflow has been told (so the hand-over's sweep can start
+ * or signal what a Temporal outage missed), the bank partner's deposit notices as an outbox, the funding
  * transfer's sender, payout attempts, and bounced offramps' resend/refund requests with their exactly-once
  * refund transfer.
  */

@@ -5,7 +5,9 @@ import {
   formatUnits,
   normalizeDecimal,
   paymentUri,
+  referencedTransferData,
 } from '@checkout/core';
+import { getAddress } from 'viem';
 import type { CheckoutSessionRow, ExpectedPaymentRow } from '../checkoutSchema.ts';
 
 /** The hosted checkout URL of an expected payment. */
@@ -45,13 +47,29 @@ export function presentSession(
     payment_token_address: row.payment_token_address,
     receiving_address: row.receiving_address,
     sender_address: row.sender_address,
+    reference: `0x${row.reference}`,
+    transaction:
+      row.payment_token_address.toLowerCase() === row.expected_token.address.toLowerCase()
+        ? {
+            chain_id: row.chain_id,
+            to: row.expected_token.address,
+            data: referencedTransferData({
+              // A session with a deposit address is paid there, whichever way.
+              to: row.deposit_address ?? row.receiving_address,
+              amount: BigInt(row.expected_token_amount),
+              reference: row.reference,
+            }),
+            value: '0',
+          }
+        : null,
+    deposit_address: row.deposit_address ? getAddress(row.deposit_address) : null,
     payment_uri:
-      row.amount_tail === null
+      row.sender_address !== null || (row.amount_tail === null && row.deposit_address === null)
         ? null
         : paymentUri({
             tokenAddress: row.expected_token.address,
             chainId: row.chain_id,
-            to: row.receiving_address,
+            to: row.deposit_address ? getAddress(row.deposit_address) : row.receiving_address,
             amount: BigInt(row.expected_token_amount),
           }),
     tx_hash: row.tx_hash,

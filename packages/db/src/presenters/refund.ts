@@ -6,9 +6,11 @@ import {
   type RefundClaim,
   type RefundPayment,
   type RefundPaymentRequest,
+  type RefundPaymentView,
 } from '@checkout/core';
 import { encodeFunctionData, erc20Abi, getAddress } from 'viem';
 import type { RefundRow } from '../refundSchema.ts';
+import type { RefundContext } from '../repositories/refunds.ts';
 import type { SecretBox } from '../secretBox.ts';
 
 /** The two page tokens a refund's row keeps sealed. */
@@ -22,15 +24,22 @@ function refundTokens(row: RefundRow, secrets: SecretBox): RefundTokens {
   return JSON.parse(secrets.open(row.tokens_ciphertext)) as RefundTokens;
 }
 
+/** Base units still to send: the amount less what the transfers recorded against it add up to. */
+function unitsDue(row: RefundRow): bigint {
+  const due = BigInt(row.amount) - BigInt(row.paid_amount);
+  return due > 0n ? due : 0n;
+}
+
 /**
- * The exact payment a refund asks of the receiving wallet once its address is known: the EIP-681 URI and the
- * ERC-20 `transfer` transaction; null while it waits for an address.
+ * The exact payment a refund asks of the receiving wallet once its address is known (what is still due after
+ * a part payment): the EIP-681 URI and the ERC-20 `transfer` transaction; null while it waits for an address.
  */
 export function refundPaymentRequest(row: RefundRow): RefundPaymentRequest | null {
   if (row.refund_address === null) return null;
   const token = getAddress(row.token_address);
   const to = getAddress(row.refund_address);
-  const amount = BigInt(row.amount);
+  // Once nothing is due (sent, confirmed), the request it was paid by.
+  const amount = unitsDue(row) || BigInt(row.amount);
   return {
     uri: paymentUri({ tokenAddress: token, chainId: row.chain_id, to, amount }),
     transaction: {
@@ -52,6 +61,7 @@ export function presentRefund(row: RefundRow, deps: { secrets: SecretBox; public
     resolved_payment_id: row.resolved_payment_id,
     unmatched_transfer_id: row.unmatched_transfer_id,
     product_id: row.product_id,
+    is_test: row.token.network === 'testnet',
     address_source: row.address_source,
     claim_url:
       row.status === 'awaiting_address' ? `${deps.publicBaseUrl}/refunds/claim/${tokens.claim}` : null,
@@ -64,15 +74,26 @@ export function presentRefund(row: RefundRow, deps: { secrets: SecretBox; public
   };
 }
 
-/** What the customer's claim page shows: no e-mail, no tokens, no payment request. */
-export function presentRefundClaim(
-  row: RefundRow,
-  extras: { merchantName: string | null; productName: string | null },
-): RefundClaim {
+/** The order a refund pages names: the shop (the product's name, else the merchant's) and what was paid. */
+function presentOrder(context: RefundContext): RefundClaim['order'] {
+  const order = context.order;
+  if (!order) return null;
+  return {
+    shop_name: context.product?.name ?? context.merchantName,
+    resolved_payment_id: order.resolvedPaymentId,
+    dollar_amount: order.dollarAmount,
+    paid_amount: order.paidAmount,
+    paid_token_symbol: order.paidTokenSymbol,
+    paid_at: order.paidAt.toISOString(),
+  };
+}
+
+/** What the customer's claim page shows: no customer e-mail, no tokens, no payment request. */
+export function presentRefundClaim(row: RefundRow, context: RefundContext): RefundClaim {
   return {
     status: row.status,
-    merchant_name: extras.merchantName,
-    product_name: extras.productName,
+    merchant_name: context.merchantName,
+    product_name: context.product?.name ?? null,
     chain_id: row.chain_id,
     token: row.token,
     amount: formatUnits(BigInt(row.amount), row.token.decimal_count),
@@ -81,6 +102,25 @@ export function presentRefundClaim(
     refund_address: row.refund_address === null ? null : getAddress(row.refund_address),
     claim_expires_at: row.claim_expires_at.toISOString(),
     tx_hash: row.tx_hash,
+    order: presentOrder(context),
+    cancel_reason: row.cancel_reason,
+    merchant_contact: context.product?.email ?? null,
+  };
+}
+
+/** What the merchant's pay page shows: the payment to make and the order it refunds. */
+export function presentRefundPaymentView(row: RefundRow, context: RefundContext): RefundPaymentView {
+  return { ...presentRefundPayment(row), order: presentOrder(context) };
+}
+
+/** What the transfers recorded against a refund add up to, what is still due and what went above it. */
+function paidOf(row: RefundRow): Pick<RefundPayment, 'paid_amount' | 'amount_due' | 'overpaid_amount'> {
+  const decimals = row.token.decimal_count;
+  const over = BigInt(row.paid_amount) - BigInt(row.amount);
+  return {
+    paid_amount: formatUnits(BigInt(row.paid_amount), decimals),
+    amount_due: formatUnits(unitsDue(row), decimals),
+    overpaid_amount: over > 0n ? formatUnits(over, decimals) : null,
   };
 }
 
@@ -88,7 +128,7 @@ export function presentRefundClaim(
  * What the merchant's pay page shows: the exact transfer to make from the receiving wallet (and the part
  * of the merchant's refund it shares).
  */
-export function presentRefundPayment(row: RefundRow): RefundPayment {
+function presentRefundPayment(row: RefundRow): RefundPayment {
   return {
     status: row.status,
     chain_id: row.chain_id,
@@ -98,7 +138,9 @@ export function presentRefundPayment(row: RefundRow): RefundPayment {
     reason: row.reason,
     from_address: getAddress(row.from_address),
     refund_address: row.refund_address === null ? null : getAddress(row.refund_address),
+    ...paidOf(row),
     payment_request: refundPaymentRequest(row),
     tx_hash: row.tx_hash,
+    cancel_reason: row.cancel_reason,
   };
 }

@@ -44,6 +44,7 @@ export function presentResolvedPayment(
       tx_success: row.tx_success,
       tx_failure: row.tx_failure,
       swapped: row.swapped,
+      refunded_amount: formatUnits(BigInt(row.refunded_amount), row.received_token.decimal_count),
       created_at: row.created_at.toISOString(),
     },
   };

@@ -15,6 +15,7 @@ export function presentUnmatchedTransfer(
     kind: row.kind,
     chain_id: row.chain_id,
     token: row.token,
+    is_test: row.token.network === 'testnet',
     amount: formatUnits(BigInt(row.amount), row.token.decimal_count),
     sender_address: getAddress(row.sender_address),
     receiving_address: getAddress(row.receiving_address),

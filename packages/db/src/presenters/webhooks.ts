@@ -1,6 +1,7 @@
 /** The wire forms of the webhook objects: the signing secret, a delivery with its attempts, the account endpoint. */
 import type { WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@checkout/core';
-import type { WebhookDeliveryWithAttempts, WebhookSecretRecord } from '../repositories/webhooks.ts';
+import type { WebhookDeliveryWithAttempts } from '../repositories/webhookDeliveryLog.ts';
+import { isTestEvent, type WebhookSecretRecord, webhookEventId } from '../repositories/webhooks.ts';
 import type { AccountWebhookEndpointRow } from '../usersSchema.ts';
 
 /** The webhook signing secret as its routes show it. */
@@ -25,12 +26,16 @@ export function presentDelivery(row: WebhookDeliveryWithAttempts): WebhookDelive
     created_at: row.created_at.toISOString(),
     delivered_at: row.delivered_at?.toISOString() ?? null,
     redelivery_of: row.redelivery_of,
+    event_id: webhookEventId(row),
+    event_sequence: row.event_sequence,
+    test: isTestEvent(row),
     attempts: row.attempts.map((a) => ({
       attempt: a.attempt,
       started_at: a.started_at.toISOString(),
       duration_ms: a.duration_ms,
       status_code: a.status_code,
       error: a.error,
+      response_excerpt: a.response_snippet,
     })),
   };
 }

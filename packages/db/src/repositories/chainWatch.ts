@@ -1,12 +1,14 @@
 /**
  * The chain watchers' state: each chain's position, the addresses covered (checkouts' receiving addresses
- * and quotes' deposit addresses), and the transfers read into them. Addresses and hashes are stored
+ * and quotes' deposit addresses), the sessions and quotes a recorded transfer may concern, and the record
+ * of a tick's progress (the transfers themselves: ./chainTransfers.ts). Addresses and hashes are stored
  * lowercase.
  */
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import type { ChainTransferRow, ChainWatchRow } from '../checkoutSchema.ts';
+import type { ChainWatchRow } from '../checkoutSchema.ts';
 import type { QuoteRow } from '../rampsSchema.ts';
 import type { Database } from '../schema.ts';
+import { listRefundTransfers } from './refunds.ts';
 
 /** A transfer as the watcher read it from the chain. */
 export interface ReadTransfer {
@@ -17,6 +19,8 @@ export interface ReadTransfer {
   token: string;
   from: string;
   txFrom: string;
+  /** The transaction's input, lowercase hex without `0x`. */
+  txInput: string;
   to: string;
   amount: bigint;
 }
@@ -31,8 +35,8 @@ export async function findChainWatch(
 
 /**
  * The addresses the chain's watcher reads, each with the earliest block it is needed from: the receiving
- * addresses of sessions still waiting for a payment (awaiting it, or expired within their scan window),
- * and the deposit addresses of quotes still watched (see {@link quoteWatched}) whose first block is known.
+ * addresses (and deposit addresses) of sessions still waiting for a payment (awaiting it, or expired within
+ * their scan window), and the deposit addresses of quotes still watched (see {@link quoteWatched}) whose first block is known.
  */
 export async function listWaitingAddresses(
   db: Kysely<Database>,
@@ -45,6 +49,15 @@ export async function listWaitingAddresses(
       sql<string>`start_block::numeric`.as('since'),
     ])
     .where('chain_id', '=', input.chainId);
+  // A session's deposit address is read like a receiving address, as long as it is.
+  const deposits = db
+    .selectFrom('checkout_sessions')
+    .select((eb) => [
+      eb.ref('deposit_address').$notNull().as('address'),
+      sql<string>`start_block::numeric`.as('since'),
+    ])
+    .where('chain_id', '=', input.chainId)
+    .where('deposit_address', 'is not', null);
   const rows = await db
     .selectFrom(
       sessions
@@ -52,6 +65,8 @@ export async function listWaitingAddresses(
         // An address stays read for the grace after its sessions ended (paid, failed or closed): a second
         // payment, or one to an attempt given up, lands there and is recorded as an unmatched transfer.
         .unionAll(sessions.where((eb) => sessionEndedWithin(eb, input.graceMinutes)))
+        .unionAll(deposits.where((eb) => sessionWaiting(eb, input)))
+        .unionAll(deposits.where((eb) => sessionEndedWithin(eb, input.graceMinutes)))
         .unionAll(
           db
             .selectFrom('quotes')
@@ -164,7 +179,9 @@ export async function listWatchedAddresses(
 
 /**
  * Records transfers read from the chain (each once: a transfer read again, after a restart or a rewind, is
- * not recorded twice), the addresses now covered and those no longer watched, and the watcher's new
+ * not recorded twice; one a refund records as its payment, to a refund address that is also a receiving
+ * address, is a transfer out and pays no checkout: not recorded; nor is a sweep out of a session's deposit
+ * address, which only moves a payment recorded there), the addresses now covered and those no longer watched, and the watcher's new
  * position, in one transaction: a watcher stopped at any point resumes where the last commit left it.
  * Returns the transfers recorded for the first time.
  */
@@ -175,7 +192,8 @@ export async function recordChainProgress(
     transfers: readonly ReadTransfer[];
     covered: ReadonlyMap<string, bigint>;
     dropped: readonly string[];
-    position: { nextBlock: bigint; lastBlockHash: string | null; headBlock: bigint };
+    /** `headSeenAt`: when an endpoint gave `headBlock` (by default, now). */
+    position: { nextBlock: bigint; lastBlockHash: string | null; headBlock: bigint; headSeenAt?: Date };
     /** The newest block whose logs this tick read (past the position: the unconfirmed tail); by default the block before the position. */
     readToBlock?: bigint;
   },
@@ -183,7 +201,20 @@ export async function recordChainProgress(
   return db.transaction().execute(async (trx) => {
     const now = new Date();
     const fresh: ReadTransfer[] = [];
+    const paysRefund = await listRefundTransfers(
+      trx,
+      input.chainId,
+      input.transfers.map((t) => t.txHash),
+    );
+    const sweeps = await listDepositAddressesAmong(
+      trx,
+      input.chainId,
+      input.transfers.map((t) => t.from),
+    );
     for (const t of input.transfers) {
+      if (paysRefund.has(`${t.txHash.toLowerCase()}:${t.logIndex}`)) continue;
+      // A forwarder's sweep moves a payment already recorded at its deposit address on to the merchant.
+      if (sweeps.has(t.from.toLowerCase())) continue;
       const inserted = await trx
         .insertInto('chain_transfers')
         .values({
@@ -195,6 +226,7 @@ export async function recordChainProgress(
           token_address: t.token.toLowerCase(),
           from_address: t.from.toLowerCase(),
           tx_from: t.txFrom.toLowerCase(),
+          tx_input: t.txInput,
           to_address: t.to.toLowerCase(),
           amount: t.amount.toString(),
           seen_at: now,
@@ -233,7 +265,7 @@ export async function recordChainProgress(
     // A tick that recorded is a healthy one: any failure before it is over.
     const status = {
       head_block: input.position.headBlock.toString(),
-      head_at: now,
+      head_at: input.position.headSeenAt ?? now,
       read_to_block: (input.readToBlock ?? input.position.nextBlock - 1n).toString(),
       failing_since: null,
       error_kind: null,
@@ -249,49 +281,36 @@ export async function recordChainProgress(
   });
 }
 
-/** Transfers whose sessions have not been told yet (oldest first). */
-export async function listTransfersToHandOver(
+/** Which of `addresses` are deposit addresses of the chain's sessions (lowercase). */
+async function listDepositAddressesAmong(
   db: Kysely<Database>,
   chainId: number,
-  limit = 500,
-): Promise<ChainTransferRow[]> {
-  return db
-    .selectFrom('chain_transfers')
-    .selectAll()
+  addresses: readonly string[],
+): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('checkout_sessions')
+    .select('deposit_address')
     .where('chain_id', '=', chainId)
-    .where('handed_over', '=', false)
-    .orderBy('block_number')
-    .orderBy('log_index')
-    .limit(limit)
+    .where('deposit_address', 'in', [...new Set(addresses.map((a) => a.toLowerCase()))])
     .execute();
-}
-
-/** Notes that the sessions a transfer may pay were told of it. */
-export async function markTransferHandedOver(
-  db: Kysely<Database>,
-  key: { chainId: number; txHash: string; logIndex: number },
-): Promise<void> {
-  await db
-    .updateTable('chain_transfers')
-    .set({ handed_over: true })
-    .where('chain_id', '=', key.chainId)
-    .where('tx_hash', '=', key.txHash.toLowerCase())
-    .where('log_index', '=', key.logIndex)
-    .execute();
+  return new Set(rows.flatMap((r) => (r.deposit_address ? [r.deposit_address] : [])));
 }
 
 /**
  * The expected payments whose sessions a transfer may pay: sessions of the chain still waiting (see
- * {@link sessionWaiting}) paid into its receiving address by its sender (the log's or the transaction's),
- * or holding exactly its amount of its token (a session paid from another device takes that transfer from
- * anyone, and no other). Only those are told, so a transfer wakes one phone session, not every one open.
+ * {@link sessionWaiting}) whose deposit address it went to, or paid into its receiving address whose
+ * reference is one of `references` (the 32-byte windows of its transaction's input), or holding exactly
+ * its amount of its token. Only those are
+ * told, so a transfer wakes the session it names, not every one open. The candidates of the attribution
+ * rules, whose one home is `ownerOf` (workflows/src/checkout/matching.ts): each session told decides there.
  */
 export async function listSessionsAwaiting(
   db: Kysely<Database>,
   input: {
     chainId: number;
     to: string;
-    senders: readonly string[];
+    references: readonly string[];
     /** The transfer's token and amount (base units). */
     token: string;
     amount: string;
@@ -302,88 +321,39 @@ export async function listSessionsAwaiting(
     .selectFrom('checkout_sessions')
     .select('expected_payment_id')
     .where('chain_id', '=', input.chainId)
-    .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.to.toLowerCase()))
     .where((eb) => sessionWaiting(eb, input))
     .where(sql<boolean>`start_block::numeric <= ${input.blockNumber.toString()}::numeric`)
     .where((eb) =>
       eb.or([
-        // Sessions from before reserved amounts: no payer, no amount of their own.
-        eb.and([eb('sender_address', 'is', null), eb('amount_tail', 'is', null)]),
-        eb.exists(
-          eb
-            .selectFrom('checkout_payment_amounts as held')
-            .select('held.session_id')
-            .whereRef('held.session_id', '=', 'checkout_sessions.id')
-            .where('held.chain_id', '=', input.chainId)
-            .where('held.receiving_address', '=', input.to.toLowerCase())
-            .where('held.token_address', '=', input.token.toLowerCase())
-            .where(sql<boolean>`held.amount = ${input.amount}::numeric`),
-        ),
-        eb(
-          eb.fn('lower', ['sender_address']),
-          'in',
-          input.senders.map((s) => s.toLowerCase()),
-        ),
+        eb('deposit_address', '=', input.to.toLowerCase()),
+        eb.and([
+          eb(eb.fn('lower', ['receiving_address']), '=', input.to.toLowerCase()),
+          eb.or([
+            eb(
+              'reference',
+              '=',
+              sql<string>`any(${sql.val(input.references.length > 0 ? [...input.references] : [''])}::text[])`,
+            ),
+            eb.exists(
+              eb
+                .selectFrom('checkout_payment_amounts as held')
+                .select('held.session_id')
+                .whereRef('held.session_id', '=', 'checkout_sessions.id')
+                .where('held.chain_id', '=', input.chainId)
+                .where('held.receiving_address', '=', input.to.toLowerCase())
+                .where('held.token_address', '=', input.token.toLowerCase())
+                .where(sql<boolean>`held.amount = ${input.amount}::numeric`),
+            ),
+          ]),
+        ]),
       ]),
     )
     .execute();
   return rows.map((r) => r.expected_payment_id);
 }
 
-/** The recorded transfers of `tokens` into `to` from `sinceBlock` on, in chain order. */
-export async function listTransfersInto(
-  db: Kysely<Database>,
-  input: { chainId: number; to: string; tokens: readonly string[]; sinceBlock: bigint },
-): Promise<ChainTransferRow[]> {
-  return db
-    .selectFrom('chain_transfers')
-    .selectAll()
-    .where('chain_id', '=', input.chainId)
-    .where('to_address', '=', input.to.toLowerCase())
-    .where(
-      'token_address',
-      'in',
-      input.tokens.map((t) => t.toLowerCase()),
-    )
-    .where(sql<boolean>`block_number >= ${input.sinceBlock.toString()}::numeric`)
-    .orderBy(sql`block_number`)
-    .orderBy('log_index')
-    .execute();
-}
-
 /**
- * The transfers recorded from `fromBlock` on (the unconfirmed tail the watcher reads again): to skip
- * asking for their transactions again, and to notice one whose block the chain no longer has.
- */
-export async function listTransfersRecordedFrom(
-  db: Kysely<Database>,
-  input: { chainId: number; fromBlock: bigint },
-): Promise<
-  Array<Pick<ChainTransferRow, 'tx_hash' | 'log_index' | 'block_number' | 'block_hash' | 'tx_from'>>
-> {
-  return db
-    .selectFrom('chain_transfers')
-    .select(['tx_hash', 'log_index', 'block_number', 'block_hash', 'tx_from'])
-    .where('chain_id', '=', input.chainId)
-    .where(sql<boolean>`block_number >= ${input.fromBlock.toString()}::numeric`)
-    .execute();
-}
-
-/** Forgets the transfers recorded in a block the chain replaced (its number now has another hash). */
-export async function forgetTransfersOfBlock(
-  db: Kysely<Database>,
-  input: { chainId: number; blockNumber: bigint; blockHash: string },
-): Promise<void> {
-  await db
-    .deleteFrom('chain_transfers')
-    .where('chain_id', '=', input.chainId)
-    .where(sql<boolean>`block_number = ${input.blockNumber.toString()}::numeric`)
-    .where('block_hash', '=', input.blockHash.toLowerCase())
-    .execute();
-}
-
-/**
- * Whether a session paid from another device (holding a reserved amount) waits on the chain: the
+ * Whether a session paid from another device (no payer's element to send a hash) waits on the chain: the
  * watcher then follows the chain block by block.
  */
 export async function hasPayerlessSessionWaiting(
@@ -395,20 +365,8 @@ export async function hasPayerlessSessionWaiting(
     .select('id')
     .where('chain_id', '=', input.chainId)
     .where((eb) => sessionWaiting(eb, input))
-    .where('amount_tail', 'is not', null)
+    .where('sender_address', 'is', null)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
-}
-
-/** Forgets the transfers read from `fromBlock` on: a reorganisation may have replaced those blocks. */
-export async function forgetTransfersFrom(
-  db: Kysely<Database>,
-  input: { chainId: number; fromBlock: bigint },
-): Promise<void> {
-  await db
-    .deleteFrom('chain_transfers')
-    .where('chain_id', '=', input.chainId)
-    .where(sql<boolean>`block_number >= ${input.fromBlock.toString()}::numeric`)
-    .execute();
 }

@@ -22,10 +22,20 @@ export interface ChainWatchHealthRow {
  */
 export async function recordWatchFailure(
   db: Kysely<Database>,
-  input: { chainId: number; kind: string; message: string; headBlock?: bigint | undefined },
+  input: {
+    chainId: number;
+    kind: string;
+    message: string;
+    headBlock?: bigint | undefined;
+    /** When an endpoint gave `headBlock` (by default, now). */
+    headSeenAt?: Date | undefined;
+  },
 ): Promise<void> {
   const now = new Date();
-  const head = input.headBlock === undefined ? {} : { head_block: input.headBlock.toString(), head_at: now };
+  const head =
+    input.headBlock === undefined
+      ? {}
+      : { head_block: input.headBlock.toString(), head_at: input.headSeenAt ?? now };
   const error = { error_kind: input.kind, error_message: input.message.slice(0, 2_000), error_at: now };
   await db
     .insertInto('chain_watch_status')

@@ -5,6 +5,7 @@ import { inTransaction } from '../inTransaction.ts';
 import type { Database } from '../schema.ts';
 import { checkoutSessionTransitions, expectedPaymentTransitions, statusesBefore } from '../transitions.ts';
 import { type ProductWithAddress, productsWithAddress } from './products.ts';
+import type { WalletScope } from './walletScope.ts';
 
 /** Creates an expected payment. */
 export async function insertExpectedPayment(
@@ -31,7 +32,7 @@ export async function insertExpectedPayment(
 /** An expected payment of the merchant's wallet (through its product). */
 export async function findMerchantExpectedPayment(
   db: Kysely<Database>,
-  scope: { merchantId: string; addressId: string },
+  scope: WalletScope,
   id: string,
 ): Promise<(ExpectedPaymentRow & { slug: string }) | undefined> {
   return db
@@ -42,6 +43,7 @@ export async function findMerchantExpectedPayment(
     .where('expected_payments.id', '=', id)
     .where('products.merchant_id', '=', scope.merchantId)
     .where('products.address_id', '=', scope.addressId)
+    .$if(Boolean(scope.testOnly), (q) => q.where('products.token_network', '=', 'testnet'))
     .executeTakeFirst();
 }
 
@@ -90,6 +92,32 @@ export async function findSession(db: Kysely<Database>, id: string): Promise<Che
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A session of the wallet's products, by id. */
+export async function findMerchantSession(
+  db: Kysely<Database>,
+  scope: WalletScope,
+  id: string,
+): Promise<CheckoutSessionRow | undefined> {
+  return db
+    .selectFrom('checkout_sessions')
+    .innerJoin('products', 'products.id', 'checkout_sessions.product_id')
+    .selectAll('checkout_sessions')
+    .where('checkout_sessions.id', '=', id)
+    .where('products.merchant_id', '=', scope.merchantId)
+    .where('products.address_id', '=', scope.addressId)
+    .$if(Boolean(scope.testOnly), (q) => q.where('products.token_network', '=', 'testnet'))
+    .executeTakeFirst();
+}
+
+/** Moves a session's expiry to `at` (the sandbox's "expire now"; its workflow expires it). */
+export async function moveSessionExpiry(db: Kysely<Database>, id: string, at: Date): Promise<void> {
+  await db
+    .updateTable('checkout_sessions')
+    .set({ expires_at: at, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
 /**
  * The channel every change of a checkout session is announced on, with the session id as payload: a
  * trigger on `checkout_sessions` sends it in the transaction of the change.
@@ -121,6 +149,7 @@ export type NewCheckoutSession = Omit<
   | 'custom_fields'
   | 'expected_token'
   | 'amount_tail'
+  | 'deposit_address'
   | 'locale'
   | 'created_at'
   | 'updated_at'
@@ -129,18 +158,23 @@ export type NewCheckoutSession = Omit<
   expected_token: CheckoutSessionRow['expected_token'];
   /** Set for a session with a reserved amount (see {@link reservePaymentAmount}). */
   amount_tail?: string | null;
+  /** Set for a session paid from another device on a chain in `deposit_address` mode (lowercase). */
+  deposit_address?: string | null;
   /** The shopper's language tag, when the element sent it. */
   locale?: string | null;
 };
 
 /**
- * Opens the session of an expected payment, or — while it still awaits payment — updates the payer's
- * details on the existing one. Returns the row and whether it was created.
+ * Opens the session of an expected payment, or — while it still awaits payment — updates the shopper's
+ * details on the existing one, but only for its opener: `openerSecretHash` must be the hash stored when it
+ * was opened. Anyone else gets the session as it is. Returns the row, whether it was created, and whether
+ * the caller is its opener.
  */
 export async function upsertSession(
   db: Kysely<Database>,
   session: NewCheckoutSession,
-): Promise<{ session: CheckoutSessionRow; created: boolean }> {
+  openerSecretHash: string | null,
+): Promise<{ session: CheckoutSessionRow; created: boolean; opener: boolean }> {
   const now = new Date();
   const inserted = await db
     .insertInto('checkout_sessions')
@@ -149,6 +183,7 @@ export async function upsertSession(
       custom_fields: JSON.stringify(session.custom_fields),
       expected_token: JSON.stringify(session.expected_token),
       amount_tail: session.amount_tail ?? null,
+      deposit_address: session.deposit_address ?? null,
       locale: session.locale ?? null,
       status: 'awaiting_payment',
       created_at: now,
@@ -157,47 +192,35 @@ export async function upsertSession(
     .onConflict((oc) => oc.column('expected_payment_id').doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (inserted) return { session: inserted, created: true };
-  const existing = await db
-    .updateTable('checkout_sessions')
-    .set((eb) => ({
-      email: session.email,
-      custom_fields: JSON.stringify(session.custom_fields),
-      // Re-opened without a payer (the shopper turned to another device): the known payer stays.
-      sender_address: session.sender_address ?? eb.ref('sender_address'),
-      payment_token_address: session.payment_token_address,
-      locale: session.locale ?? eb.ref('locale'),
-      updated_at: now,
-    }))
-    .where('expected_payment_id', '=', session.expected_payment_id)
-    .where('status', '=', 'awaiting_payment')
-    .where('tx_hash', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
-  if (existing) return { session: existing, created: false };
+  if (inserted) return { session: inserted, created: true, opener: true };
+  const existing =
+    openerSecretHash === null
+      ? undefined
+      : await db
+          .updateTable('checkout_sessions')
+          .set((eb) => ({
+            email: session.email,
+            custom_fields: JSON.stringify(session.custom_fields),
+            // Re-opened without a payer, the shopper turned to another device: the session shows its payment
+            // request (the declared wallet never attributed anything).
+            sender_address: session.sender_address ?? null,
+            // An address once given stays the session's: a payment may already be on its way to it.
+            deposit_address: eb.fn.coalesce('deposit_address', eb.val(session.deposit_address ?? null)),
+            payment_token_address: session.payment_token_address,
+            locale: session.locale ?? eb.ref('locale'),
+            updated_at: now,
+          }))
+          .where('expected_payment_id', '=', session.expected_payment_id)
+          .where('client_secret_hash', '=', openerSecretHash)
+          .where('status', '=', 'awaiting_payment')
+          .where('tx_hash', 'is', null)
+          .returningAll()
+          .executeTakeFirst();
+  if (existing) return { session: existing, created: false, opener: true };
   const current = await findSessionByExpectedPayment(db, session.expected_payment_id);
   if (!current) throw new Error('checkout session vanished');
-  return { session: current, created: false };
-}
-
-/**
- * The other sessions still awaiting a payment from `senderAddress` into `receivingAddress` on the chain:
- * a scan never takes a transfer that exactly pays one of them.
- */
-export async function listOtherOpenSessionsOfPayer(
-  db: Kysely<Database>,
-  input: { chainId: number; receivingAddress: string; senderAddress: string; exceptSessionId: string },
-): Promise<Pick<CheckoutSessionRow, 'id' | 'expected_token' | 'expected_token_amount'>[]> {
-  return db
-    .selectFrom('checkout_sessions')
-    .select(['id', 'expected_token', 'expected_token_amount'])
-    .where('chain_id', '=', input.chainId)
-    .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.receivingAddress.toLowerCase()))
-    .where((eb) => eb(eb.fn('lower', ['sender_address']), '=', input.senderAddress.toLowerCase()))
-    .where('status', 'in', ['awaiting_payment', 'expired'])
-    .where('resolved_payment_id', 'is', null)
-    .where('id', '!=', input.exceptSessionId)
-    .execute();
+  const opener = openerSecretHash !== null && current.client_secret_hash === openerSecretHash;
+  return { session: current, created: false, opener };
 }
 
 /**
@@ -305,24 +328,19 @@ export async function closeSession(
 }
 
 /**
- * The payer's other attempts on an open-amount product that still await their payment: a newer attempt
- * of the same payer supersedes them.
+ * The sessions of the chain paying `receivingAddress` whose reference is one of `references` (the 32-byte
+ * windows of a transaction's input): the sessions that transaction names.
  */
-export async function listSupersededAttempts(
+export async function listSessionsByReferences(
   db: Kysely<Database>,
-  input: { productId: string; senderAddress: string; exceptSessionId: string },
-): Promise<Pick<CheckoutSessionRow, 'id' | 'expected_payment_id'>[]> {
+  input: { chainId: number; receivingAddress: string; references: readonly string[] },
+): Promise<CheckoutSessionRow[]> {
+  if (input.references.length === 0) return [];
   return db
     .selectFrom('checkout_sessions')
-    .innerJoin('expected_payments', 'expected_payments.id', 'checkout_sessions.expected_payment_id')
-    .select(['checkout_sessions.id', 'checkout_sessions.expected_payment_id'])
-    .where('checkout_sessions.product_id', '=', input.productId)
-    .where('expected_payments.source', '=', 'shopper')
-    .where((eb) =>
-      eb(eb.fn('lower', ['checkout_sessions.sender_address']), '=', input.senderAddress.toLowerCase()),
-    )
-    .where('checkout_sessions.status', '=', 'awaiting_payment')
-    .where('checkout_sessions.tx_hash', 'is', null)
-    .where('checkout_sessions.id', '!=', input.exceptSessionId)
+    .selectAll()
+    .where('reference', '=', sql<string>`any(${sql.val([...input.references])}::text[])`)
+    .where('chain_id', '=', input.chainId)
+    .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.receivingAddress.toLowerCase()))
     .execute();
 }

@@ -1,17 +1,21 @@
 /** Merchants, their receiving wallets and API keys. */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Scope } from '@checkout/core';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { getAddress } from 'viem';
-import type { Database, MerchantAddressRow } from '../schema.ts';
+import type { ApiKeyMode, Database, MerchantAddressRow } from '../schema.ts';
 
 /** SHA-256 of an API key, hex: keys are 256-bit random secrets, so a fast hash is enough. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** A new random API key: `ck_` and 43 base64url characters (256 bits). */
-export function generateApiKey(): string {
-  return `ck_${randomBytes(32).toString('base64url')}`;
+/**
+ * A new random API key: `ck_live_` or `ck_test_` and 43 base64url characters (256 bits). Keys made before
+ * modes existed (`ck_` and the characters) stay live keys.
+ */
+export function generateApiKey(mode: ApiKeyMode): string {
+  return `ck_${mode}_${randomBytes(32).toString('base64url')}`;
 }
 
 /** What creating a key returns; `key` is shown once and never stored. */
@@ -21,6 +25,7 @@ export interface CreatedApiKey {
   merchantId: string;
   addressId: string;
   address: string;
+  mode: ApiKeyMode;
 }
 
 /**
@@ -29,10 +34,11 @@ export interface CreatedApiKey {
  */
 export async function createApiKey(
   db: Kysely<Database>,
-  input: { address: string; key?: string; label?: string | null },
+  input: { address: string; key?: string; label?: string | null; mode?: ApiKeyMode },
 ): Promise<CreatedApiKey> {
   const address = getAddress(input.address);
-  const key = input.key ?? generateApiKey();
+  const mode = input.mode ?? 'live';
+  const key = input.key ?? generateApiKey(mode);
   return db.transaction().execute(async (trx) => {
     const now = new Date();
     let wallet = await findWalletByAddress(trx, address);
@@ -52,19 +58,20 @@ export async function createApiKey(
         id: apiKeyId,
         merchant_id: wallet.merchant_id,
         key_hash: hashApiKey(key),
-        prefix: key.slice(0, 10),
+        prefix: key.slice(0, key.startsWith(`ck_${mode}_`) ? 15 : 10),
         label: input.label ?? null,
+        mode,
         created_at: now,
       })
       .execute();
-    return { key, apiKeyId, merchantId: wallet.merchant_id, addressId: wallet.id, address };
+    return { key, apiKeyId, merchantId: wallet.merchant_id, addressId: wallet.id, address, mode };
   });
 }
 
 /** Ensures a known key exists for `address` (idempotent development seeding). */
 export async function ensureApiKey(
   db: Kysely<Database>,
-  input: { address: string; key: string },
+  input: { address: string; key: string; mode?: ApiKeyMode },
 ): Promise<{ created: boolean; merchantId: string }> {
   const existing = await db
     .selectFrom('api_keys')
@@ -72,39 +79,85 @@ export async function ensureApiKey(
     .where('key_hash', '=', hashApiKey(input.key))
     .executeTakeFirst();
   if (existing) return { created: false, merchantId: existing.merchant_id };
-  const created = await createApiKey(db, { address: input.address, key: input.key, label: 'development' });
+  const created = await createApiKey(db, {
+    address: input.address,
+    key: input.key,
+    label: 'development',
+    ...(input.mode ? { mode: input.mode } : {}),
+  });
   return { created: true, merchantId: created.merchantId };
 }
 
-/** The merchant of a live (not revoked) key, or undefined. */
+/** A key as authentication sees it: its merchant, id, mode, scopes, and when it was last used. */
+export interface AuthenticatedKey {
+  merchantId: string;
+  apiKeyId: string;
+  mode: ApiKeyMode;
+  scopes: Scope[];
+  lastUsedAt: Date | null;
+}
+
+/** Keys that authenticate at `now`: not revoked, and not past the end a roll gave them. */
+function validAt<QB extends SelectQueryBuilder<Database, 'api_keys', object>>(qb: QB, now: Date): QB {
+  return qb
+    .where('api_keys.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', now)])) as QB;
+}
+
+/** The merchant of a valid key (not revoked, not expired), with the key's id, mode and scopes, or undefined. */
 export async function findMerchantByApiKey(
   db: Kysely<Database>,
   key: string,
-): Promise<{ merchantId: string; apiKeyId: string } | undefined> {
-  const row = await db
-    .selectFrom('api_keys')
-    .select(['id', 'merchant_id'])
-    .where('key_hash', '=', hashApiKey(key))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row ? { merchantId: row.merchant_id, apiKeyId: row.id } : undefined;
+  now = new Date(),
+): Promise<AuthenticatedKey | undefined> {
+  const row = await validAt(
+    db
+      .selectFrom('api_keys')
+      .select(['id', 'merchant_id', 'mode', 'scopes', 'last_used_at'])
+      .where('key_hash', '=', hashApiKey(key)),
+    now,
+  ).executeTakeFirst();
+  return row
+    ? {
+        merchantId: row.merchant_id,
+        apiKeyId: row.id,
+        mode: row.mode,
+        scopes: row.scopes,
+        lastUsedAt: row.last_used_at,
+      }
+    : undefined;
 }
 
-/** In one query: the wallet `address` of the merchant owning the live key, with the key's id. */
+/** In one query: the wallet `address` of the merchant owning the valid key, with the key's id, mode and scopes. */
 export async function findMerchantWalletByApiKey(
   db: Kysely<Database>,
   key: string,
   address: string,
-): Promise<(MerchantAddressRow & { api_key_id: string }) | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('merchant_addresses', 'merchant_addresses.merchant_id', 'api_keys.merchant_id')
-    .selectAll('merchant_addresses')
-    .select('api_keys.id as api_key_id')
-    .where('api_keys.key_hash', '=', hashApiKey(key))
-    .where('api_keys.revoked_at', 'is', null)
-    .where('merchant_addresses.address', '=', getAddress(address))
-    .executeTakeFirst();
+  now = new Date(),
+): Promise<
+  | (MerchantAddressRow & {
+      api_key_id: string;
+      api_key_mode: ApiKeyMode;
+      api_key_scopes: Scope[];
+      api_key_last_used_at: Date | null;
+    })
+  | undefined
+> {
+  return validAt(
+    db
+      .selectFrom('api_keys')
+      .innerJoin('merchant_addresses', 'merchant_addresses.merchant_id', 'api_keys.merchant_id')
+      .selectAll('merchant_addresses')
+      .select([
+        'api_keys.id as api_key_id',
+        'api_keys.mode as api_key_mode',
+        'api_keys.scopes as api_key_scopes',
+        'api_keys.last_used_at as api_key_last_used_at',
+      ])
+      .where('api_keys.key_hash', '=', hashApiKey(key))
+      .where('merchant_addresses.address', '=', getAddress(address)),
+    now,
+  ).executeTakeFirst();
 }
 
 /** Keys of every merchant, newest first, without secrets. */
@@ -116,8 +169,12 @@ export async function listApiKeys(db: Kysely<Database>) {
       'api_keys.id',
       'api_keys.prefix',
       'api_keys.label',
+      'api_keys.mode',
+      'api_keys.scopes',
       'api_keys.merchant_id',
       'api_keys.created_at',
+      'api_keys.last_used_at',
+      'api_keys.expires_at',
       'api_keys.revoked_at',
       'merchant_addresses.address',
     ])
@@ -127,14 +184,14 @@ export async function listApiKeys(db: Kysely<Database>) {
 
 /** Revokes a key by id; returns whether a live key was revoked. */
 export const revokeApiKey = async (db: Kysely<Database>, apiKeyId: string): Promise<boolean> =>
-  (await revokeLiveKeys(db, 'id', apiKeyId)) > 0;
+  (await revokeValidKeys(db, 'id', apiKeyId)) > 0;
 
 /** Revokes every live key with `label` (e.g. the key a development start printed); how many it revoked. */
 export const revokeApiKeysLabelled = (db: Kysely<Database>, label: string): Promise<number> =>
-  revokeLiveKeys(db, 'label', label);
+  revokeValidKeys(db, 'label', label);
 
-/** Revokes the live keys whose `column` is `value`; how many it revoked. */
-async function revokeLiveKeys(db: Kysely<Database>, column: 'id' | 'label', value: string): Promise<number> {
+/** Revokes the unrevoked keys whose `column` is `value`; how many it revoked. */
+async function revokeValidKeys(db: Kysely<Database>, column: 'id' | 'label', value: string): Promise<number> {
   const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: new Date() })

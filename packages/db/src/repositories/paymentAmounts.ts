@@ -118,7 +118,8 @@ export async function setSessionReservedAmount(
     .where('id', '=', input.sessionId)
     .where('status', '=', 'awaiting_payment')
     .where('tx_hash', 'is', null)
-    .where('amount_tail', 'is', null)
+    // None yet, or the bare price a wallet session held.
+    .where((eb) => eb.or([eb('amount_tail', 'is', null), sql<boolean>`amount_tail = 0`]))
     .executeTakeFirst();
   return (moved.numUpdatedRows ?? 0n) > 0n;
 }

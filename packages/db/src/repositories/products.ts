@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../databaseErrorKind.ts';
 import { inTransaction } from '../inTransaction.ts';
 import type { Database, NewProductRow, ProductRow } from '../schema.ts';
+import type { WalletScope } from './walletScope.ts';
 
 const slugAlphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -58,10 +59,14 @@ export function productsWithAddress(db: Kysely<Database>) {
     .select(['merchant_addresses.address as address', 'merchant_addresses.verified as verified_address']);
 }
 
-/** Products of one merchant wallet, oldest first. */
-export async function listProducts(db: Kysely<Database>, addressId: string): Promise<ProductWithAddress[]> {
+/** Products of one merchant wallet, oldest first (with a test key, only test networks' products). */
+export async function listProducts(
+  db: Kysely<Database>,
+  scope: Pick<WalletScope, 'addressId' | 'testOnly'>,
+): Promise<ProductWithAddress[]> {
   return productsWithAddress(db)
-    .where('products.address_id', '=', addressId)
+    .where('products.address_id', '=', scope.addressId)
+    .$if(Boolean(scope.testOnly), (q) => q.where('products.token_network', '=', 'testnet'))
     .orderBy('products.created_at')
     .orderBy('products.id')
     .execute();
@@ -70,20 +75,21 @@ export async function listProducts(db: Kysely<Database>, addressId: string): Pro
 /** One product, only if it belongs to the merchant wallet. */
 export async function findProduct(
   db: Kysely<Database>,
-  scope: { merchantId: string; addressId: string },
+  scope: WalletScope,
   id: string,
 ): Promise<ProductWithAddress | undefined> {
   return productsWithAddress(db)
     .where('products.id', '=', id)
     .where('products.merchant_id', '=', scope.merchantId)
     .where('products.address_id', '=', scope.addressId)
+    .$if(Boolean(scope.testOnly), (q) => q.where('products.token_network', '=', 'testnet'))
     .executeTakeFirst();
 }
 
 /** Sets `active`; returns the updated product, or undefined when it is not the merchant wallet's. */
 export async function setProductActive(
   db: Kysely<Database>,
-  scope: { merchantId: string; addressId: string },
+  scope: WalletScope,
   id: string,
   active: boolean,
 ): Promise<ProductWithAddress | undefined> {
@@ -94,6 +100,7 @@ export async function setProductActive(
       .where('id', '=', id)
       .where('merchant_id', '=', scope.merchantId)
       .where('address_id', '=', scope.addressId)
+      .$if(Boolean(scope.testOnly), (q) => q.where('token_network', '=', 'testnet'))
       .executeTakeFirst();
     if (result.numUpdatedRows > 0n) await bumpProductsVersion(trx, scope.addressId);
     return result.numUpdatedRows > 0n;

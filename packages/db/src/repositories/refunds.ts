@@ -1,9 +1,11 @@
 /** Refunds: recorded once per request, found by their pages' tokens, moved through their states. */
 import { createHash } from 'node:crypto';
-import { standingRefundStatuses } from '@checkout/core';
+import { formatUnits, standingRefundStatuses } from '@checkout/core';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { RefundRow, RefundRowStatus, RefundsTable } from '../refundSchema.ts';
 import type { Database } from '../schema.ts';
+import { refundTransitions, statusesMovingTo, unmatchedTransferTransitions } from '../transitions.ts';
+import { storedTokenNetwork, type WalletScope } from './walletScope.ts';
 
 /** SHA-256 (hex) of a page token (a refund's claim or pay page, a KYC page): stored to find its record. */
 export function pageTokenHash(token: string): string {
@@ -13,7 +15,7 @@ export function pageTokenHash(token: string): string {
 /** A new refund row (ids, tokens and times chosen by the caller). */
 export type NewRefund = Omit<
   Insertable<RefundsTable>,
-  'tx_hash' | 'log_index' | 'block_number' | 'sent_at' | 'confirmed_at' | 'updated_at'
+  'tx_hash' | 'log_index' | 'block_number' | 'sent_at' | 'confirmed_at' | 'updated_at' | 'paid_amount'
 > & { created_at: Date };
 
 /** Records a refund. */
@@ -33,7 +35,7 @@ export async function findRefundById(db: Kysely<Database>, id: string): Promise<
 /** A refund by id, within the merchant's receiving wallet. */
 export async function findMerchantRefund(
   db: Kysely<Database>,
-  scope: { merchantId: string; addressId: string },
+  scope: WalletScope,
   id: string,
 ): Promise<RefundRow | undefined> {
   return db
@@ -42,6 +44,7 @@ export async function findMerchantRefund(
     .where('id', '=', id)
     .where('merchant_id', '=', scope.merchantId)
     .where('address_id', '=', scope.addressId)
+    .$if(Boolean(scope.testOnly), (q) => q.where(storedTokenNetwork('token'), '=', 'testnet'))
     .executeTakeFirst();
 }
 
@@ -70,7 +73,7 @@ export interface RefundFilter {
 /** The wallet's refunds, newest first (at most `limit`). */
 export async function listRefunds(
   db: Kysely<Database>,
-  scope: { merchantId: string; addressId: string },
+  scope: WalletScope,
   filter: RefundFilter,
   limit = 500,
 ): Promise<RefundRow[]> {
@@ -78,7 +81,8 @@ export async function listRefunds(
     .selectFrom('refunds')
     .selectAll()
     .where('merchant_id', '=', scope.merchantId)
-    .where('address_id', '=', scope.addressId);
+    .where('address_id', '=', scope.addressId)
+    .$if(Boolean(scope.testOnly), (q) => q.where(storedTokenNetwork('token'), '=', 'testnet'));
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.since) query = query.where('created_at', '>=', filter.since);
   if (filter.until) query = query.where('created_at', '<', filter.until);
@@ -89,8 +93,10 @@ export async function listRefunds(
 }
 
 /**
- * Base units that the standing refunds (not canceled or expired) of a resolved payment or an unmatched
- * transfer ask for. Call it in the transaction that records a new refund, after locking the subject's row.
+ * Base units that the refunds of a resolved payment or an unmatched transfer take from it: what each standing
+ * refund (not canceled or expired) asks for, or was paid when paid more, and what a canceled or expired one was
+ * paid in part before it ended. Call it in the transaction that records a new refund, after locking the
+ * subject's row.
  */
 export async function standingRefundUnits(
   db: Kysely<Database>,
@@ -98,13 +104,15 @@ export async function standingRefundUnits(
 ): Promise<bigint> {
   const row = await db
     .selectFrom('refunds')
-    .select(sql<string>`coalesce(sum(amount), 0)::text`.as('total'))
+    .select(
+      sql<string>`coalesce(sum(case when status in (${sql.join(standingRefundStatuses)})
+        then greatest(amount, paid_amount) else paid_amount end), 0)::text`.as('total'),
+    )
     .where(
       'resolvedPaymentId' in subject ? 'resolved_payment_id' : 'unmatched_transfer_id',
       '=',
       'resolvedPaymentId' in subject ? subject.resolvedPaymentId : subject.unmatchedTransferId,
     )
-    .where('status', 'in', standingRefundStatuses)
     .executeTakeFirstOrThrow();
   return BigInt(row.total);
 }
@@ -123,24 +131,25 @@ export interface RefundChange {
   block_number?: string | null;
   sent_at?: Date | null;
   confirmed_at?: Date | null;
+  cancel_reason?: string | null;
 }
 
 /**
- * Moves a refund from one of `from` to `to` with `change`; undefined when it is no longer in one of `from`
- * (another request or the watcher moved it first).
+ * Moves a refund to `to` with `change`, from one of `from` (each a move of `refundTransitions`), by default
+ * from any status the machine moves to `to` from; undefined when it is in none of them (another request or
+ * the watcher moved it first).
  */
 export async function moveRefund(
   db: Kysely<Database>,
   id: string,
-  from: readonly RefundRowStatus[],
-  to: RefundRowStatus,
+  move: { to: RefundRowStatus; from?: readonly RefundRowStatus[] },
   change: RefundChange = {},
 ): Promise<RefundRow | undefined> {
   return db
     .updateTable('refunds')
-    .set({ ...change, status: to, updated_at: new Date() })
+    .set({ ...change, status: move.to, updated_at: new Date() })
     .where('id', '=', id)
-    .where('status', 'in', from)
+    .where('status', 'in', statusesMovingTo('refund', refundTransitions, move.to, move.from))
     .returningAll()
     .executeTakeFirst();
 }
@@ -196,13 +205,18 @@ export async function reopenRefundedTransfer(
     .updateTable('unmatched_transfers')
     .set({ status: 'open', updated_at: new Date() })
     .where('id', '=', unmatchedTransferId)
-    .where('status', '=', 'refunded')
+    .where(
+      'status',
+      'in',
+      statusesMovingTo('unmatched transfer', unmatchedTransferTransitions, 'open', ['refunded']),
+    )
     .execute();
 }
 
 /**
- * Which of the transfers (chain, hash, log index) pay a refund already: such a transfer goes out of a
- * receiving address and is never a checkout's payment. Keys `<hash>:<log index>`, hashes lowercase.
+ * Which of the transfers (chain, hash, log index) pay a refund already, wholly or in part: such a transfer
+ * goes out of a receiving address and is never a checkout's payment. Keys `<hash>:<log index>`, hashes
+ * lowercase.
  */
 export async function listRefundTransfers(
   db: Kysely<Database>,
@@ -210,29 +224,173 @@ export async function listRefundTransfers(
   txHashes: readonly string[],
 ): Promise<Set<string>> {
   if (txHashes.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('refunds')
-    .select(['tx_hash', 'log_index'])
-    .where('chain_id', '=', chainId)
-    .where(
-      'tx_hash',
-      'in',
-      txHashes.map((h) => h.toLowerCase()),
-    )
-    .execute();
-  return new Set(rows.map((r) => `${r.tx_hash}:${r.log_index}`));
+  const hashes = txHashes.map((h) => h.toLowerCase());
+  const [completing, recorded] = await Promise.all([
+    db
+      .selectFrom('refunds')
+      .select(['tx_hash', 'log_index'])
+      .where('chain_id', '=', chainId)
+      .where('tx_hash', 'in', hashes)
+      .execute(),
+    db
+      .selectFrom('refund_transfers')
+      .select(['tx_hash', 'log_index'])
+      .where('chain_id', '=', chainId)
+      .where('tx_hash', 'in', hashes)
+      .execute(),
+  ]);
+  return new Set([...completing, ...recorded].map((r) => `${r.tx_hash}:${r.log_index}`));
 }
 
-/** The names the customer's claim page shows: the merchant's and the refunded product's (null when unknown). */
-export async function findRefundNames(
+/** A transfer out recorded against a refund. */
+export interface RefundTransferFact {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  amount: bigint;
+}
+
+/**
+ * Records a transfer against a refund still ready to pay and adds it to what the refund was paid, in the
+ * caller's transaction; the refund as it now stands, or undefined when the transfer was recorded already or
+ * the refund is no longer ready to pay.
+ */
+export async function recordRefundTransfer(
   db: Kysely<Database>,
-  row: Pick<RefundRow, 'merchant_id' | 'product_id'>,
-): Promise<{ merchantName: string | null; productName: string | null }> {
-  const [merchant, product] = await Promise.all([
+  refundId: string,
+  transfer: RefundTransferFact,
+): Promise<RefundRow | undefined> {
+  const ready = await db
+    .selectFrom('refunds')
+    .select('id')
+    .where('id', '=', refundId)
+    .where('status', '=', 'ready_to_pay')
+    .forUpdate()
+    .executeTakeFirst();
+  if (!ready) return undefined;
+  const inserted = await db
+    .insertInto('refund_transfers')
+    .values({
+      chain_id: transfer.chainId,
+      tx_hash: transfer.txHash.toLowerCase(),
+      log_index: transfer.logIndex,
+      refund_id: refundId,
+      block_number: transfer.blockNumber.toString(),
+      amount: transfer.amount.toString(),
+      created_at: new Date(),
+    })
+    .onConflict((c) => c.doNothing())
+    .returning('tx_hash')
+    .executeTakeFirst();
+  if (!inserted) return undefined;
+  return db
+    .updateTable('refunds')
+    .set({ paid_amount: sql<string>`paid_amount + ${transfer.amount.toString()}::numeric` })
+    .where('id', '=', refundId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The transfers recorded against a refund, in chain order. */
+export async function listTransfersOfRefund(
+  db: Kysely<Database>,
+  refundId: string,
+): Promise<Array<{ tx_hash: string; log_index: number; block_number: string; amount: string }>> {
+  return db
+    .selectFrom('refund_transfers')
+    .select(['tx_hash', 'log_index', 'block_number', 'amount'])
+    .where('refund_id', '=', refundId)
+    .orderBy(sql`block_number::numeric`)
+    .orderBy('log_index')
+    .execute();
+}
+
+/**
+ * Forgets the transfers of one transaction recorded against a refund (a reorganisation took it away) and
+ * takes them off what the refund was paid.
+ */
+export async function forgetRefundTransfers(
+  db: Kysely<Database>,
+  refundId: string,
+  txHash: string,
+): Promise<void> {
+  const gone = await db
+    .deleteFrom('refund_transfers')
+    .where('refund_id', '=', refundId)
+    .where('tx_hash', '=', txHash.toLowerCase())
+    .returning('amount')
+    .execute();
+  const units = gone.reduce((sum, r) => sum + BigInt(r.amount), 0n);
+  if (units === 0n) return;
+  await db
+    .updateTable('refunds')
+    .set({ paid_amount: sql<string>`paid_amount - ${units.toString()}::numeric` })
+    .where('id', '=', refundId)
+    .execute();
+}
+
+/** What the refund pages show of a refund's merchant and of the order it refunds. */
+export interface RefundContext {
+  merchantName: string | null;
+  /** The product's name (its business name) and e-mail, when the refund has a product. */
+  product: { name: string; email: string } | null;
+  /** The resolved payment or unmatched transfer refunded, as the customer made it. */
+  order: {
+    resolvedPaymentId: string | null;
+    dollarAmount: string | null;
+    /** Token units (a decimal string). */
+    paidAmount: string;
+    paidTokenSymbol: string;
+    paidAt: Date;
+  } | null;
+}
+
+/** The merchant, product and order of a refund, as its pages name them (nulls when unknown). */
+export async function findRefundContext(
+  db: Kysely<Database>,
+  row: Pick<RefundRow, 'merchant_id' | 'product_id' | 'resolved_payment_id' | 'unmatched_transfer_id'>,
+): Promise<RefundContext> {
+  const [merchant, product, payment, transfer] = await Promise.all([
     db.selectFrom('merchants').select('name').where('id', '=', row.merchant_id).executeTakeFirst(),
     row.product_id
-      ? db.selectFrom('products').select('name').where('id', '=', row.product_id).executeTakeFirst()
+      ? db
+          .selectFrom('products')
+          .select(['name', 'email'])
+          .where('id', '=', row.product_id)
+          .executeTakeFirst()
+      : undefined,
+    row.resolved_payment_id
+      ? db
+          .selectFrom('resolved_payments')
+          .select(['id', 'dollar_amount', 'received_token', 'received_token_amount', 'created_at'])
+          .where('id', '=', row.resolved_payment_id)
+          .executeTakeFirst()
+      : undefined,
+    row.unmatched_transfer_id
+      ? db
+          .selectFrom('unmatched_transfers')
+          .select(['amount', 'token', 'created_at'])
+          .where('id', '=', row.unmatched_transfer_id)
+          .executeTakeFirst()
       : undefined,
   ]);
-  return { merchantName: merchant?.name ?? null, productName: product?.name ?? null };
+  const order: RefundContext['order'] = payment
+    ? {
+        resolvedPaymentId: payment.id,
+        dollarAmount: payment.dollar_amount,
+        paidAmount: formatUnits(BigInt(payment.received_token_amount), payment.received_token.decimal_count),
+        paidTokenSymbol: payment.received_token.symbol,
+        paidAt: payment.created_at,
+      }
+    : transfer
+      ? {
+          resolvedPaymentId: null,
+          dollarAmount: null,
+          paidAmount: formatUnits(BigInt(transfer.amount), transfer.token.decimal_count),
+          paidTokenSymbol: transfer.token.symbol,
+          paidAt: transfer.created_at,
+        }
+      : null;
+  return { merchantName: merchant?.name ?? null, product: product ?? null, order };
 }

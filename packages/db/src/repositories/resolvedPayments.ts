@@ -4,6 +4,7 @@ import type { CheckoutSessionRow } from '../checkoutSchema.ts';
 import type { Database, ResolvedPaymentRow, ResolvedPaymentsTable } from '../schema.ts';
 import { checkoutSessionTransitions, checkTransition } from '../transitions.ts';
 import { lockSession } from './checkout.ts';
+import type { WalletScope } from './walletScope.ts';
 
 /** Resolved payments of a product, newest first. */
 export async function listResolvedPayments(
@@ -108,7 +109,7 @@ export async function recordResolvedPayment(
 /** A resolved payment of the merchant's wallet (through its product), with its product. */
 export async function findMerchantResolvedPayment(
   db: Kysely<Database>,
-  scope: { merchantId: string; addressId: string },
+  scope: WalletScope,
   id: string,
 ): Promise<ResolvedPaymentRow | undefined> {
   return db
@@ -118,6 +119,7 @@ export async function findMerchantResolvedPayment(
     .where('resolved_payments.id', '=', id)
     .where('products.merchant_id', '=', scope.merchantId)
     .where('products.address_id', '=', scope.addressId)
+    .$if(Boolean(scope.testOnly), (q) => q.where('resolved_payments.is_test', '=', true))
     .executeTakeFirst();
 }
 

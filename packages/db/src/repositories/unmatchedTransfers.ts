@@ -5,19 +5,27 @@ import { type Kysely, sql } from 'kysely';
 import type { ChainTransfersTable, CheckoutSessionRow } from '../checkoutSchema.ts';
 import type { StoredToken } from '../columnTypes.ts';
 import type { Database } from '../schema.ts';
+import { statusesMovingTo, unmatchedTransferTransitions } from '../transitions.ts';
 import type {
   UnmatchedTransferKind,
   UnmatchedTransferRow,
   UnmatchedTransferStatus,
 } from '../unmatchedSchema.ts';
 import { type SessionWindow, sessionEndedWithin, sessionWindowOpen } from './chainWatch.ts';
+import { storedTokenNetwork } from './walletScope.ts';
+
+/** The status machine's name in its errors. */
+const machine = 'unmatched transfer';
+/** The statuses a reorganisation re-checks: open, refunded (its refund may not be paid yet), reversed (it may be mined again). */
+const recheckedStatuses: UnmatchedTransferStatus[] = ['open', 'refunded', 'reversed'];
 
 /** A recorded transfer into a merchant's receiving address that nothing took yet. */
 export type UnsettledTransfer = Selectable<ChainTransfersTable> & { merchant_id: string };
 
 /**
- * Transfers the chain's watcher recorded into merchants' receiving addresses (not quotes' deposit addresses)
- * since `since`, that no session claimed, no resolved payment is, and no unmatched record holds yet.
+ * Transfers the chain's watcher recorded into merchants' receiving addresses and sessions' deposit addresses
+ * (not quotes' deposit addresses) since `since`, that no session claimed, no resolved payment is, and no
+ * unmatched record holds yet.
  */
 export async function listUnsettledTransfers(
   db: Kysely<Database>,
@@ -25,11 +33,27 @@ export async function listUnsettledTransfers(
 ): Promise<UnsettledTransfer[]> {
   return db
     .selectFrom('chain_transfers')
-    .innerJoin('merchant_addresses', (join) =>
+    .leftJoin('merchant_addresses', (join) =>
       join.on(sql`lower(merchant_addresses.address)`, '=', sql.ref('chain_transfers.to_address')),
     )
+    .leftJoin('checkout_sessions as deposit_session', (join) =>
+      join
+        .onRef('deposit_session.chain_id', '=', 'chain_transfers.chain_id')
+        .onRef('deposit_session.deposit_address', '=', 'chain_transfers.to_address'),
+    )
     .selectAll('chain_transfers')
-    .select('merchant_addresses.merchant_id')
+    .select((eb) =>
+      eb.fn
+        .coalesce('merchant_addresses.merchant_id', 'deposit_session.merchant_id')
+        .$notNull()
+        .as('merchant_id'),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('merchant_addresses.merchant_id', 'is not', null),
+        eb('deposit_session.merchant_id', 'is not', null),
+      ]),
+    )
     .where('chain_transfers.chain_id', '=', input.chainId)
     .where('chain_transfers.seen_at', '>', input.since)
     .where((eb) =>
@@ -72,7 +96,8 @@ export async function listUnsettledTransfers(
 }
 
 /**
- * The sessions into `receivingAddress` on the chain a transfer may have been meant for: those still waiting
+ * The sessions into `receivingAddress` (or whose deposit address it is) on the chain a transfer may have
+ * been meant for: those still waiting
  * for a payment (their window, grace included, not over), and those that ended (paid, failed, closed) within
  * the last `graceMinutes`.
  */
@@ -84,7 +109,12 @@ export async function listSessionsAtAddress(
     .selectFrom('checkout_sessions')
     .selectAll()
     .where('chain_id', '=', input.chainId)
-    .where((eb) => eb(eb.fn('lower', ['receiving_address']), '=', input.receivingAddress.toLowerCase()))
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['receiving_address']), '=', input.receivingAddress.toLowerCase()),
+        eb('deposit_address', '=', input.receivingAddress.toLowerCase()),
+      ]),
+    )
     .where((eb) =>
       eb.or([
         eb.and([
@@ -109,6 +139,8 @@ export interface NewUnmatchedTransfer {
   kind: UnmatchedTransferKind;
   resolvedPaymentId: string | null;
   nearSessionIds: readonly string[];
+  /** Whether the merchant is e-mailed of it (in a batch); false by default. */
+  mailWanted?: boolean;
 }
 
 /**
@@ -140,6 +172,7 @@ export async function insertUnmatchedTransfer(
       kind: input.kind,
       status: 'open',
       resolved_payment_id: input.resolvedPaymentId,
+      mail_wanted: input.mailWanted ?? false,
       created_at: now,
       updated_at: now,
     })
@@ -162,10 +195,17 @@ export async function insertUnmatchedTransfer(
   return row;
 }
 
+/** The merchant's receiving wallet, and with a test key only test networks' transfers. */
+interface UnmatchedScope {
+  merchantId: string;
+  receivingAddress: string;
+  testOnly?: boolean | undefined;
+}
+
 /** An unmatched transfer by id, within the merchant's receiving wallet. */
 export async function findUnmatchedTransfer(
   db: Kysely<Database>,
-  scope: { merchantId: string; receivingAddress: string },
+  scope: UnmatchedScope,
   id: string,
 ): Promise<UnmatchedTransferRow | undefined> {
   return db
@@ -174,6 +214,7 @@ export async function findUnmatchedTransfer(
     .where('id', '=', id)
     .where('merchant_id', '=', scope.merchantId)
     .where('receiving_address', '=', scope.receivingAddress.toLowerCase())
+    .$if(Boolean(scope.testOnly), (q) => q.where(storedTokenNetwork('token'), '=', 'testnet'))
     .executeTakeFirst();
 }
 
@@ -196,7 +237,7 @@ export interface UnmatchedTransferFilter {
 /** The merchant's unmatched transfers into a receiving wallet, newest first (at most `limit`). */
 export async function listUnmatchedTransfers(
   db: Kysely<Database>,
-  scope: { merchantId: string; receivingAddress: string },
+  scope: UnmatchedScope,
   filter: UnmatchedTransferFilter,
   limit = 500,
 ): Promise<UnmatchedTransferRow[]> {
@@ -204,7 +245,8 @@ export async function listUnmatchedTransfers(
     .selectFrom('unmatched_transfers')
     .selectAll()
     .where('merchant_id', '=', scope.merchantId)
-    .where('receiving_address', '=', scope.receivingAddress.toLowerCase());
+    .where('receiving_address', '=', scope.receivingAddress.toLowerCase())
+    .$if(Boolean(scope.testOnly), (q) => q.where(storedTokenNetwork('token'), '=', 'testnet'));
   if (filter.productId) query = query.where('product_id', '=', filter.productId);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.since) query = query.where('created_at', '>=', filter.since);
@@ -276,7 +318,7 @@ export async function settleUnmatchedTransfer(
       updated_at: new Date(),
     })
     .where('id', '=', id)
-    .where('status', '=', 'open')
+    .where('status', 'in', statusesMovingTo(machine, unmatchedTransferTransitions, change.status))
     .returningAll()
     .executeTakeFirst();
 }
@@ -302,7 +344,7 @@ export async function reopenUnmatchedClaim(
     .set({ status: 'open', expected_payment_id: null, updated_at: new Date() })
     .where('chain_id', '=', input.chainId)
     .where('tx_hash', '=', txHash)
-    .where('status', '=', 'attached')
+    .where('status', 'in', statusesMovingTo(machine, unmatchedTransferTransitions, 'open', ['attached']))
     .where('resolved_payment_id', 'is', null)
     .execute();
 }
@@ -340,7 +382,7 @@ export async function listUnmatchedToRecheck(
     )
     .selectAll('unmatched_transfers')
     .where('unmatched_transfers.chain_id', '=', input.chainId)
-    .where('unmatched_transfers.status', 'in', ['open', 'refunded', 'reversed'])
+    .where('unmatched_transfers.status', 'in', recheckedStatuses)
     .where('unmatched_transfers.block_hash', 'is not', null)
     .where(sql<boolean>`unmatched_transfers.block_number >= ${input.fromBlock.toString()}::numeric`)
     .where(sql<boolean>`unmatched_transfers.block_number < ${input.toBlock.toString()}::numeric`)
@@ -377,7 +419,14 @@ export async function recordUnmatchedReorg(
       updated_at: new Date(),
     })
     .where('id', '=', id)
-    .where('status', 'in', 'reversed' in change ? ['open'] : ['open', 'refunded', 'reversed'])
+    .where(
+      'status',
+      'in',
+      // Moved to another block: it keeps its status, but a reversed one is open again.
+      'reversed' in change
+        ? statusesMovingTo(machine, unmatchedTransferTransitions, 'reversed')
+        : recheckedStatuses,
+    )
     .returningAll()
     .executeTakeFirst();
 }

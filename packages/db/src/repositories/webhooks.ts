@@ -1,9 +1,12 @@
 /** Webhook secrets, deliveries and their attempts. */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, WebhookAttemptRow, WebhookDeliveryRow } from '../schema.ts';
+import type { WebhookEvent } from '@checkout/core';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { inTransaction } from '../inTransaction.ts';
+import type { Database, WebhookDeliveryRow } from '../schema.ts';
 import type { SecretBox } from '../secretBox.ts';
 import { findAccountWebhookEndpoint } from './users.ts';
+import type { WalletScope } from './walletScope.ts';
 import { storedWebhookPayload } from './webhookPayload.ts';
 
 /** A new signing secret: `whsec_` and 43 base64url characters (256 bits). */
@@ -85,32 +88,63 @@ export async function rotateWebhookSecret(
   return { secret, created_at: row.created_at, rotated_at: row.rotated_at };
 }
 
+/** An event's id and its place among the events about its record, fixed when its first delivery is recorded. */
+export interface WebhookEventStamp {
+  /** `evt_` and the first delivery's id in hex: the same on every attempt and redelivery. */
+  id: string;
+  sequence: number;
+}
+
+/** The event id of a delivery: its first delivery's id (its own, or the one it redelivers), as `evt_<hex>`. */
+export function webhookEventId(delivery: Pick<WebhookDeliveryRow, 'id' | 'redelivery_of'>): string {
+  return `evt_${(delivery.redelivery_of ?? delivery.id).replaceAll('-', '')}`;
+}
+
+/**
+ * The body of the service's own events (every event but the resolved payment's, whose body is the Resolved
+ * Payment itself, spec 2.3): `{"event", "id", "sequence", "payload"}`.
+ */
+export function webhookEnvelope(event: WebhookEvent, stamp: WebhookEventStamp, payload: unknown): string {
+  return JSON.stringify({ event, id: stamp.id, sequence: stamp.sequence, payload });
+}
+
+/** The subject of a sample event sent on request: `test_event:` and a fresh id, so no two are one event. */
+export const testEventSubject = 'test_event';
+
+/** Whether a delivery carries a sample event sent on request, not one about a real record. */
+export function isTestEvent(delivery: Pick<WebhookDeliveryRow, 'sequence_subject'>): boolean {
+  return delivery.sequence_subject === testEventSubject;
+}
+
 /** What an event producer records about the webhook it owes. */
 export interface NewWebhookDelivery {
   merchantId: string;
   /** e.g. `resolved_payment.created`. */
-  eventType: string;
-  /** Id of the record the event is about. */
+  eventType: WebhookEvent;
+  /**
+   * Id of the record the event is about, then `:` and what tells this event apart from the record's others
+   * (e.g. `<refund id>:<status>`). Events are numbered per record: the part before the first `:`.
+   */
   subjectId: string;
   productId?: string | null;
   url: string;
   /**
-   * The exact body to send (serialised once, so every attempt and redelivery sends the same bytes); it is
-   * stored sealed, a top-level `product_secret` kept out of it (see ./webhookPayload.ts).
+   * The exact body to send, given the event's stamp (serialised once, so every attempt and redelivery sends the
+   * same bytes); it is stored sealed, a top-level `product_secret` kept out of it (see ./webhookPayload.ts).
    */
-  payload: string;
+  payload: (stamp: WebhookEventStamp) => string;
 }
 
 /**
  * Queues an Area B account event (`kyc_update`, `payment_detail_update`, `onramp_update`, `offramp_update`,
  * `quote_update`) for the account's webhook endpoint, inside the caller's transaction: the body is
- * `{"event": <event>, "payload": <payload>}`, serialised once and stored sealed. Returns the delivery's id, or null when the
+ * {@link webhookEnvelope}, serialised once and stored sealed. Returns the delivery's id, or null when the
  * account has no endpoint. Idempotent on (event, subject), as {@link createWebhookDelivery} is.
  */
 export async function queueAccountEvent(
   trx: Kysely<Database>,
   secrets: SecretBox,
-  input: { merchantId: string; event: string; subjectId: string; payload: unknown },
+  input: { merchantId: string; event: WebhookEvent; subjectId: string; payload: unknown },
 ): Promise<string | null> {
   const endpoint = await findAccountWebhookEndpoint(trx, input.merchantId);
   if (!endpoint) return null;
@@ -119,54 +153,88 @@ export async function queueAccountEvent(
     eventType: input.event,
     subjectId: input.subjectId,
     url: endpoint.url,
-    payload: JSON.stringify({ event: input.event, payload: input.payload }),
+    payload: (stamp) => webhookEnvelope(input.event, stamp, input.payload),
   });
   return delivery.id;
 }
 
 /**
  * Records the first delivery of an event to a URL, its body sealed, inside the caller's transaction (the one
- * that writes the event's record). Idempotent on (event type, subject, URL): a repeat returns the first row.
+ * that writes the event's record; one of its own when there is none). Idempotent on (event type, subject,
+ * URL): a repeat returns the first row. The event's sequence is the record's last one plus one, taken under a
+ * transaction lock on the record, so concurrent events about one record get distinct, increasing numbers.
  */
 export async function createWebhookDelivery(
-  trx: Kysely<Database>,
+  db: Kysely<Database>,
   secrets: SecretBox,
   input: NewWebhookDelivery,
 ): Promise<WebhookDeliveryRow> {
-  const inserted = await trx
-    .insertInto('webhook_deliveries')
-    .values({
-      id: randomUUID(),
-      merchant_id: input.merchantId,
-      event_type: input.eventType,
-      subject_id: input.subjectId,
-      product_id: input.productId ?? null,
-      url: input.url,
-      payload: storedWebhookPayload(secrets, input.payload),
-      status: 'pending',
-      next_attempt_at: new Date(),
-      created_at: new Date(),
-    })
-    .onConflict((oc) =>
-      oc.columns(['event_type', 'subject_id', 'url']).where('redelivery_of', 'is', null).doNothing(),
-    )
-    .returningAll()
-    .executeTakeFirst();
-  if (inserted) return inserted;
-  return trx
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('event_type', '=', input.eventType)
-    .where('subject_id', '=', input.subjectId)
-    .where('url', '=', input.url)
-    .where('redelivery_of', 'is', null)
-    .executeTakeFirstOrThrow();
+  const sequenceSubject = input.subjectId.split(':', 1)[0] ?? input.subjectId;
+  return inTransaction(db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_sequence:${sequenceSubject}`}, 0))`.execute(
+      trx,
+    );
+    const existing = await trx
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('event_type', '=', input.eventType)
+      .where('subject_id', '=', input.subjectId)
+      .where('url', '=', input.url)
+      .where('redelivery_of', 'is', null)
+      .executeTakeFirst();
+    if (existing) return existing;
+    const last = await trx
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.max('event_sequence').as('sequence'))
+      .where('sequence_subject', '=', sequenceSubject)
+      .where('redelivery_of', 'is', null)
+      .executeTakeFirst();
+    const id = randomUUID();
+    const stamp = {
+      id: webhookEventId({ id, redelivery_of: null }),
+      sequence: Number(last?.sequence ?? 0) + 1,
+    };
+    const now = new Date();
+    return trx
+      .insertInto('webhook_deliveries')
+      .values({
+        id,
+        merchant_id: input.merchantId,
+        event_type: input.eventType,
+        subject_id: input.subjectId,
+        product_id: input.productId ?? null,
+        url: input.url,
+        payload: storedWebhookPayload(secrets, input.payload(stamp)),
+        status: 'pending',
+        next_attempt_at: now,
+        sequence_subject: sequenceSubject,
+        event_sequence: stamp.sequence,
+        created_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
 }
 
-/** Which deliveries a merchant wallet may see: its merchant's, and for product events its own products'. */
-export interface WebhookScope {
-  merchantId: string;
-  addressId: string;
+/**
+ * Which deliveries a merchant wallet may see: its merchant's, and for product events its own products' (with
+ * a test key, only test networks' products).
+ */
+export type WebhookScope = WalletScope;
+
+/**
+ * The condition of `scope` on a delivery joined to its product: the account's events, and the product events
+ * of the wallet's own products (with a test key, only test networks' products).
+ */
+function visibleToWallet(
+  eb: ExpressionBuilder<Database, 'webhook_deliveries' | 'products'>,
+  scope: WebhookScope,
+) {
+  const ownProduct = eb('products.address_id', '=', scope.addressId);
+  return eb.or([
+    eb('webhook_deliveries.product_id', 'is', null),
+    scope.testOnly ? eb.and([ownProduct, eb('products.token_network', '=', 'testnet')]) : ownProduct,
+  ]);
 }
 
 /** A delivery of the merchant wallet, or undefined (absent or someone else's). */
@@ -181,13 +249,42 @@ export async function findScopedWebhookDelivery(
     .selectAll('webhook_deliveries')
     .where('webhook_deliveries.id', '=', id)
     .where('webhook_deliveries.merchant_id', '=', scope.merchantId)
-    .where((eb) =>
-      eb.or([
-        eb('webhook_deliveries.product_id', 'is', null),
-        eb('products.address_id', '=', scope.addressId),
-      ]),
-    )
+    .where((eb) => visibleToWallet(eb, scope))
     .executeTakeFirst();
+}
+
+/**
+ * The wallet's events whose deliveries since `since` failed and that no delivery has sent or is sending: for
+ * each, its newest failed delivery (of `productId` only, when given), oldest event first.
+ */
+export async function listRedeliverableFailures(
+  db: Kysely<Database>,
+  scope: WebhookScope,
+  input: { since: Date; productId?: string | undefined },
+): Promise<WebhookDeliveryRow[]> {
+  const event = sql<string>`coalesce(webhook_deliveries.redelivery_of, webhook_deliveries.id)`;
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .leftJoin('products', 'products.id', 'webhook_deliveries.product_id')
+    .selectAll('webhook_deliveries')
+    .distinctOn(event)
+    .where('webhook_deliveries.merchant_id', '=', scope.merchantId)
+    .where('webhook_deliveries.status', '=', 'failed')
+    .where('webhook_deliveries.created_at', '>=', input.since)
+    .where((eb) => visibleToWallet(eb, scope))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as other')
+            .select('other.id')
+            .where(sql<boolean>`coalesce(other.redelivery_of, other.id) = ${event}`)
+            .where('other.status', '!=', 'failed'),
+        ),
+      ),
+    );
+  if (input.productId) query = query.where('webhook_deliveries.product_id', '=', input.productId);
+  const rows = await query.orderBy(event).orderBy('webhook_deliveries.created_at', 'desc').execute();
+  return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 }
 
 /**
@@ -212,6 +309,8 @@ export async function createWebhookRedelivery(
       status: 'pending',
       next_attempt_at: now,
       redelivery_of: of.redelivery_of ?? of.id,
+      sequence_subject: of.sequence_subject,
+      event_sequence: of.event_sequence,
       created_at: now,
     })
     .returningAll()
@@ -224,7 +323,7 @@ export async function createWebhookRedelivery(
  */
 export async function findUnattemptedDelivery(
   db: Kysely<Database>,
-  eventType: string,
+  eventType: WebhookEvent,
   subjectId: string,
 ): Promise<string | null> {
   const row = await db
@@ -304,35 +403,4 @@ export async function recordWebhookAttempt(
       .where('status', '!=', 'succeeded')
       .execute();
   });
-}
-
-/** A delivery with its attempts, oldest attempt first. */
-export type WebhookDeliveryWithAttempts = WebhookDeliveryRow & { attempts: WebhookAttemptRow[] };
-
-/** The newest deliveries of a product (at most `limit`), newest first, each with its attempts. */
-export async function listWebhookDeliveries(
-  db: Kysely<Database>,
-  productId: string,
-  limit = 100,
-): Promise<WebhookDeliveryWithAttempts[]> {
-  const deliveries = await db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('product_id', '=', productId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  if (deliveries.length === 0) return [];
-  const attempts = await db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where(
-      'delivery_id',
-      'in',
-      deliveries.map((d) => d.id),
-    )
-    .orderBy('attempt')
-    .execute();
-  return deliveries.map((d) => ({ ...d, attempts: attempts.filter((a) => a.delivery_id === d.id) }));
 }

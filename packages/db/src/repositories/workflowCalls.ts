@@ -99,3 +99,25 @@ export async function findStartCall(
     .limit(1)
     .executeTakeFirst();
 }
+
+/**
+ * Where the calls to the workflow `workflowId` stand: whether one still waits for Temporal, and when Temporal
+ * last took one (null when none was taken).
+ */
+export async function handOverOf(
+  db: Kysely<Database>,
+  workflowId: string,
+): Promise<{ waiting: boolean; lastTakenAt: Date | null }> {
+  const row = await db
+    .selectFrom('workflow_calls')
+    .select((eb) => [
+      eb.fn.countAll<string>().filterWhere('taken_at', 'is', null).as('waiting'),
+      eb.fn.max('taken_at').as('last_taken_at'),
+    ])
+    .where('workflow_id', '=', workflowId)
+    .executeTakeFirstOrThrow();
+  return {
+    waiting: Number(row.waiting) > 0,
+    lastTakenAt: row.last_taken_at ? new Date(row.last_taken_at as unknown as string) : null,
+  };
+}

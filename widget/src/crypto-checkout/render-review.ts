@@ -1,31 +1,11 @@
-/** The ways to pay: the browser's wallets, and the review of one wallet's payment (its stablecoins). */
-import { html, nothing, type TemplateResult } from 'lit';
+/** The review of one wallet's payment: what leaves the wallet, its stablecoins, and "Pay now". */
+import type { TemplateResult } from 'lit';
 import { formatToken } from '../amount.ts';
 import type { CheckoutView } from '../api.ts';
-import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
 import type { Localized } from '../i18n.ts';
 import type { PaymentPlan } from '../wallet/types.ts';
 import { shortAddress } from './state.ts';
-
-/** The browser's wallets, one button each, whose words `label` writes from the wallet's name (maybe empty). */
-export function renderWallets(
-  wallets: DiscoveredWallet[],
-  disabled: boolean,
-  label: (name: string) => string,
-  onPick: (wallet: DiscoveredWallet) => void,
-): TemplateResult | typeof nothing {
-  if (wallets.length === 0) return nothing;
-  return html`<ul part="wallet-list">
-    ${wallets.map(
-      (w) => html`<li>
-        <button part="wallet-button" type="button" ?disabled=${disabled} @click=${() => onPick(w)}>
-          ${w.icon ? html`<img src=${w.icon} alt="" />` : nothing}
-          <span>${label(w.name)}</span>
-        </button>
-      </li>`,
-    )}
-  </ul>`;
-}
+import { html, nothing } from './template-tags.ts';
 
 /** One wallet's payment before and while it signs. */
 export interface Review {

@@ -1,0 +1,95 @@
+/**
+ * The inbox of unmatched transfers: money into the wallet that no checkout took — attached to an order
+ * (an open expected payment or a resolved payment it tops up), refunded, or dismissed with a note.
+ */
+import type { components } from '@checkout/client';
+import { html, nothing, type TemplateResult } from 'lit';
+import { data } from '../api.ts';
+import { amount, txLink, when } from '../format.ts';
+import { ConsolePage, formFields } from '../page.ts';
+
+type Transfer = components['schemas']['UnmatchedTransfer'];
+
+class InboxPage extends ConsolePage<Transfer[]> {
+  protected async load() {
+    const answer = await this.app.client.GET('/api/v1/unmatched_transfers', {
+      params: { query: { status: 'open' } },
+    });
+    return data(answer).unmatched_transfers;
+  }
+
+  private attach(transfer: Transfer, event: SubmitEvent): void {
+    const { to = '' } = formFields(event);
+    const path = { id: transfer.id };
+    void this.act(async () => {
+      // The id is either kind: a resolved payment's is tried first, then an expected payment's.
+      const first = await this.app.client.POST('/api/v1/unmatched_transfers/{id}/attach', {
+        params: { path },
+        body: { resolved_payment_id: to },
+      });
+      if (first.response.status !== 404) return data(first);
+      return data(
+        await this.app.client.POST('/api/v1/unmatched_transfers/{id}/attach', {
+          params: { path },
+          body: { expected_payment_id: to },
+        }),
+      );
+    });
+  }
+
+  private refund(transfer: Transfer, event: SubmitEvent): void {
+    const { reason = '' } = formFields(event);
+    void this.act(async () =>
+      data(
+        await this.app.client.POST('/api/v1/unmatched_transfers/{id}/refunds', {
+          params: { path: { id: transfer.id } },
+          body: { reason },
+        }),
+      ),
+    );
+  }
+
+  private dismiss(transfer: Transfer, event: SubmitEvent): void {
+    const { note = '' } = formFields(event);
+    void this.act(async () =>
+      data(
+        await this.app.client.POST('/api/v1/unmatched_transfers/{id}/dismiss', {
+          params: { path: { id: transfer.id } },
+          body: { note },
+        }),
+      ),
+    );
+  }
+
+  private item(tr: Transfer): TemplateResult {
+    const { t, locale } = this.app;
+    const field = (name: string, label: string) =>
+      html`<label>${label}<input name=${name} required maxlength="500" /></label>`;
+    return html`<li class="card">
+      <p><strong>${amount(tr.amount, tr.token.symbol)}</strong> ${t.kinds[tr.kind] ?? tr.kind} — ${when(tr.created_at, locale)}</p>
+      <dl>
+        <dt>${t.sender}</dt><dd class="hash">${tr.sender_address}</dd>
+        <dt>${t.transaction}</dt><dd>${txLink(tr.chain_id, tr.tx_hash)}</dd>
+        ${tr.resolved_payment_id ? html`<dt>${t.payment}</dt><dd><a href=${`/console/payment/${tr.resolved_payment_id}`}>${tr.resolved_payment_id}</a></dd>` : nothing}
+      </dl>
+      <form aria-label=${t.attach} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
+        ${field('to', t.attachTo)}<button type="submit">${t.attach}</button>
+      </form>
+      <form aria-label=${t.refund} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
+        ${field('reason', t.reason)}<button type="submit">${t.refund}</button>
+      </form>
+      <form aria-label=${t.dismiss} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
+        ${field('note', t.note)}<button type="submit">${t.dismiss}</button>
+      </form>
+    </li>`;
+  }
+
+  protected view(transfers: Transfer[]): TemplateResult {
+    const { t } = this.app;
+    return html`<h1>${t.inbox}</h1>
+      ${this.noticeView()}
+      ${transfers.length === 0 ? html`<p>${t.none}</p>` : html`<ul class="cards">${transfers.map((tr) => this.item(tr))}</ul>`}`;
+  }
+}
+
+if (!customElements.get('console-inbox')) customElements.define('console-inbox', InboxPage);
