@@ -4,7 +4,13 @@ export * from './chainWatcher/shared.ts';
 export { ensureChainWatchers } from './chainWatcher/start.ts';
 export { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
 export { closeCheckoutSession } from './checkout/close.ts';
-export { productPayments, walletPayment, walletPayments, walletPaymentsCsv } from './checkout/payments.ts';
+export {
+  productPayments,
+  walletPayment,
+  walletPayments,
+  walletPaymentsCsv,
+  walletPaymentTimeline,
+} from './checkout/payments.ts';
 export * from './checkout/products.ts';
 export { viewSession } from './checkout/sessionView.ts';
 export * from './checkout/shared.ts';

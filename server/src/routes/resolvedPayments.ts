@@ -5,13 +5,14 @@
 import { Readable } from 'node:stream';
 import {
   notFound,
+  PaymentTimelineResponse,
   ResolvedPaymentExportQuery,
   ResolvedPaymentPage,
   ResolvedPaymentQuery,
   ResolvedPaymentResponse,
 } from '@checkout/core';
 import type { PaymentSearchFilter } from '@checkout/db';
-import { walletPayment, walletPayments, walletPaymentsCsv } from '@checkout/workflows';
+import { walletPayment, walletPayments, walletPaymentsCsv, walletPaymentTimeline } from '@checkout/workflows';
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Routes } from './declare.ts';
@@ -89,6 +90,26 @@ export function resolvedPaymentRoutes(router: Routes, deps: AppDeps): void {
       const payment = await walletPayment(ctx.state.db, deps.secrets, walletScope(ctx.state), ctx.params.id!);
       if (!payment) throw notFound('Resolved payment');
       ctx.body = { resolved_payment: payment };
+    },
+  );
+
+  router.get(
+    '/resolved_payments/:id/timeline',
+    areaA('payments:read', {
+      summary:
+        'Everything that happened to a resolved payment of the wallet, oldest first: its session, transfer and confirmations, its resolution, each webhook delivery and attempt, each e-mail (kind and recipient), each refund step, a reversal (at most 500 entries)',
+      requestParams: { header: walletHeader, path: resolvedPaymentPath },
+      responses: { ...ok("The payment's timeline", PaymentTimelineResponse), ...errors(400, 401, 403, 404) },
+    }),
+    async (ctx) => {
+      const timeline = await walletPaymentTimeline(
+        ctx.state.db,
+        deps.secrets,
+        walletScope(ctx.state),
+        ctx.params.id!,
+      );
+      if (!timeline) throw notFound('Resolved payment');
+      ctx.body = timeline;
     },
   );
 }

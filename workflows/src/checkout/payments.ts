@@ -1,12 +1,14 @@
 /** A product's or a wallet's resolved payments as the merchant reads them: each with what is unusual about it. */
-import type { ResolvedPayment } from '@checkout/core';
+import type { PaymentTimelineResponse, ResolvedPayment } from '@checkout/core';
 import {
   type Database,
   listPaidTwice,
   listResolvedPayments,
   type PaymentSearchFilter,
   type ProductRow,
+  presentPaymentTimeline,
   presentResolvedPayment,
+  readPaymentTimelineRecords,
   type SearchedPayment,
   type SecretBox,
   searchResolvedPayments,
@@ -60,6 +62,19 @@ export async function walletPayment(
 ): Promise<ResolvedPayment | undefined> {
   const [row] = await searchResolvedPayments(db, scope, { id }, { limit: 1 });
   return row && present(secrets, row);
+}
+
+/** The timeline of the wallet's resolved payment of `id` (everything that happened to it), or undefined. */
+export async function walletPaymentTimeline(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  scope: WalletScope,
+  id: string,
+): Promise<PaymentTimelineResponse | undefined> {
+  const [row] = await searchResolvedPayments(db, scope, { id }, { limit: 1 });
+  if (!row) return undefined;
+  const records = await readPaymentTimelineRecords(db, row, scope.merchantId);
+  return presentPaymentTimeline(row, present(secrets, row).payment.exception_status, records);
 }
 
 /** The columns of the CSV export, in order. */

@@ -4439,6 +4439,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/resolved_payments/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything that happened to a resolved payment of the wallet, oldest first: its session, transfer and confirmations, its resolution, each webhook delivery and attempt, each e-mail (kind and recipient), each refund step, a reversal (at most 500 entries) */
+        get: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The payment's timeline */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentTimelineResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record for this merchant */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api_keys": {
         parameters: {
             query?: never;
@@ -9038,6 +9124,226 @@ export interface components {
         };
         ResolvedPaymentResponse: {
             resolved_payment: components["schemas"]["ResolvedPayment"];
+        };
+        PaymentTimelineResponse: {
+            timeline: components["schemas"]["PaymentTimelineEntry"][];
+            truncated: boolean;
+        };
+        PaymentTimelineEntry: components["schemas"]["TimelineSessionOpened"] | components["schemas"]["TimelineTransferSeen"] | components["schemas"]["TimelineConfirmed"] | components["schemas"]["TimelineResolved"] | components["schemas"]["TimelineWebhookQueued"] | components["schemas"]["TimelineWebhookAttempt"] | components["schemas"]["TimelineEmail"] | components["schemas"]["TimelineRefundRequested"] | components["schemas"]["TimelineRefundPaid"] | components["schemas"]["TimelineRefundConfirmed"] | components["schemas"]["TimelineRefundCanceled"] | components["schemas"]["TimelineRefundExpired"] | components["schemas"]["TimelineReversed"];
+        TimelineSessionOpened: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "session_opened";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            session_id: string;
+        };
+        TimelineTransferSeen: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transfer_seen";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            chain_id: number;
+            /** @example 0x9f1b6c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b */
+            tx_hash: string;
+            block_number: string | null;
+        };
+        TimelineConfirmed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "confirmed";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            confirmations: number;
+            required_confirmations: number;
+        };
+        TimelineResolved: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resolved";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** @example 25.5 */
+            amount: string;
+            symbol: string;
+            exception_status: ("reversed" | "refunded" | "partially_refunded" | "paid_twice" | "paid_partially" | "paid_over" | "paid_late") | null;
+            tx_failure: boolean;
+        };
+        TimelineWebhookQueued: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_queued";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            delivery_id: string;
+            /** @example resolved_payment.created */
+            event_type: string;
+            url: string;
+            redelivery_of: string | null;
+        };
+        TimelineWebhookAttempt: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_attempt";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            delivery_id: string;
+            event_type: string;
+            attempt: number;
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
+            response_excerpt: string | null;
+        };
+        TimelineEmail: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "email";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** @example customer_receipt */
+            kind: string;
+            /** @enum {string} */
+            recipient: "customer" | "merchant";
+            /** @enum {string} */
+            status: "sent" | "sending" | "outcome_unknown";
+            refund_id: string | null;
+        };
+        TimelineRefundRequested: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "refund_requested";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            refund_id: string;
+            /** @example 25.5 */
+            amount: string;
+            symbol: string;
+            reason: string;
+        };
+        TimelineRefundPaid: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "refund_paid";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            refund_id: string;
+            chain_id: number;
+            /** @example 0x9f1b6c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b */
+            tx_hash: string;
+            /** @example 21000000 */
+            block_number: string;
+            /** @example 25.5 */
+            amount: string;
+            symbol: string;
+        };
+        TimelineRefundConfirmed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "refund_confirmed";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            refund_id: string;
+            tx_hash: string | null;
+        };
+        TimelineRefundCanceled: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "refund_canceled";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            refund_id: string;
+            reason: string | null;
+        };
+        TimelineRefundExpired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "refund_expired";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            refund_id: string;
+        };
+        TimelineReversed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reversed";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            block_number: string | null;
         };
         CreatedApiKeyResponse: {
             api_key: components["schemas"]["ApiKey"];

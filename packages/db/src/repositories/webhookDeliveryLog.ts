@@ -54,3 +54,38 @@ export async function findWebhookDeliveryWithAttempts(
   const [found] = await withAttempts(db, [delivery]);
   return found!;
 }
+
+/**
+ * The merchant's deliveries of events about `subjects` (records whose events carry them as their sequence's
+ * subject) and their redeliveries, oldest first, each with its attempts.
+ */
+export async function listDeliveriesAbout(
+  db: Kysely<Database>,
+  merchantId: string,
+  subjects: string[],
+): Promise<WebhookDeliveryWithAttempts[]> {
+  const firsts = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('sequence_subject', 'in', subjects)
+    .where('redelivery_of', 'is', null)
+    .where('merchant_id', '=', merchantId)
+    .execute();
+  const again =
+    firsts.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where(
+            'redelivery_of',
+            'in',
+            firsts.map((d) => d.id),
+          )
+          .where('merchant_id', '=', merchantId)
+          .execute();
+  const all = [...firsts, ...again].sort(
+    (a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id),
+  );
+  return withAttempts(db, all);
+}
