@@ -165,8 +165,10 @@ async function readEmailClaims(
   for (const refund of refunds) {
     let sum = 0n;
     const sums: string[] = [];
-    for (const t of refundTransfers.filter((t) => t.refund_id === refund.id))
-      sums.push((sum += BigInt(t.amount)).toString());
+    for (const t of refundTransfers.filter((t) => t.refund_id === refund.id)) {
+      sum += BigInt(t.amount);
+      sums.push(sum.toString());
+    }
     keys.push(...refundEmailKeys(refund, sums));
   }
   const byKey = new Map(keys.map((k) => [k.key, k]));
