@@ -1,10 +1,13 @@
 /** How the console writes dates, amounts, hashes and links to a chain's explorer. */
 import { html, nothing, type TemplateResult } from 'lit';
 
-/** A date and time in the page's language. */
-export function when(iso: string | null | undefined, locale: string): string {
+/** A date and time in the page's language (to the second with `seconds`). */
+export function when(iso: string | null | undefined, locale: string, seconds = false): string {
   if (!iso) return '';
-  return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(iso).toLocaleString(locale, {
+    dateStyle: 'medium',
+    timeStyle: seconds ? 'medium' : 'short',
+  });
 }
 
 /** An amount as the API gives it (a decimal string) with its token: never a float. */

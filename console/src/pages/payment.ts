@@ -1,24 +1,48 @@
-/** A payment's page: what was expected and received, its transaction, its refunds, and a refund to request. */
+/**
+ * A payment's page: what was expected and received, its transaction, its refunds, a refund to request, and
+ * its timeline (everything that happened to it).
+ */
 import type { components } from '@checkout/client';
-import { html, nothing, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { data } from '../api.ts';
 import { amount, chainIdOf, txLink, when } from '../format.ts';
 import { ConsolePage, formFields } from '../page.ts';
+import { shared } from '../styles.ts';
+import { timelineView } from './timeline.ts';
 
 type Payment = components['schemas']['ResolvedPayment'];
 type Refund = components['schemas']['Refund'];
+type Timeline = components['schemas']['PaymentTimelineResponse'];
+interface Loaded {
+  payment: Payment;
+  refunds: Refund[];
+  timeline: Timeline;
+}
 
-class PaymentPage extends ConsolePage<{ payment: Payment; refunds: Refund[] }> {
+class PaymentPage extends ConsolePage<Loaded> {
+  static override styles = [
+    shared,
+    css`
+      ol.timeline { padding-left: 1.25rem; display: grid; gap: 0.35rem; }
+      ol.timeline time { color: var(--muted); font-size: 0.85rem; margin-right: 0.25rem; }
+      pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.8rem; margin: 0.25rem 0; }
+    `,
+  ];
   @property({ attribute: false }) paymentId = '';
 
-  protected async load() {
+  protected async load(): Promise<Loaded> {
     const path = { id: this.paymentId };
-    const [payment, refunds] = await Promise.all([
+    const [payment, refunds, timeline] = await Promise.all([
       this.app.client.GET('/api/v1/resolved_payments/{id}', { params: { path } }),
       this.app.client.GET('/api/v1/resolved_payments/{id}/refunds', { params: { path } }),
+      this.app.client.GET('/api/v1/resolved_payments/{id}/timeline', { params: { path } }),
     ]);
-    return { payment: data(payment).resolved_payment, refunds: data(refunds).refunds };
+    return {
+      payment: data(payment).resolved_payment,
+      refunds: data(refunds).refunds,
+      timeline: data(timeline),
+    };
   }
 
   private requestRefund(event: SubmitEvent): void {
@@ -40,7 +64,7 @@ class PaymentPage extends ConsolePage<{ payment: Payment; refunds: Refund[] }> {
     }, this.app.t.refundRequested);
   }
 
-  protected view({ payment, refunds }: { payment: Payment; refunds: Refund[] }): TemplateResult {
+  protected view({ payment, refunds, timeline }: Loaded): TemplateResult {
     const { t, locale } = this.app;
     const p = payment.payment;
     const exception = p.tx_failure
@@ -77,6 +101,8 @@ class PaymentPage extends ConsolePage<{ payment: Payment; refunds: Refund[] }> {
           </ul>`
       }
       <p><a href="/console/refunds">${t.refunds}</a></p>
+      <h2>${t.timeline.title}</h2>
+      ${timelineView(timeline, t, locale)}
       <h2>${t.requestRefund}</h2>
       <form @submit=${(e: SubmitEvent) => this.requestRefund(e)}>
         <label>${t.refundAmount}<input name="amount" inputmode="decimal" pattern="\\d+(\\.\\d+)?" /></label>
