@@ -30,6 +30,7 @@ describe.skipIf(databaseUnavailable())("a payment's timeline", () => {
   let sessionId: string;
   let refundId: string;
   let deliveryId: string;
+  let secondRefundId: string;
 
   const timeline = (who: TestMerchant, id = paymentId) =>
     service.request('GET', `/api/v1/resolved_payments/${id}/timeline`, { headers: who.headers });
@@ -257,6 +258,13 @@ describe.skipIf(databaseUnavailable())("a payment's timeline", () => {
       .set({ status: 'confirmed', tx_hash: refundHash, confirmed_at: at(60), updated_at: at(60) })
       .where('id', '=', refundId)
       .execute();
+    // A second refund, still waiting for the customer's address (its e-mails need the worker).
+    const second = await service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
+      headers: merchant.headers,
+      json: { reason: 'Goodwill', amount: '1' },
+    });
+    expect(second.status, second.text).toBe(201);
+    secondRefundId = second.body.refund.id;
     await db
       .updateTable('resolved_payments')
       .set({ reversed_at: at(70) })
@@ -338,6 +346,45 @@ describe.skipIf(databaseUnavailable())("a payment's timeline", () => {
     // No e-mail's address, subject or content is part of the timeline.
     expect(res.text).not.toContain('shopper@example.com');
     expect(res.text).not.toContain('owner@example.com');
+  });
+
+  it('answers 304 to If-None-Match until the payment changes, on the timeline, its refunds and the list', async () => {
+    const paths = [
+      `/api/v1/resolved_payments/${paymentId}/timeline`,
+      `/api/v1/resolved_payments/${paymentId}/refunds`,
+      '/api/v1/resolved_payments?limit=10',
+    ];
+    const etags: string[] = [];
+    for (const path of paths) {
+      const first = await service.request('GET', path, { headers: merchant.headers });
+      const etag = first.headers.get('etag');
+      expect(etag, path).toMatch(/^W\/"[\w-]{32}"$/);
+      const again = await service.request('GET', path, {
+        headers: { ...merchant.headers, 'if-none-match': etag! },
+      });
+      expect(again.status, path).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+      etags.push(etag!);
+    }
+    // A refund canceled: the timeline, the refunds and the list (its payment's refunded state) all change.
+    const canceled = await service.request('POST', `/api/v1/refunds/${secondRefundId}/cancel`, {
+      headers: merchant.headers,
+      json: { reason: 'Customer kept it' },
+    });
+    expect(canceled.status, canceled.text).toBe(200);
+    const changed = await Promise.all(
+      paths.map((path, i) =>
+        service.request('GET', path, { headers: { ...merchant.headers, 'if-none-match': etags[i]! } }),
+      ),
+    );
+    expect(changed.map((r) => r.status)).toEqual([200, 200, 304]);
+    const entries = PaymentTimelineResponse.parse(changed[0]!.body).timeline;
+    expect(entries.at(-1)).toMatchObject({
+      type: 'refund_canceled',
+      refund_id: secondRefundId,
+      reason: 'Customer kept it',
+    });
   });
 
   it('keeps other merchants and keys without payments:read out', async () => {

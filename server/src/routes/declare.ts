@@ -7,7 +7,8 @@
  * query parameters are parsed before it runs too, and the handler reads them, typed, as `ctx.state.query`
  * (`checkingQuery`). A route behind an API key declares the scope it needs (`x-required-scope`, set by
  * `areaA`/`areaB` in ./docs.ts): it is checked right after authentication, before the body is read
- * (`requireScope`), and a declaration with a security requirement but no scope is refused at start.
+ * (`requireScope`), and a declaration with a security requirement but no scope is refused at start. A route
+ * declaring a `304` answer (`notModified`) is served with an ETag and answers `If-None-Match` (`conditionalGet`).
  */
 import {
   ApiError,
@@ -24,6 +25,7 @@ import { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import type { AppState } from '../context.ts';
 import { requireScope } from '../middleware/auth.ts';
+import { conditionalGet } from '../middleware/conditionalGet.ts';
 import { type BodyRules, parseBody } from '../parseBody.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -214,6 +216,8 @@ export function routesOn(
         path,
         ...(scope ? [requireScope(scope)] : []),
         ...(afterScope as Middleware[]),
+        // A route that declares `304` answers with an ETag and honours If-None-Match.
+        ...(doc.responses?.['304'] ? [conditionalGet as Middleware] : []),
         checkingPath(doc, checkingQuery(doc, handler as RouteHandler)),
       );
       declared?.push({ method, path: `${prefix}${path}`, doc: documented(doc, handler as BodyHandler) });

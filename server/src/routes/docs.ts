@@ -103,6 +103,14 @@ export const limited = {
   },
 };
 
+/**
+ * The answer has not changed: the request's `If-None-Match` names its ETag (no body). Declaring it serves
+ * the route behind `conditionalGet` (../middleware/conditionalGet.ts).
+ */
+export const notModified = {
+  '304': { description: "Not modified: If-None-Match names the answer's ETag; no body" },
+};
+
 /** Temporal is needed and not there. */
 export const unavailable = {
   '503': { description: 'Workflows are disabled or unreachable', content: json(ErrorResponse) },

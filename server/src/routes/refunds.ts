@@ -21,6 +21,7 @@ import {
   created,
   errors,
   merchantHeaders,
+  notModified,
   ok,
   refundPath,
   resolvedPaymentPath,
@@ -91,7 +92,7 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
     areaA('refunds:read', {
       summary: "A resolved payment's refunds, newest first",
       requestParams: { header: walletHeader, path: resolvedPaymentPath },
-      responses: { ...ok('Refunds', RefundListResponse), ...errors(400, 401, 403, 404) },
+      responses: { ...ok('Refunds', RefundListResponse), ...notModified, ...errors(400, 401, 403, 404) },
     }),
     async (ctx) => {
       const payment = await resolvedPaymentOfRequest(ctx);

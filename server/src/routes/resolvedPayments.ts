@@ -16,7 +16,7 @@ import { walletPayment, walletPayments, walletPaymentsCsv, walletPaymentTimeline
 import { z } from 'zod';
 import type { AppDeps } from '../context.ts';
 import type { Routes } from './declare.ts';
-import { areaA, errors, ok, resolvedPaymentPath, walletHeader } from './docs.ts';
+import { areaA, errors, notModified, ok, resolvedPaymentPath, walletHeader } from './docs.ts';
 import { walletScope } from './loaders.ts';
 
 /** The search filter of a list or export query. */
@@ -42,6 +42,7 @@ export function resolvedPaymentRoutes(router: Routes, deps: AppDeps): void {
       requestParams: { header: walletHeader, query: ResolvedPaymentQuery },
       responses: {
         ...ok('One page of resolved payments', ResolvedPaymentPage),
+        ...notModified,
         ...errors(400, 401, 403, 422),
       },
     }),
@@ -99,7 +100,11 @@ export function resolvedPaymentRoutes(router: Routes, deps: AppDeps): void {
       summary:
         'Everything that happened to a resolved payment of the wallet, oldest first: its session, transfer and confirmations, its resolution, each webhook delivery and attempt, each e-mail (kind and recipient), each refund step, a reversal (at most 500 entries)',
       requestParams: { header: walletHeader, path: resolvedPaymentPath },
-      responses: { ...ok("The payment's timeline", PaymentTimelineResponse), ...errors(400, 401, 403, 404) },
+      responses: {
+        ...ok("The payment's timeline", PaymentTimelineResponse),
+        ...notModified,
+        ...errors(400, 401, 403, 404),
+      },
     }),
     async (ctx) => {
       const timeline = await walletPaymentTimeline(
