@@ -4,6 +4,7 @@ export * from './chainWatcher/shared.ts';
 export { ensureChainWatchers } from './chainWatcher/start.ts';
 export { type CheckoutActivityDeps, createCheckoutActivities } from './checkout/activities.ts';
 export { closeCheckoutSession } from './checkout/close.ts';
+export { walletPaymentSummary } from './checkout/paymentSummary.ts';
 export {
   productPayments,
   walletPayment,

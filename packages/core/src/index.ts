@@ -15,6 +15,7 @@ export * from './schemas/common.ts';
 export * from './schemas/console.ts';
 export * from './schemas/error.ts';
 export * from './schemas/paymentDetail.ts';
+export * from './schemas/paymentSummary.ts';
 export * from './schemas/paymentTimeline.ts';
 export * from './schemas/product.ts';
 export * from './schemas/ramps.ts';

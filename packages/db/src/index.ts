@@ -38,6 +38,7 @@ export * from './repositories/paymentAmounts.ts';
 export * from './repositories/paymentDetails.ts';
 export * from './repositories/paymentSearch.ts';
 export * from './repositories/paymentTimeline.ts';
+export * from './repositories/paymentVolumes.ts';
 export * from './repositories/products.ts';
 export * from './repositories/publicRateLimits.ts';
 export * from './repositories/quoteRefunds.ts';

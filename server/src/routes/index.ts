@@ -24,6 +24,7 @@ import { latamBankNameRoutes } from './latamBankNames.ts';
 import { offrampRoutes } from './offramps.ts';
 import { onrampRoutes, onrampSandboxRoutes } from './onramps.ts';
 import { paymentDetailRoutes } from './paymentDetails.ts';
+import { paymentSummaryRoutes } from './paymentSummary.ts';
 import { productRoutes } from './products.ts';
 import { quoteRoutes } from './quotes.ts';
 import { publicRefundRoutes } from './refundClaims.ts';
@@ -118,6 +119,7 @@ export function declareRoutes(
   consoleRoutes(on('console'), deps);
   teamRoutes(on('account'));
   resolvedPaymentRoutes(areaA, deps);
+  paymentSummaryRoutes(areaA, deps);
 
   const account = on('account');
   apiKeyRoutes(account);

@@ -3120,6 +3120,13 @@ export interface paths {
                         "application/json": components["schemas"]["RefundListResponse"];
                     };
                 };
+                /** @description Not modified: If-None-Match names the answer's ETag; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Missing parameter, malformed JSON or header */
                 400: {
                     headers: {
@@ -4224,6 +4231,13 @@ export interface paths {
                         "application/json": components["schemas"]["ResolvedPaymentPage"];
                     };
                 };
+                /** @description Not modified: If-None-Match names the answer's ETag; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Missing parameter, malformed JSON or header */
                 400: {
                     headers: {
@@ -4470,6 +4484,13 @@ export interface paths {
                         "application/json": components["schemas"]["PaymentTimelineResponse"];
                     };
                 };
+                /** @description Not modified: If-None-Match names the answer's ETag; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Missing parameter, malformed JSON or header */
                 400: {
                     headers: {
@@ -4507,6 +4528,85 @@ export interface paths {
                     };
                 };
                 /** @description A query parameter (or the body) holds a value refused; `errors` names it */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment_summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wallet's standing payments (not failed, not reversed) from `since` (by default 30 days before `until`) until `until` (by default now): their count, the exact sum per chain and token, the count per day (UTC); and each chain watcher's lag behind the chain's head, as /health shows it */
+        get: {
+            parameters: {
+                query?: {
+                    since?: string;
+                    until?: string;
+                    mode?: "test" | "live";
+                };
+                header: {
+                    /** @description The merchant's receiving wallet address */
+                    "X-ADDRESS": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The summary */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentSummaryResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9344,6 +9444,52 @@ export interface components {
              */
             at: string;
             block_number: string | null;
+        };
+        PaymentSummaryResponse: {
+            payment_summary: components["schemas"]["PaymentSummary"];
+        };
+        PaymentSummary: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            until: string;
+            payments: number;
+            volumes: components["schemas"]["PaymentVolume"][];
+            days: components["schemas"]["PaymentDay"][];
+            chain_watchers: components["schemas"]["ChainWatcherLag"][];
+        };
+        PaymentVolume: {
+            chain_id: number;
+            blockchain: string;
+            network: string;
+            token_address: string;
+            symbol: string;
+            /** @example 1520.25 */
+            amount: string;
+            payments: number;
+        };
+        PaymentDay: {
+            /**
+             * Format: date
+             * @example 2026-11-22
+             */
+            day: string;
+            payments: number;
+        };
+        ChainWatcherLag: {
+            chain_id: number;
+            name: string;
+            /** @enum {string} */
+            status: "ok" | "failing" | "behind" | "stalled" | "starting";
+            lag_blocks: number | null;
+            lag_estimated: boolean;
+            last_tick_at: string | null;
         };
         CreatedApiKeyResponse: {
             api_key: components["schemas"]["ApiKey"];
