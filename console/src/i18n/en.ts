@@ -61,6 +61,22 @@ export const messages = {
     paid_late: 'Paid late',
   } as Record<string, string>,
   exact: 'Exact',
+  summary: {
+    volumes: 'Volume per token, last 30 days',
+    token: 'Token',
+    watchers: 'Chain watchers',
+    lag: (blocks: number | null, estimated: boolean) =>
+      blocks === null ? 'not known yet' : `${estimated ? 'about ' : ''}${blocks} blocks behind`,
+    lastTick: 'Last read',
+    watcherStates: {
+      ok: 'Following',
+      failing: 'Failing',
+      behind: 'Behind',
+      stalled: 'Stalled',
+      starting: 'Starting',
+    } as Record<string, string>,
+    watchersBehind: 'Chain watchers behind or failing',
+  },
   timeline: {
     title: 'Timeline',
     truncated: 'Only the first 500 entries are shown.',

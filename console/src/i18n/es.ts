@@ -59,6 +59,22 @@ export const messages: Messages = {
     paid_late: 'Pagado tarde',
   },
   exact: 'Exacto',
+  summary: {
+    volumes: 'Volumen por token, últimos 30 días',
+    token: 'Token',
+    watchers: 'Vigilantes de cadena',
+    lag: (blocks: number | null, estimated: boolean) =>
+      blocks === null ? 'aún desconocido' : `${estimated ? 'unos ' : ''}${blocks} bloques de retraso`,
+    lastTick: 'Última lectura',
+    watcherStates: {
+      ok: 'Al día',
+      failing: 'Fallando',
+      behind: 'Atrasado',
+      stalled: 'Detenido',
+      starting: 'Iniciando',
+    },
+    watchersBehind: 'Vigilantes de cadena atrasados o fallando',
+  },
   timeline: {
     title: 'Cronología',
     truncated: 'Solo se muestran las primeras 500 entradas.',

@@ -59,6 +59,22 @@ export const messages: Messages = {
     paid_late: 'Pago com atraso',
   },
   exact: 'Exato',
+  summary: {
+    volumes: 'Volume por token, últimos 30 dias',
+    token: 'Token',
+    watchers: 'Vigias de cadeia',
+    lag: (blocks: number | null, estimated: boolean) =>
+      blocks === null ? 'ainda desconhecido' : `${estimated ? 'cerca de ' : ''}${blocks} blocos de atraso`,
+    lastTick: 'Última leitura',
+    watcherStates: {
+      ok: 'Em dia',
+      failing: 'Falhando',
+      behind: 'Atrasado',
+      stalled: 'Parado',
+      starting: 'Iniciando',
+    },
+    watchersBehind: 'Vigias de cadeia atrasados ou falhando',
+  },
   timeline: {
     title: 'Linha do tempo',
     truncated: 'Só as primeiras 500 entradas são mostradas.',

@@ -7,6 +7,7 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { data } from '../api.ts';
 import { amount, chainIdOf, txLink, when } from '../format.ts';
+import { LiveRefresh } from '../live.ts';
 import { ConsolePage, formFields } from '../page.ts';
 import { shared } from '../styles.ts';
 import { timelineView } from './timeline.ts';
@@ -30,14 +31,36 @@ class PaymentPage extends ConsolePage<Loaded> {
     `,
   ];
   @property({ attribute: false }) paymentId = '';
+  /** Whatever happens to the payment (an attempt, an e-mail, a refund's step) changes its timeline or refunds. */
+  private readonly live = new LiveRefresh(
+    this,
+    () =>
+      this.data && {
+        timeline: (headers) => this.timeline(headers),
+        refunds: (headers) => this.refunds(headers),
+      },
+    () => this.reload(),
+  );
+
+  private timeline(headers: Record<string, string> = {}) {
+    const path = { id: this.paymentId };
+    return this.app.client.GET('/api/v1/resolved_payments/{id}/timeline', { params: { path }, headers });
+  }
+
+  private refunds(headers: Record<string, string> = {}) {
+    const path = { id: this.paymentId };
+    return this.app.client.GET('/api/v1/resolved_payments/{id}/refunds', { params: { path }, headers });
+  }
 
   protected async load(): Promise<Loaded> {
     const path = { id: this.paymentId };
     const [payment, refunds, timeline] = await Promise.all([
       this.app.client.GET('/api/v1/resolved_payments/{id}', { params: { path } }),
-      this.app.client.GET('/api/v1/resolved_payments/{id}/refunds', { params: { path } }),
-      this.app.client.GET('/api/v1/resolved_payments/{id}/timeline', { params: { path } }),
+      this.refunds(),
+      this.timeline(),
     ]);
+    this.live.note('timeline', timeline);
+    this.live.note('refunds', refunds);
     return {
       payment: data(payment).resolved_payment,
       refunds: data(refunds).refunds,

@@ -8,6 +8,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { data } from '../api.ts';
 import { amount, short, when } from '../format.ts';
+import { LiveRefresh } from '../live.ts';
 import { ConsolePage, describe, formFields } from '../page.ts';
 
 type Payment = components['schemas']['ResolvedPayment'];
@@ -25,11 +26,24 @@ const day = (value: string) => `${value}T00:00:00Z`;
 class PaymentsPage extends ConsolePage<{ payments: Payment[]; next: string | null }> {
   @state() private filters: Filters = {};
   @state() private exporting = false;
+  /**
+   * A new or changed payment changes the first page: it is loaded again (with the filters shown; pages added
+   * with "Load more" are dropped then).
+   */
+  private readonly live = new LiveRefresh(
+    this,
+    () => this.data && { list: (headers) => this.firstPage(headers) },
+    () => this.reload(),
+  );
+
+  private firstPage(headers: Record<string, string> = {}) {
+    return this.app.client.GET('/api/v1/resolved_payments', { params: { query: this.filters }, headers });
+  }
 
   protected async load() {
-    const page = data(
-      await this.app.client.GET('/api/v1/resolved_payments', { params: { query: this.filters } }),
-    );
+    const answer = await this.firstPage();
+    const page = data(answer);
+    this.live.note('list', answer);
     return { payments: page.resolved_payments, next: page.next_cursor };
   }
 
