@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResolvedPayment } from '@checkout/core';
+import { PaymentTimelineResponse, ResolvedPayment } from '@checkout/core';
 import { type DevInbox, startDevInbox } from '@checkout/mail';
 import {
   CheckoutStatus,
@@ -239,6 +239,35 @@ describe.skipIf(databaseUnavailable())('checkout engine', () => {
       eventType: 'resolved_payment.created',
       urlHost: new URL(receiver.url).host,
     });
+
+    // The payment's timeline, read from what the flow recorded (its workflow has ended: every effect is in).
+    const timeline = await service.request('GET', `/api/v1/resolved_payments/${payment!.id}/timeline`, {
+      headers: merchant.headers,
+    });
+    expect(timeline.status, timeline.text).toBe(200);
+    const entries = PaymentTimelineResponse.parse(timeline.body).timeline;
+    const at = (type: string) => entries.findIndex((e) => e.type === type);
+    expect(at('session_opened')).toBe(0);
+    expect(at('session_opened')).toBeLessThan(at('transfer_seen'));
+    expect(at('transfer_seen')).toBeLessThan(at('resolved'));
+    expect(at('resolved')).toBeLessThan(at('webhook_attempt'));
+    expect(entries.find((e) => e.type === 'transfer_seen')).toMatchObject({
+      chain_id: 97,
+      tx_hash: tx.toLowerCase(),
+    });
+    expect(entries.find((e) => e.type === 'confirmed')).toMatchObject({
+      confirmations: 1,
+      required_confirmations: 1,
+    });
+    expect(entries.filter((e) => e.type === 'webhook_attempt')).toEqual([
+      expect.objectContaining({ delivery_id: deliveryId, attempt: 1, status_code: 200 }),
+    ]);
+    expect(
+      entries.flatMap((e) => (e.type === 'email' ? [[e.kind, e.recipient, e.status]] : [])).sort(),
+    ).toEqual([
+      ['customer_receipt', 'customer', 'sent'],
+      ['merchant_notice', 'merchant', 'sent'],
+    ]);
   });
 
   it.each([
