@@ -8,6 +8,7 @@
  * payment request asks, confirmed, and stays `refunded`. Real server and worker, real Temporal, a local EVM
  * chain, an SMTP inbox and a webhook receiver.
  */
+import { PaymentTimelineResponse } from '@checkout/core';
 import { createApiKey, findRefundById, findResolvedPayment } from '@checkout/db';
 import type { DevInbox } from '@checkout/mail';
 import { requestRefund } from '@checkout/workflows';
@@ -91,7 +92,7 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
 
   it('recognises the exact transfer once: sent, then confirmed, and nothing becomes unmatched', async () => {
     // A paid checkout: 10 BUSD from shopper 0 into the merchant's wallet.
-    const { db, wallet, merchant, sessionId } = await openCheckout({
+    const { db, wallet, headers, merchant, sessionId } = await openCheckout({
       walletOf: walletIndex,
       name: 'Filter papers',
       hook: 'shop',
@@ -211,6 +212,39 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
       const from = mail.headers.find((h) => h.key === 'from')?.value;
       expect(from).toMatch(/^"?Filter papers via Stable Checkout"? <payments@localhost>$/);
     }
+
+    // The payment's timeline holds the refund's steps and its e-mails (each claim is done once it was sent).
+    const refundEmails = [
+      'ready_to_pay:customer',
+      'sent:customer',
+      'confirmed:customer',
+      'confirmed:merchant',
+    ];
+    const timeline = await waitFor(
+      async () =>
+        PaymentTimelineResponse.parse(
+          (await service.request('GET', `/api/v1/resolved_payments/${paymentId}/timeline`, { headers })).body,
+        ).timeline,
+      (entries) =>
+        refundEmails.every((k) =>
+          entries.some(
+            (e) => e.type === 'email' && `${e.kind.slice(7)}:${e.recipient}` === k && e.status === 'sent',
+          ),
+        ) &&
+        entries.filter((e) => e.type === 'webhook_attempt' && e.event_type === 'refund.updated').length === 3,
+      "the refund's e-mails in the payment's timeline",
+    );
+    const steps = timeline.filter((e) => e.type.startsWith('refund_'));
+    expect(steps.map((e) => e.type)).toEqual(['refund_requested', 'refund_paid', 'refund_confirmed']);
+    expect(steps[1]).toMatchObject({
+      refund_id: refund.id,
+      tx_hash: exact.toLowerCase(),
+      amount: '7',
+      symbol: 'BUSD',
+    });
+    expect(
+      timeline.filter((e) => e.type === 'webhook_attempt' && e.event_type === 'refund.updated'),
+    ).toHaveLength(3);
   }, 240_000);
 
   it('records a refund paid with another amount: a part payment leaves the rest due, the remainder completes it, more is named', async () => {
