@@ -6,7 +6,7 @@
  * The dev chain reorganises with `evm_snapshot` / `evm_revert`. Real server and worker, real Temporal.
  */
 import { broadcastSignedTransaction, prepareTokenTransfer } from '@checkout/chain';
-import type { ResolvedPayment } from '@checkout/core';
+import { PaymentTimelineResponse, type ResolvedPayment } from '@checkout/core';
 import type { DevInbox } from '@checkout/mail';
 import type { Address, Hash } from 'viem';
 import { parseUnits } from 'viem';
@@ -106,6 +106,21 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
     return prepared;
   };
 
+  /** The payment's timeline once it names the reorganisation's e-mail as sent. */
+  const timelineWithReorgMail = (merchant: TestMerchant, paymentId: string) =>
+    waitFor(
+      async () =>
+        PaymentTimelineResponse.parse(
+          (
+            await service.request('GET', `/api/v1/resolved_payments/${paymentId}/timeline`, {
+              headers: merchant.headers,
+            })
+          ).body,
+        ).timeline,
+      (entries) => entries.some((e) => e.type === 'email' && e.kind === 'reorg' && e.status === 'sent'),
+      "the reorganisation's e-mail in the payment's timeline",
+    );
+
   it('marks a payment whose transaction left the chain reversed, and tells the merchant once', async () => {
     const merchant = await service.createMerchant();
     const order = await shopOrder(merchant, '2.00', chain.deployment.shoppers[0]!.address);
@@ -152,6 +167,11 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
         (m) => m.subject.startsWith('[TEST] Payment reversed') && m.to.includes(to),
       ),
     ).toHaveLength(1);
+    const timeline = await timelineWithReorgMail(merchant, payment!.id);
+    expect(timeline.filter((e) => e.type === 'reversed')).toHaveLength(1);
+    expect(timeline.filter((e) => e.type === 'email' && e.kind === 'reorg')).toEqual([
+      expect.objectContaining({ recipient: 'merchant', status: 'sent' }),
+    ]);
   });
 
   it('moves a payment whose transaction was mined again in another block, and tells the merchant', async () => {
@@ -200,6 +220,12 @@ describe.skipIf(databaseUnavailable())('payments a reorganisation takes away', (
     await inbox.waitFor((m) => m.to.includes(to) && m.subject.includes('Payment moved to another block'), {
       timeoutMs: 30_000,
     });
+    // Its e-mail is claimed under the block it left, which only the move's webhook still names.
+    const timeline = await timelineWithReorgMail(merchant, payment!.id);
+    expect(timeline.find((e) => e.type === 'transfer_seen')).toMatchObject({
+      tx_hash: paid.hash.toLowerCase(),
+    });
+    expect(timeline.some((e) => e.type === 'reversed')).toBe(false);
   });
 
   it('marks an unmatched transfer whose transaction left the chain reversed, cancels its unpaid refund, and opens it again when it is mined again', async () => {
