@@ -18,6 +18,7 @@ const token = { symbol: 'USDC', name: 'USD Coin', decimal_count: 6, ...usdc };
 const txHash = `0x${'ab'.repeat(32)}`;
 const refundHash = `0x${'cd'.repeat(32)}`;
 const blockHash = `0x${'ef'.repeat(32)}`;
+const duplicateHash = `0x${'12'.repeat(32)}`;
 const sender = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 /** Second `s` of 2026-11-01T10:00. */
 const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 10, 0, s));
@@ -258,6 +259,33 @@ describe.skipIf(databaseUnavailable())("a payment's timeline", () => {
       .set({ status: 'confirmed', tx_hash: refundHash, confirmed_at: at(60), updated_at: at(60) })
       .where('id', '=', refundId)
       .execute();
+    // A second payment of the same order, taken by no checkout: a duplicate about this payment.
+    const duplicateId = crypto.randomUUID();
+    await db
+      .insertInto('unmatched_transfers')
+      .values({
+        id: duplicateId,
+        merchant_id: merchant.merchantId,
+        product_id: productId,
+        chain_id: 1,
+        tx_hash: duplicateHash,
+        log_index: 0,
+        block_number: '140',
+        block_hash: null,
+        token_address: usdc.address.toLowerCase(),
+        token: JSON.stringify(token),
+        amount: '25000000',
+        sender_address: sender.toLowerCase(),
+        receiving_address: merchant.address.toLowerCase(),
+        kind: 'duplicate',
+        status: 'open',
+        resolved_payment_id: paymentId,
+        expected_payment_id: null,
+        note: null,
+        created_at: at(65),
+        updated_at: at(65),
+      })
+      .execute();
     // A second refund, still waiting for the customer's address (its e-mails need the worker).
     const second = await service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
       headers: merchant.headers,
@@ -297,6 +325,7 @@ describe.skipIf(databaseUnavailable())("a payment's timeline", () => {
       'refund_requested',
       'refund_paid',
       'refund_confirmed',
+      'unmatched_transfer',
       'reversed',
     ]);
     expect(own[0]).toEqual({ type: 'session_opened', at: at(1).toISOString(), session_id: sessionId });
@@ -342,7 +371,15 @@ describe.skipIf(databaseUnavailable())("a payment's timeline", () => {
     });
     expect(own[10]).toMatchObject({ tx_hash: refundHash, block_number: '130', amount: '10' });
     expect(own[11]).toMatchObject({ refund_id: refundId, tx_hash: refundHash });
-    expect(own[12]).toEqual({ type: 'reversed', at: at(70).toISOString(), block_number: '120' });
+    expect(own[12]).toMatchObject({
+      type: 'unmatched_transfer',
+      kind: 'duplicate',
+      status: 'open',
+      tx_hash: duplicateHash,
+      amount: '25',
+      symbol: 'USDC',
+    });
+    expect(own[13]).toEqual({ type: 'reversed', at: at(70).toISOString(), block_number: '120' });
     // No e-mail's address, subject or content is part of the timeline.
     expect(res.text).not.toContain('shopper@example.com');
     expect(res.text).not.toContain('owner@example.com');

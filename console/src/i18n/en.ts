@@ -83,6 +83,15 @@ export const messages = {
     session_opened: 'Checkout session opened',
     transfer_seen: (block: string | null) =>
       block ? `Transfer seen in block ${block}` : 'Transaction submitted',
+    unmatched_transfer: (amount: string, kind: string, status: string) =>
+      `Another transfer of ${amount} (${kind}): ${status}`,
+    transferStates: {
+      open: 'waiting',
+      attached: 'attached',
+      refunded: 'refunded',
+      dismissed: 'dismissed',
+      reversed: 'reversed',
+    } as Record<string, string>,
     confirmed: (n: number, of: number) => `Confirmed: ${n} of ${of} confirmations`,
     resolved: (amount: string) => `Resolved: ${amount} received`,
     webhook_queued: (event: string, url: string) => `Webhook ${event} queued for ${url}`,

@@ -81,6 +81,15 @@ export const messages: Messages = {
     session_opened: 'Sesión de pago abierta',
     transfer_seen: (block: string | null) =>
       block ? `Transferencia vista en el bloque ${block}` : 'Transacción enviada',
+    unmatched_transfer: (amount: string, kind: string, status: string) =>
+      `Otra transferencia de ${amount} (${kind}): ${status}`,
+    transferStates: {
+      open: 'pendiente',
+      attached: 'asignada',
+      refunded: 'reembolsada',
+      dismissed: 'descartada',
+      reversed: 'revertida',
+    },
     confirmed: (n: number, of: number) => `Confirmado: ${n} de ${of} confirmaciones`,
     resolved: (amount: string) => `Resuelto: ${amount} recibidos`,
     webhook_queued: (event: string, url: string) => `Webhook ${event} en cola para ${url}`,

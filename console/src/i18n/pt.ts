@@ -81,6 +81,15 @@ export const messages: Messages = {
     session_opened: 'Sessão de pagamento aberta',
     transfer_seen: (block: string | null) =>
       block ? `Transferência vista no bloco ${block}` : 'Transação enviada',
+    unmatched_transfer: (amount: string, kind: string, status: string) =>
+      `Outra transferência de ${amount} (${kind}): ${status}`,
+    transferStates: {
+      open: 'pendente',
+      attached: 'associada',
+      refunded: 'reembolsada',
+      dismissed: 'descartada',
+      reversed: 'revertida',
+    },
     confirmed: (n: number, of: number) => `Confirmado: ${n} de ${of} confirmações`,
     resolved: (amount: string) => `Resolvido: ${amount} recebidos`,
     webhook_queued: (event: string, url: string) => `Webhook ${event} na fila para ${url}`,

@@ -17,6 +17,12 @@ function describeEntry(e: Entry, t: Messages): TemplateResult | string {
       return tl.session_opened;
     case 'transfer_seen':
       return html`${tl.transfer_seen(e.block_number)} ${txLink(e.chain_id, e.tx_hash)}`;
+    case 'unmatched_transfer':
+      return html`${tl.unmatched_transfer(
+        amount(e.amount, e.symbol),
+        t.kinds[e.kind] ?? e.kind,
+        tl.transferStates[e.status] ?? e.status,
+      )} ${txLink(e.chain_id, e.tx_hash)}`;
     case 'confirmed':
       return tl.confirmed(e.confirmations, e.required_confirmations);
     case 'resolved': {

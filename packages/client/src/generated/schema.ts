@@ -9229,7 +9229,7 @@ export interface components {
             timeline: components["schemas"]["PaymentTimelineEntry"][];
             truncated: boolean;
         };
-        PaymentTimelineEntry: components["schemas"]["TimelineSessionOpened"] | components["schemas"]["TimelineTransferSeen"] | components["schemas"]["TimelineConfirmed"] | components["schemas"]["TimelineResolved"] | components["schemas"]["TimelineWebhookQueued"] | components["schemas"]["TimelineWebhookAttempt"] | components["schemas"]["TimelineEmail"] | components["schemas"]["TimelineRefundRequested"] | components["schemas"]["TimelineRefundPaid"] | components["schemas"]["TimelineRefundConfirmed"] | components["schemas"]["TimelineRefundCanceled"] | components["schemas"]["TimelineRefundExpired"] | components["schemas"]["TimelineReversed"];
+        PaymentTimelineEntry: components["schemas"]["TimelineSessionOpened"] | components["schemas"]["TimelineTransferSeen"] | components["schemas"]["TimelineUnmatchedTransfer"] | components["schemas"]["TimelineConfirmed"] | components["schemas"]["TimelineResolved"] | components["schemas"]["TimelineWebhookQueued"] | components["schemas"]["TimelineWebhookAttempt"] | components["schemas"]["TimelineEmail"] | components["schemas"]["TimelineRefundRequested"] | components["schemas"]["TimelineRefundPaid"] | components["schemas"]["TimelineRefundConfirmed"] | components["schemas"]["TimelineRefundCanceled"] | components["schemas"]["TimelineRefundExpired"] | components["schemas"]["TimelineReversed"];
         TimelineSessionOpened: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -9259,6 +9259,30 @@ export interface components {
             /** @example 0x9f1b6c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b */
             tx_hash: string;
             block_number: string | null;
+        };
+        TimelineUnmatchedTransfer: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "unmatched_transfer";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            /** Format: uuid */
+            unmatched_transfer_id: string;
+            /** @enum {string} */
+            kind: "duplicate" | "closed_attempt" | "wrong_amount" | "unexpected";
+            /** @enum {string} */
+            status: "open" | "attached" | "refunded" | "dismissed" | "reversed";
+            chain_id: number;
+            /** @example 0x9f1b6c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b */
+            tx_hash: string;
+            /** @example 25.5 */
+            amount: string;
+            symbol: string;
         };
         TimelineConfirmed: {
             /**

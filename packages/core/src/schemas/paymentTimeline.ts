@@ -1,6 +1,6 @@
 /**
  * A resolved payment's timeline: everything that happened to it, oldest first — its session opened, its
- * transfer seen and confirmed, its resolution, each webhook delivery and attempt, each e-mail, each refund's
+ * transfer seen and confirmed, other transfers about it (a second payment, a top-up), its resolution, each webhook delivery and attempt, each e-mail, each refund's
  * steps, a reversal. Read from the records the service keeps; e-mails name their kind and recipient, never
  * their content.
  */
@@ -28,6 +28,17 @@ export const PaymentTimelineEntry = z
       tx_hash: TxHash,
       /** Null for a transaction submitted by its hash before the chain's watcher read its block. */
       block_number: BlockNumber.nullable(),
+    }),
+    entry('TimelineUnmatchedTransfer', 'unmatched_transfer', {
+      /** Another transfer about the payment that no checkout took: a second payment of it, or a top-up attached. */
+      unmatched_transfer_id: Uuid,
+      kind: z.enum(['duplicate', 'closed_attempt', 'wrong_amount', 'unexpected']),
+      /** What became of it (as it stands now). */
+      status: z.enum(['open', 'attached', 'refunded', 'dismissed', 'reversed']),
+      chain_id: z.number().int(),
+      tx_hash: TxHash,
+      amount: TokenAmount,
+      symbol: z.string(),
     }),
     entry('TimelineConfirmed', 'confirmed', {
       confirmations: z.number().int().min(0),

@@ -9,11 +9,14 @@ import {
 import type { PaymentTimelineRecords } from '../repositories/paymentTimeline.ts';
 import type { ResolvedPaymentRow } from '../schema.ts';
 
-/** The entries of a payment's own steps: its session, transfer, confirmations, resolution and reversal. */
+/**
+ * The entries of a payment's own steps: its session, transfer, confirmations, resolution, the other transfers
+ * about it and its reversal.
+ */
 function paymentEntries(
   payment: ResolvedPaymentRow,
   exception: PaymentExceptionStatus | null,
-  { session, seen }: PaymentTimelineRecords,
+  { session, seen, unmatched }: PaymentTimelineRecords,
 ): PaymentTimelineEntry[] {
   const token = payment.received_token;
   const entries: PaymentTimelineEntry[] = [];
@@ -43,6 +46,18 @@ function paymentEntries(
     exception_status: exception,
     tx_failure: payment.tx_failure,
   });
+  for (const u of unmatched)
+    entries.push({
+      type: 'unmatched_transfer',
+      at: u.created_at.toISOString(),
+      unmatched_transfer_id: u.id,
+      kind: u.kind,
+      status: u.status,
+      chain_id: u.chain_id,
+      tx_hash: u.tx_hash,
+      amount: formatUnits(BigInt(u.amount), u.token.decimal_count),
+      symbol: u.token.symbol,
+    });
   if (payment.reversed_at)
     entries.push({
       type: 'reversed',

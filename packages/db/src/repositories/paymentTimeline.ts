@@ -8,6 +8,7 @@ import { type Kysely, sql } from 'kysely';
 import type { CheckoutSessionRow } from '../checkoutSchema.ts';
 import type { RefundRow } from '../refundSchema.ts';
 import type { Database, EffectClaimsTable, ResolvedPaymentRow } from '../schema.ts';
+import type { UnmatchedTransferRow } from '../unmatchedSchema.ts';
 import { listDeliveriesAbout, type WebhookDeliveryWithAttempts } from './webhookDeliveryLog.ts';
 
 /** An e-mail's claim with what its key says of it, and whether it was given up. */
@@ -27,6 +28,8 @@ export interface PaymentTimelineRecords {
   /** When the chain's watcher first read the paying transfer, or the hash was submitted; and its block. */
   seen: { at: Date; blockNumber: string | null } | undefined;
   deliveries: WebhookDeliveryWithAttempts[];
+  /** Transfers no checkout took that are about the payment: its duplicates and the top-ups attached to it. */
+  unmatched: UnmatchedTransferRow[];
   emails: TimelineEmailClaim[];
   refunds: RefundRow[];
   refundTransfers: Array<{
@@ -75,7 +78,7 @@ export async function readPaymentTimelineRecords(
   payment: ResolvedPaymentRow,
   merchantId: string,
 ): Promise<PaymentTimelineRecords> {
-  const [session, transfer, submitted, refunds] = await Promise.all([
+  const [session, transfer, submitted, refunds, unmatched] = await Promise.all([
     db
       .selectFrom('checkout_sessions')
       .selectAll()
@@ -100,6 +103,13 @@ export async function readPaymentTimelineRecords(
       .where('resolved_payment_id', '=', payment.id)
       .orderBy('created_at')
       .execute(),
+    db
+      .selectFrom('unmatched_transfers')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('resolved_payment_id', '=', payment.id)
+      .orderBy('created_at')
+      .execute(),
   ]);
   const refundIds = refunds.map((r) => r.id);
   const [deliveries, refundTransfers] = await Promise.all([
@@ -121,6 +131,7 @@ export async function readPaymentTimelineRecords(
     session,
     seen: seenAt && { at: seenAt, blockNumber: transfer?.block_number ?? payment.block_number },
     deliveries,
+    unmatched,
     emails: await readEmailClaims(db, payment, refunds, refundTransfers, deliveries),
     refunds,
     refundTransfers,
