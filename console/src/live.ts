@@ -2,8 +2,8 @@
  * Keeps a page current without a reload: every {@link liveIntervalMs} while the tab is visible (and at once
  * when it is shown again), it asks the API again for what the page shows, naming the ETag of the answer it
  * has (`If-None-Match`). While nothing changed the service answers `304` without a body; when an answer
- * differs, the page loads again. The service pushes no merchant-wide events, and a 304 every ten seconds per
- * open page costs one indexed read and a few hundred bytes.
+ * differs, the page loads again. The service pushes no merchant-wide events; a check costs the answer's reads
+ * on the server but no body on the wire and no rendering here, and a hidden tab makes none.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
