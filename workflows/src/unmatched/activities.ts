@@ -5,9 +5,6 @@
  */
 import { parseUnits, wireTokenOf } from '@checkout/core';
 import {
-  findExpectedPayment,
-  findLatestRefundOfTransfer,
-  findUnmatchedTransferById,
   handOverOf,
   listSessionsAtAddress,
   listSessionsByReferences,
@@ -20,8 +17,8 @@ import { withQueuedCalls } from '../handOver/fromActivity.ts';
 import type { WorkerResources } from '../resources.ts';
 import { classifyTransfer, defaultMatchTolerancePercent, type SessionAround } from './classify.ts';
 import { emailUnmatchedTransfer } from './email.ts';
+import { readUnmatchedFate } from './fate.ts';
 import { recordUnmatchedTransfer } from './record.ts';
-import { type UnmatchedFate, unmatchedTransferSummary } from './shared.ts';
 
 /** What the unmatched-transfer activities need. */
 export interface UnmatchedActivityDeps extends Pick<WorkerResources, 'db' | 'secrets' | 'tokens' | 'mailer'> {
@@ -75,30 +72,7 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
       emailUnmatchedTransfer(deps, input),
 
     /** What became of the transfer: its status, and the expected payment or refund it now hangs on. */
-    async readUnmatchedFate(input: { unmatchedTransferId: string }): Promise<UnmatchedFate> {
-      const row = await findUnmatchedTransferById(db, input.unmatchedTransferId);
-      if (!row) {
-        const none = { expectedPayment: null, resolvedPaymentId: null, refund: null };
-        return { title: '', status: 'missing', ...none };
-      }
-      const expected = row.expected_payment_id
-        ? await findExpectedPayment(db, row.expected_payment_id)
-        : null;
-      const refund = row.status === 'refunded' ? await findLatestRefundOfTransfer(db, row.id) : null;
-      return {
-        title: unmatchedTransferSummary(row).staticSummary,
-        status: row.status,
-        expectedPayment: expected ? { id: expected.id, status: expected.status } : null,
-        // Attached to an expected payment: the payment its checkout recorded; else the one it topped up.
-        resolvedPaymentId:
-          row.status !== 'attached'
-            ? null
-            : expected
-              ? expected.resolved_payment_id
-              : row.resolved_payment_id,
-        refund: refund ? { id: refund.id, status: refund.status } : null,
-      };
-    },
+    readUnmatchedFate: (input: { unmatchedTransferId: string }) => readUnmatchedFate(db, input),
   };
 
   /**
