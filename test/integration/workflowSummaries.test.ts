@@ -9,27 +9,14 @@ import {
   refundWorkflowId,
   webhookWorkflowId,
 } from '@checkout/workflows';
-import type { WorkflowHandle } from '@temporalio/client';
 import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOf, createOnrampReadyUser, createUser, decideKyc } from '../support/areaB.ts';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
 import { randomAddress, startTestService, type TestService } from '../support/service.ts';
-import { shownStatus } from '../support/temporal.ts';
+import { shownOnceAt } from '../support/temporal.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
-
-/** Reads what the UI shows of the workflow (bounded) until its Summary line ends with `status` (or holds it). */
-async function shownOnceAt(handle: WorkflowHandle, status: string, timeoutMs = 30_000, within = false) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const shown = await shownStatus(handle).catch(() => undefined);
-    if (shown?.summary?.endsWith(` · ${status}`)) return shown;
-    if (within && shown?.summary?.includes(` · ${status} · `)) return shown;
-    if (Date.now() > deadline) throw new Error(`${handle.workflowId} shows ${JSON.stringify(shown)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(databaseUnavailable())('workflow summaries in the Temporal UI', () => {
   let service: TestService;

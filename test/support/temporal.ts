@@ -119,3 +119,20 @@ export async function shownStatus(
   ]);
   return { summary: description.typedSearchAttributes.get(Summary), details: metadata.currentDetails ?? '' };
 }
+
+/** Reads what the UI shows of the workflow (bounded) until its Summary line ends with `status` (or holds it). */
+export async function shownOnceAt(
+  handle: WorkflowHandle,
+  status: string,
+  timeoutMs = 30_000,
+  within = false,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = await shownStatus(handle).catch(() => undefined);
+    if (shown?.summary?.endsWith(` · ${status}`)) return shown;
+    if (within && shown?.summary?.includes(` · ${status} · `)) return shown;
+    if (Date.now() > deadline) throw new Error(`${handle.workflowId} shows ${JSON.stringify(shown)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

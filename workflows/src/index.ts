@@ -77,6 +77,7 @@ export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export * from './summaries.ts';
 export { countLivePollers, livePollerWindowMs } from './taskQueuePollers.ts';
+export { unmatchedWorkflowId } from './unmatched/shared.ts';
 export {
   attachToExpectedPayment,
   attachToResolvedPayment,

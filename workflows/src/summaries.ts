@@ -26,13 +26,13 @@ function words(status: string): string {
 }
 
 /** `awaiting_payment` → `**Awaiting payment**`. */
-function headline(status: string): string {
+export function headline(status: string): string {
   const text = words(status);
   return `**${text.charAt(0).toUpperCase()}${text.slice(1)}**`;
 }
 
 /** Markdown list items, one a line. */
-function items(lines: Array<string | false | null | undefined>): string {
+export function items(lines: Array<string | false | null | undefined>): string {
   return lines
     .filter((l): l is string => typeof l === 'string' && l !== '')
     .map((l) => `- ${l}`)
@@ -40,7 +40,7 @@ function items(lines: Array<string | false | null | undefined>): string {
 }
 
 /** Workflow time in epoch milliseconds, as the UI shows it (UTC, to the second). */
-function time(ms: number): string {
+export function time(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

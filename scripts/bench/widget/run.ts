@@ -158,6 +158,8 @@ async function main(): Promise<void> {
   };
   // The texts of the page's language come with the view, before the element is payable (English here).
   const texts = sizeOf(join(widgetDir, manifest.messages.en));
+  // What the element needs before it is payable: the first load and the texts it fetches with the view.
+  const withTexts = sumSizes([moduleFirst, texts]);
   const trivialSize = sizeOf(join(trivial.dir, trivial.script));
   // The hosted refund pages (their own build): each page's module script and what it imports statically.
   const refundPages = Object.fromEntries(
@@ -265,6 +267,13 @@ async function main(): Promise<void> {
     ],
     ['texts of one language (en)', '1', kb(texts.raw), kb(texts.gzip), kb(texts.brotli)],
     [
+      'first load with its texts, ES (en)',
+      String(moduleClosure.length + 1),
+      kb(withTexts.raw),
+      kb(withTexts.gzip),
+      kb(withTexts.brotli),
+    ],
+    [
       'payment module + static chunks',
       String(paymentFiles.length),
       kb(paymentTotal.raw),
@@ -351,6 +360,11 @@ async function main(): Promise<void> {
       pass: moduleFirst.gzip <= aims.firstScriptGzip,
     },
     {
+      aim: `first load (ES) with its texts ≤ ${kb(aims.firstScriptGzip)} gzip`,
+      value: kb(withTexts.gzip),
+      pass: withTexts.gzip <= aims.firstScriptGzip,
+    },
+    {
       aim: `payment, classic path ≤ ${kb(aims.paymentGzip)} gzip`,
       value: kb(payment.classic.gzip),
       pass: payment.classic.gzip <= aims.paymentGzip,
@@ -421,6 +435,7 @@ async function main(): Promise<void> {
           classic: files.classic,
           moduleFirst: { files: moduleClosure, ...moduleFirst },
           texts,
+          withTexts,
           paymentModule: { files: paymentFiles, total: paymentTotal },
           wallet: {
             files: walletSizes,

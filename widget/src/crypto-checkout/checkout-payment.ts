@@ -11,7 +11,8 @@ import { formatToken } from '../amount.ts';
 import type { CheckoutSession, CheckoutView } from '../api.ts';
 import { chainName } from '../chains.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
-import type { Localized, Messages } from '../i18n.ts';
+import { type PaymentLocalized, withPaymentTexts } from '../i18n/payment.ts';
+import type { Localized } from '../i18n.ts';
 import type { PaymentRequestModule } from '../lazy-modules.ts';
 import type { Holding, PaymentPlan, WalletErrorKind, WalletFlow, WalletModule } from '../wallet/types.ts';
 import { describeApiError, describeWalletError } from './describe-error.ts';
@@ -26,7 +27,8 @@ import { html, nothing, takeTemplateTags as takeShellTags } from './template-tag
  * The wording of a service error, for the shell's load errors (the shell reaches it once this module loaded).
  * @public
  */
-export const describeLoadError = describeApiError;
+export const describeLoadError = (error: unknown, localized: Localized): string | undefined =>
+  describeApiError(error, withPaymentTexts(localized).messages);
 /**
  * Hands this module the shell's Lit template tags before it renders (it imports no Lit of its own).
  * @public
@@ -277,8 +279,12 @@ export class CheckoutPayment {
     const amount = this.state.session?.expected_token_amount ?? this.checkout.price();
     const holdings = (error as { holdings?: Holding[] } | undefined)?.holdings ?? [];
     this.state.failure = {
-      message: (lang) =>
-        describeApiError(error, lang.messages) ?? describeWalletError(kind, view, amount, holdings, lang),
+      message: (shown) => {
+        const lang = withPaymentTexts(shown);
+        return (
+          describeApiError(error, lang.messages) ?? describeWalletError(kind, view, amount, holdings, lang)
+        );
+      },
       retry,
     };
     // The control the shopper used may be gone or disabled: focus goes to the way on.
@@ -324,8 +330,9 @@ export class CheckoutPayment {
    * What the payment shows in `phase`: the review of a wallet's payment, or its progress and outcome; while
    * the request is withdrawn, only what arrived and what happens next.
    */
-  render(phase: CheckoutPhase, localized: Localized): TemplateResult | HTMLElement | typeof nothing {
+  render(phase: CheckoutPhase, shown: Localized): TemplateResult | HTMLElement | typeof nothing {
     const view = this.checkout.view();
+    const localized = withPaymentTexts(shown);
     const t = localized.messages;
     if (!view) return nothing;
     if (this.withdrawn && phase !== 'wallet' && !isFinal(phase)) return this.renderWithdrawn(localized);
@@ -378,7 +385,7 @@ export class CheckoutPayment {
   }
 
   /** The amount asked, written as the header and the payment request write it (at least 2 decimals). */
-  private asked(value: string, { locale }: Localized): string {
+  private asked(value: string, { locale }: PaymentLocalized): string {
     return formatToken(value, this.checkout.view()?.token.symbol ?? '', locale, 'up', 2);
   }
 
@@ -386,9 +393,9 @@ export class CheckoutPayment {
    * Transfers of another amount paid nothing by themselves, and the merchant has been told: the request
    * is gone, and the page says what arrived and that the merchant will confirm the order or refund it.
    */
-  private renderWithdrawn(localized: Localized): TemplateResult {
+  private renderWithdrawn(localized: PaymentLocalized): TemplateResult {
     const session = this.session!;
-    const t: Messages = localized.messages;
+    const t = localized.messages;
     const expected = this.asked(session.expected_token_amount, localized);
     const received = session.unmatched_transfers.map((u) =>
       t.receivedOther(formatToken(u.amount, u.token_symbol, localized.locale, 'down', 2), expected),
@@ -400,7 +407,7 @@ export class CheckoutPayment {
   }
 
   /** The session's payment request (QR code), made by the lazy module once per URI and language. */
-  private renderRequest(view: CheckoutView, localized: Localized): HTMLElement | typeof nothing {
+  private renderRequest(view: CheckoutView, localized: PaymentLocalized): HTMLElement | typeof nothing {
     const session = this.session;
     const module = this.requestModule;
     if (!session?.payment_uri || !module) return nothing;

@@ -232,10 +232,10 @@ export class CryptoCheckout extends LitElement {
       const module = missing ? undefined : await this.loadPayment().catch(() => undefined);
       this.phase = 'load-error';
       this.failure = {
-        message: ({ messages }) =>
+        message: (localized) =>
           missing
-            ? messages.linkInvalid
-            : (module?.describeLoadError(error, messages) ?? messages.loadFailed),
+            ? localized.messages.linkInvalid
+            : (module?.describeLoadError(error, localized) ?? localized.messages.loadFailed),
         retry: missing ? null : () => void this.load(),
       };
     }

@@ -2,7 +2,7 @@
 import { formatToken } from '../amount.ts';
 import type { CheckoutApiError, CheckoutView } from '../api.ts';
 import { chainName, nativeSymbol } from '../chains.ts';
-import type { Localized, Messages } from '../i18n.ts';
+import type { PaymentLocalized, PaymentMessages } from '../i18n/payment.ts';
 import type { Holding, WalletErrorKind } from '../wallet/types.ts';
 
 /**
@@ -13,7 +13,7 @@ export const isApiError = (error: unknown): error is CheckoutApiError =>
   error instanceof Error && error.name === 'CheckoutApiError';
 
 /** An error answer of the service in the shopper's words; undefined for anything else. */
-export function describeApiError(error: unknown, t: Messages): string | undefined {
+export function describeApiError(error: unknown, t: PaymentMessages): string | undefined {
   if (!isApiError(error)) return undefined;
   if (error.status === 0) return t.errors.rpc;
   // The text of a failure on the service's side is not for the shopper.
@@ -34,7 +34,7 @@ export function describeWalletError(
   view: Pick<CheckoutView, 'blockchain' | 'network' | 'chain_id' | 'token'> | undefined,
   amount: string | null,
   holdings: Holding[],
-  { locale, messages: t }: Localized,
+  { locale, messages: t }: PaymentLocalized,
 ): string {
   switch (kind) {
     case 'rejected':

@@ -2,7 +2,7 @@
 import type { TemplateResult } from 'lit';
 import type { CheckoutSession, CheckoutView } from '../api.ts';
 import { explorerOf } from '../chains.ts';
-import type { Messages } from '../i18n.ts';
+import type { PaymentMessages } from '../i18n/payment.ts';
 import type { PendingRedirect } from './outcome.ts';
 import { type CheckoutPhase, shortAddress, webUrl } from './state.ts';
 import { html, nothing } from './template-tags.ts';
@@ -17,7 +17,11 @@ export interface Transaction {
 }
 
 /** The transaction hash, a button copying it whole, and its page on the chain's explorer. */
-function renderHash(view: CheckoutView, tx: Transaction, t: Messages): TemplateResult | typeof nothing {
+function renderHash(
+  view: CheckoutView,
+  tx: Transaction,
+  t: PaymentMessages,
+): TemplateResult | typeof nothing {
   const { hash, copied } = tx;
   if (!hash) return nothing;
   const explorer = explorerOf(view, hash);
@@ -36,7 +40,7 @@ function renderHash(view: CheckoutView, tx: Transaction, t: Messages): TemplateR
 }
 
 /** This tab's own transaction, when it paid nothing because the checkout was settled otherwise. */
-function renderUnused(tx: Transaction, t: Messages): TemplateResult | typeof nothing {
+function renderUnused(tx: Transaction, t: PaymentMessages): TemplateResult | typeof nothing {
   return tx.unused ? html`<p>${t.notUsed(shortAddress(tx.unused))}</p>` : nothing;
 }
 
@@ -52,7 +56,7 @@ export function renderOutcome(
     startAgain: () => void;
     redirect: PendingRedirect | undefined;
   },
-  t: Messages,
+  t: PaymentMessages,
 ): TemplateResult | typeof nothing {
   const redirect = ended.redirect;
   const leaving = redirect

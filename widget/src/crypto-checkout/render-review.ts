@@ -2,7 +2,7 @@
 import type { TemplateResult } from 'lit';
 import { formatToken } from '../amount.ts';
 import type { CheckoutView } from '../api.ts';
-import type { Localized } from '../i18n.ts';
+import type { PaymentLocalized } from '../i18n/payment.ts';
 import type { PaymentPlan } from '../wallet/types.ts';
 import { shortAddress } from './state.ts';
 import { html, nothing } from './template-tags.ts';
@@ -22,7 +22,7 @@ export interface Review {
 /** What leaves the wallet, the stablecoin to pay with, and "Pay now". */
 export function renderReview(
   review: Review,
-  localized: Localized,
+  localized: PaymentLocalized,
   on: { plan(plan: PaymentPlan): void; pay(): void; anotherWallet(): void },
 ): TemplateResult {
   const { plan, view, asking, busy } = review;
@@ -55,7 +55,7 @@ export function renderReview(
 /** The stablecoins the wallet can pay with, when there is a choice; those it cannot are shown disabled. */
 function renderTokenChoice(
   { options, plan: chosen, asking, busy }: Review,
-  { locale, messages: t }: Localized,
+  { locale, messages: t }: PaymentLocalized,
   onPick: (plan: PaymentPlan) => void,
 ): TemplateResult | typeof nothing {
   if (options.length < 2) return nothing;

@@ -168,11 +168,12 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
     const holdings = (error as { holdings?: Holding[] } | undefined)?.holdings ?? [];
     let text: string | undefined;
     try {
-      const messages = await loadMessages(this.language);
-      text = describeWalletError(kind, this.target(data), data.amount_due, holdings, {
-        locale: this.locale,
-        messages,
-      });
+      const [messages, { withPaymentTexts }] = await Promise.all([
+        loadMessages(this.language),
+        import('../i18n/payment.ts'),
+      ]);
+      const lang = withPaymentTexts({ locale: this.locale, messages });
+      text = describeWalletError(kind, this.target(data), data.amount_due, holdings, lang);
     } catch {
       // The element's texts could not be fetched: the page's own words.
     }

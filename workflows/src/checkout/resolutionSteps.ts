@@ -1,6 +1,7 @@
 /**
  * The checkout's resolution: the Resolved Payment written once (unique on chain, hash and log index) with
- * the session's and expected payment's final status and, when the product sends webhooks, its delivery.
+ * the session's and expected payment's final status and, when the product sends webhooks, its delivery; a
+ * transfer the merchant attached tells its unmatched transfer's workflow.
  */
 import { isTestToken, percentDifference, webhookEvents, wireTokenOf } from '@checkout/core';
 import {
@@ -8,6 +9,7 @@ import {
   findExpectedPayment,
   findProductById,
   findResolvedPayment,
+  listAttachedOfTransaction,
   listTransfersOfTransactions,
   presentResolvedPayment,
   recordResolvedPayment,
@@ -15,6 +17,8 @@ import {
 } from '@checkout/db';
 import { ApplicationFailure } from '@temporalio/activity';
 import { getAddress } from 'viem';
+import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import { queueUnmatchedChanged } from '../unmatched/follow.ts';
 import { webhookMemo } from '../webhookDelivery/shared.ts';
 import { type CheckoutActivityDeps, checkoutLookups } from './activityDeps.ts';
 import { paymentAddressOf } from './matching.ts';
@@ -35,6 +39,8 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
       parts?: string[];
       facts: Extract<TransactionFacts, { status: 'confirmed' | 'reverted' }>;
       late: boolean;
+      /** The merchant attached the transaction (an unmatched transfer, whose workflow is told it paid). */
+      attached?: boolean;
     }): Promise<RecordedResolution> {
       const session = await sessionOf(input.sessionId);
       const [product, expectedPayment] = await Promise.all([
@@ -68,52 +74,60 @@ export function createResolutionSteps(deps: CheckoutActivityDeps) {
               receivedAmount * 10n ** BigInt(session.expected_token.decimal_count),
             );
       let webhookDeliveryId: string | null = null;
-      const { resolvedPaymentId } = await recordResolvedPayment(
-        db,
-        {
-          sessionId: session.id,
-          late: input.late,
-          payment: {
-            id: crypto.randomUUID(),
-            product_id: product.id,
-            expected_payment_id: session.expected_payment_id,
-            is_test: isTestToken({ network: session.expected_token.network as 'testnet' }),
-            dollar_amount: expectedPayment.dollar_amount,
-            metadata: expectedPayment.metadata,
-            user_email: session.email,
-            custom_fields: session.custom_fields,
-            chain_id: session.chain_id,
-            expected_token: session.expected_token,
-            received_token: receivedToken,
-            expected_token_amount: session.expected_token_amount,
-            received_token_amount: receivedAmount.toString(),
-            amount_difference: amountDifference,
-            receiving_address: getAddress(session.receiving_address),
-            sender_address: getAddress(facts.from),
-            tx_id: input.txHash.toLowerCase(),
-            log_index: facts.logIndex,
-            tx_success: facts.status === 'confirmed',
-            tx_failure: facts.status === 'reverted',
-            swapped: facts.swapped,
+      const { resolvedPaymentId } = await withQueuedCalls(db, () =>
+        recordResolvedPayment(
+          db,
+          {
+            sessionId: session.id,
             late: input.late,
-            block_number: facts.blockNumber,
-            block_hash: facts.blockHash.toLowerCase(),
+            payment: {
+              id: crypto.randomUUID(),
+              product_id: product.id,
+              expected_payment_id: session.expected_payment_id,
+              is_test: isTestToken({ network: session.expected_token.network as 'testnet' }),
+              dollar_amount: expectedPayment.dollar_amount,
+              metadata: expectedPayment.metadata,
+              user_email: session.email,
+              custom_fields: session.custom_fields,
+              chain_id: session.chain_id,
+              expected_token: session.expected_token,
+              received_token: receivedToken,
+              expected_token_amount: session.expected_token_amount,
+              received_token_amount: receivedAmount.toString(),
+              amount_difference: amountDifference,
+              receiving_address: getAddress(session.receiving_address),
+              sender_address: getAddress(facts.from),
+              tx_id: input.txHash.toLowerCase(),
+              log_index: facts.logIndex,
+              tx_success: facts.status === 'confirmed',
+              tx_failure: facts.status === 'reverted',
+              swapped: facts.swapped,
+              late: input.late,
+              block_number: facts.blockNumber,
+              block_hash: facts.blockHash.toLowerCase(),
+            },
           },
-        },
-        async (trx, id) => {
-          if (!product.send_webhook || !product.webhook_url) return;
-          const row = await findResolvedPayment(trx, id);
-          if (!row) throw new Error(`the resolved payment ${id} just recorded is missing`);
-          const delivery = await createWebhookDelivery(trx, deps.secrets, {
-            merchantId: product.merchant_id,
-            eventType: resolvedPaymentEvent,
-            subjectId: id,
-            productId: product.id,
-            url: product.webhook_url,
-            payload: () => JSON.stringify(presentResolvedPayment(row, product, deps.secrets)),
-          });
-          webhookDeliveryId = delivery.id;
-        },
+          async (trx, id) => {
+            if (input.attached) {
+              await queueUnmatchedChanged(
+                trx,
+                await listAttachedOfTransaction(trx, { chainId: session.chain_id, txHash: input.txHash }),
+              );
+            }
+            if (!product.send_webhook || !product.webhook_url) return;
+            const row = await findResolvedPayment(trx, id);
+            if (!row) throw new Error(`the resolved payment ${id} just recorded is missing`);
+            const delivery = await createWebhookDelivery(trx, deps.secrets, {
+              merchantId: product.merchant_id,
+              eventType: resolvedPaymentEvent,
+              subjectId: id,
+              productId: product.id,
+              url: product.webhook_url,
+              payload: () => JSON.stringify(presentResolvedPayment(row, product, deps.secrets)),
+            });
+            webhookDeliveryId = delivery.id;
+          },
+        ),
       );
       return {
         resolvedPaymentId,

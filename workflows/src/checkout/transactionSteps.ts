@@ -6,6 +6,8 @@
 import { inTransaction, releaseTransaction, reopenUnmatchedClaim, updateSession } from '@checkout/db';
 import { Context } from '@temporalio/activity';
 import type { Hash } from 'viem';
+import { withQueuedCalls } from '../handOver/fromActivity.ts';
+import { queueUnmatchedChanged } from '../unmatched/follow.ts';
 import { type CheckoutActivityDeps, checkoutLookups, type Session } from './activityDeps.ts';
 import { inspectTransaction } from './inspectTransaction.ts';
 import type { CheckoutWorkflowStatus, TransactionFacts } from './shared.ts';
@@ -69,17 +71,20 @@ export function createTransactionSteps(deps: CheckoutActivityDeps) {
       /** The merchant attached it: it goes back to being an open unmatched transfer. */
       attached?: boolean;
     }): Promise<void> {
-      await inTransaction(db, async (trx) => {
-        if (input.status !== null) {
-          await updateSession(trx, input.sessionId, {
-            status: input.status,
-            tx_hash: null,
-            error: input.error,
-          });
-        }
-        if (input.attached) await reopenUnmatchedClaim(trx, input);
-        else await releaseTransaction(trx, input);
-      });
+      // An attachment given back: its unmatched transfer's workflow is told at once.
+      await withQueuedCalls(db, () =>
+        inTransaction(db, async (trx) => {
+          if (input.status !== null) {
+            await updateSession(trx, input.sessionId, {
+              status: input.status,
+              tx_hash: null,
+              error: input.error,
+            });
+          }
+          if (input.attached) await queueUnmatchedChanged(trx, await reopenUnmatchedClaim(trx, input));
+          else await releaseTransaction(trx, input);
+        }),
+      );
     },
 
     /**

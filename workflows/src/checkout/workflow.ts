@@ -181,6 +181,7 @@ async function settle(
       parts: run.parts,
       facts,
       late,
+      attached: run.attached,
     });
     run.resolvedPaymentId = recorded.resolvedPaymentId;
     run.late = late;

@@ -1,7 +1,7 @@
 /**
  * Every change of a refund's status, in one transaction: the row moves, the `refund.updated` webhook is
  * queued, an unmatched transfer whose refund ended unpaid is given back to the merchant, and the refund's
- * workflow is told to read the row again. The merchant's cancel is one such change.
+ * workflow (and an unmatched transfer's) is told to read the row again. The merchant's cancel is one such change.
  */
 import type { ChainClients } from '@checkout/chain';
 import { ApiError } from '@checkout/core';
@@ -18,6 +18,7 @@ import {
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { queueUnmatchedChanged } from '../unmatched/follow.ts';
 import { announceRefund } from './announce.ts';
 import { unreadRefundTransfer } from './onChain.ts';
 import { refundChangedSignal, refundWorkflowId } from './shared.ts';
@@ -44,6 +45,7 @@ export async function changeRefund(
     }
     await announceRefund(trx, deps, row);
     await signalRefund(trx, row.id);
+    if (row.unmatched_transfer_id) await queueUnmatchedChanged(trx, [row.unmatched_transfer_id]);
     return row;
   });
 }

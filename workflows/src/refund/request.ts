@@ -27,6 +27,7 @@ import { getAddress } from 'viem';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import type { WorkerResources } from '../resources.ts';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
+import { queueUnmatchedChanged } from '../unmatched/follow.ts';
 import { announcePaidTwice } from '../unmatched/paidTwice.ts';
 import { announceRefund } from './announce.ts';
 import { checkRefundAddress, refuseContractAddress } from './refundAddress.ts';
@@ -160,6 +161,7 @@ export async function requestRefund(
         ...shown(refundSummary(row)),
       },
     });
+    if (row.unmatched_transfer_id) await queueUnmatchedChanged(trx, [row.unmatched_transfer_id]);
     return row;
   });
 }

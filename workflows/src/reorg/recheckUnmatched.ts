@@ -18,6 +18,7 @@ import {
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { changeRefund } from '../refund/change.ts';
+import { queueUnmatchedChanged } from '../unmatched/follow.ts';
 import { queueUnmatchedTransferEvent } from '../unmatched/queueTransferEvent.ts';
 import type { Verdict } from './recheck.ts';
 
@@ -43,6 +44,7 @@ export async function recordUnmatchedVerdict(
       verdict.outcome === 'reversed' ? { reversed: true } : { block: verdict },
     );
     if (!updated) return false;
+    await queueUnmatchedChanged(trx, [updated.id]);
     await queueUnmatchedTransferEvent(trx, deps.secrets, {
       transfer: updated,
       near: (await listNearSessions(trx, [updated.id])).get(updated.id) ?? [],

@@ -17,6 +17,7 @@ import { withQueuedCalls } from '../handOver/fromActivity.ts';
 import type { WorkerResources } from '../resources.ts';
 import { classifyTransfer, defaultMatchTolerancePercent, type SessionAround } from './classify.ts';
 import { emailUnmatchedTransfer } from './email.ts';
+import { readUnmatchedFate } from './fate.ts';
 import { recordUnmatchedTransfer } from './record.ts';
 
 /** What the unmatched-transfer activities need. */
@@ -69,6 +70,9 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
      */
     sendUnmatchedTransferEmail: (input: { unmatchedTransferId: string }) =>
       emailUnmatchedTransfer(deps, input),
+
+    /** What became of the transfer: its status, and the expected payment or refund it now hangs on. */
+    readUnmatchedFate: (input: { unmatchedTransferId: string }) => readUnmatchedFate(db, input),
   };
 
   /**

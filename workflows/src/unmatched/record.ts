@@ -2,7 +2,7 @@
  * Recording a transfer no session took, once: its hash is claimed for no session (so no session takes it
  * later), the record keeps the sessions it arrived near, and its announcements are queued in the same
  * transaction — the `unmatched_transfer.created` webhook of the nearest product (when it sends webhooks) and
- * the `unmatchedTransfer` workflow, which e-mails the merchant — unless it is below the notice threshold.
+ * the `unmatchedTransfer` workflow, which e-mails the merchant and follows what becomes of it — unless it is below the notice threshold.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -16,13 +16,11 @@ import {
   type StoredToken,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
-import { getAddress } from 'viem';
-import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
-import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
 import type { Classification } from './classify.ts';
+import { queueUnmatchedStart } from './follow.ts';
 import { announcePaidTwice } from './paidTwice.ts';
 import { queueUnmatchedTransferEvent } from './queueTransferEvent.ts';
-import { unmatchedTransferEvent, unmatchedTransferSummary, unmatchedWorkflowId } from './shared.ts';
+import { unmatchedTransferEvent } from './shared.ts';
 
 /** What recording a transfer needs: it, its token, its merchant, and what the classification decided. */
 export interface UnmatchedRecording {
@@ -70,21 +68,7 @@ export async function recordUnmatchedTransfer(
       event: unmatchedTransferEvent,
       subjectId: row.id,
     });
-    await queueWorkflowCall(trx, {
-      kind: 'start',
-      workflowType: 'unmatchedTransfer',
-      workflowId: unmatchedWorkflowId(row.id),
-      call: {
-        args: [{ unmatchedTransferId: row.id }],
-        once: true,
-        searchAttributes: {
-          [MerchantId.name]: input.merchantId,
-          [MerchantWallet.name]: merchantWallet(getAddress(transfer.to_address)),
-          ...(productId ? { [ProductId.name]: productId } : {}),
-        },
-        ...shown(unmatchedTransferSummary(row)),
-      },
-    });
+    await queueUnmatchedStart(trx, row);
     return row.id;
   });
 }

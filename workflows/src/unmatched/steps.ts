@@ -26,6 +26,7 @@ import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
 import { attachTransferSignal, checkoutWorkflowId } from '../checkout/shared.ts';
 import { type SessionWindows, scanWindowEnd } from '../checkout/start.ts';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { queueUnmatchedChanged } from './follow.ts';
 import { announcePaidTwice } from './paidTwice.ts';
 
 /** The merchant's wallet the steps act in (a test key's: only test networks' records). */
@@ -74,6 +75,7 @@ export async function dismissUnmatched(
     const settled = await settleUnmatchedTransfer(trx, row.id, { status: 'dismissed', note });
     if (!settled) throw notOpen(row);
     await announcePaidTwice(trx, deps.secrets, row, 'cleared');
+    await queueUnmatchedChanged(trx, [row.id]);
     return settled;
   });
 }
@@ -138,6 +140,7 @@ export async function attachToExpectedPayment(
       workflowId: checkoutWorkflowId(expected.id),
       call: { args: [], signal: { name: attachTransferSignal.name, args: [row.tx_hash] } },
     });
+    await queueUnmatchedChanged(trx, [row.id]);
     return settled;
   });
 }
@@ -197,6 +200,7 @@ export async function attachToResolvedPayment(
     });
     // A duplicate of another payment, attached here: that payment is no longer paid twice.
     if (row.resolved_payment_id !== updated.id) await announcePaidTwice(trx, deps.secrets, row, 'cleared');
+    await queueUnmatchedChanged(trx, [row.id]);
     return settled;
   });
 }

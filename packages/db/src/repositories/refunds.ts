@@ -167,6 +167,21 @@ export async function listUnpaidRefundsOfTransfer(
     .execute();
 }
 
+/** The latest refund of an unmatched transfer (the one a refunded transfer stands on), or undefined. */
+export async function findLatestRefundOfTransfer(
+  db: Kysely<Database>,
+  unmatchedTransferId: string,
+): Promise<RefundRow | undefined> {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('unmatched_transfer_id', '=', unmatchedTransferId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** Refunds waiting for their transfer on a chain (the chain's watcher looks for these). */
 export async function listRefundsReadyToPay(db: Kysely<Database>, chainId: number): Promise<RefundRow[]> {
   return db

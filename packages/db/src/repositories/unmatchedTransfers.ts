@@ -330,7 +330,7 @@ export async function settleUnmatchedTransfer(
 export async function reopenUnmatchedClaim(
   db: Kysely<Database>,
   input: { chainId: number; txHash: string; sessionId: string },
-): Promise<void> {
+): Promise<string[]> {
   const txHash = input.txHash.toLowerCase();
   await db
     .updateTable('checkout_transactions')
@@ -339,14 +339,31 @@ export async function reopenUnmatchedClaim(
     .where('tx_hash', '=', txHash)
     .where('session_id', '=', input.sessionId)
     .execute();
-  await db
+  const reopened = await db
     .updateTable('unmatched_transfers')
     .set({ status: 'open', expected_payment_id: null, updated_at: new Date() })
     .where('chain_id', '=', input.chainId)
     .where('tx_hash', '=', txHash)
     .where('status', 'in', statusesMovingTo(machine, unmatchedTransferTransitions, 'open', ['attached']))
     .where('resolved_payment_id', 'is', null)
+    .returning('id')
     .execute();
+  return reopened.map((r) => r.id);
+}
+
+/** The unmatched transfers of a transaction attached to an expected payment (its checkout takes them). */
+export async function listAttachedOfTransaction(
+  db: Kysely<Database>,
+  input: { chainId: number; txHash: string },
+): Promise<string[]> {
+  const query = db
+    .selectFrom('unmatched_transfers')
+    .select('id')
+    .where('chain_id', '=', input.chainId)
+    .where('tx_hash', '=', input.txHash.toLowerCase())
+    .where('status', '=', 'attached')
+    .where('expected_payment_id', 'is not', null);
+  return (await query.execute()).map((r) => r.id);
 }
 
 /** Those of the resolved payments `ids` that a second payment duplicates, waiting open as an unmatched transfer. */
