@@ -5,7 +5,7 @@
  * session with its signed `amount_difference`; the sweep moves it to the merchant.
  */
 import { erc20Abi } from '@checkout/chain';
-import { percentDifference, type ResolvedPayment } from '@checkout/core';
+import { percentDifference, type ResolvedPayment, type UnmatchedTransfer } from '@checkout/core';
 import { listClaimedSweeps, listSweepableDeposits, sweepGasOfSession } from '@checkout/db';
 import { type Address, type Hex, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,8 @@ interface Session {
   payment_uri: string | null;
   transaction: { to: string; data: string } | null;
   tx_hash: string | null;
+  /** The opener's secret (from the create response). */
+  secret: string;
 }
 
 describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (another device)', () => {
@@ -76,7 +78,7 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
       json: { email: 'shopper@example.com', token_address: busd, dollar_amount: dollarAmount },
     });
     expect(res.status, res.text).toBe(200);
-    return res.body.session as Session;
+    return { ...res.body.session, secret: res.body.client_secret } as Session;
   };
 
   const resolvedPayments = async (productId: string) => {
@@ -87,13 +89,32 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     return res.body.resolved_payments as ResolvedPayment[];
   };
 
-  const balance = (owner: string) =>
+  const balance = (owner: string, token: Address = busd) =>
     chain.publicClient.readContract({
-      address: busd,
+      address: token,
       abi: erc20Abi,
       functionName: 'balanceOf',
       args: [owner as Address],
     });
+
+  const unmatched = async () =>
+    (await service.request('GET', '/api/v1/unmatched_transfers', { headers: merchant.headers })).body
+      .unmatched_transfers as UnmatchedTransfer[];
+
+  /** Until every deposit recorded so far is swept and mined (the sweeper sends one sweep at a time). */
+  const depositsSwept = () =>
+    waitFor(
+      async () => ({
+        sweepable: await listSweepableDeposits(service.deps.db.kysely, {
+          chainId: 97,
+          confirmedBlock: await chain.publicClient.getBlockNumber({ cacheTime: 0 }),
+          limit: 10,
+        }),
+        claimed: await listClaimedSweeps(service.deps.db.kysely, 97),
+      }),
+      (left) => left.sweepable.length === 0 && left.claimed.length === 0,
+      'the deposits so far swept',
+    );
 
   it('resolves a rounded, a net-of-fee and a hand-typed amount, each with its signed difference, and the sweep pays the merchant', async () => {
     const product = await createProduct();
@@ -208,9 +229,6 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     const second = await chain.transfer(2, busd, session.deposit_address as Address, parseUnits('3', 18));
     const usdc = chain.deployment.tokens.USDC.address;
     const other = await chain.transfer(2, usdc, session.deposit_address as Address, 3_000_000n);
-    const unmatched = async () =>
-      (await service.request('GET', '/api/v1/unmatched_transfers', { headers: merchant.headers })).body
-        .unmatched_transfers as Array<{ tx_hash: string; kind: string; resolved_payment_id: string | null }>;
     const both = await waitFor(
       unmatched,
       (rows) => [second, other].every((h) => rows.some((r) => r.tx_hash === h.toLowerCase())),
@@ -230,6 +248,72 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     expect(payment?.payment.exception_status).toBe('paid_twice');
   }, 90_000);
 
+  it('keeps the deposit address and session of a transfer no session takes there, and sweeps it to the merchant', async () => {
+    const db = service.deps.db.kysely;
+    const usdc = chain.deployment.tokens.USDC.address;
+    const product = await createProduct();
+    await depositsSwept();
+    const before = { busd: await balance(merchant.address), usdc: await balance(merchant.address, usdc) };
+    // One session paid; another closed by its opener, and its grace long over (as if closed two hours ago).
+    const paid = await openPayerless(product.slug, '2.00');
+    await chain.transfer(1, busd, paid.deposit_address as Address, parseUnits('2', 18));
+    await waitForSession(service, paid.id, ['resolved']);
+    const closed = await openPayerless(product.slug, '4.00');
+    const close = await service.request('POST', `/api/v1/checkout/sessions/${closed.id}/close`, {
+      headers: { 'X-Client-Secret': closed.secret },
+    });
+    expect(close.status, close.text).toBe(200);
+    await waitForSession(service, closed.id, ['closed']);
+    const longAgo = new Date(Date.now() - 2 * 3_600_000);
+    await db
+      .updateTable('checkout_sessions')
+      .set({ updated_at: longAgo })
+      .where('id', '=', closed.id)
+      .execute();
+
+    // Another token to the paid session's address; the closed one's amount, paid late to its address.
+    const other = await chain.transfer(2, usdc, paid.deposit_address as Address, 1_500_000n);
+    const late = await chain.transfer(3, busd, closed.deposit_address as Address, parseUnits('4', 18));
+    const rows = await waitFor(
+      unmatched,
+      (list) => [other, late].every((h) => list.some((r) => r.tx_hash === h.toLowerCase())),
+      'both transfers recorded as unmatched',
+    );
+    const byHash = (h: string) => rows.find((r) => r.tx_hash === h.toLowerCase())!;
+    // Listed under the merchant's receiving address, where the forwarder sweeps it, with the address it came to.
+    expect(byHash(other)).toMatchObject({
+      receiving_address: merchant.address,
+      deposit_address: paid.deposit_address,
+      deposit_session_id: paid.id,
+      token: { address: usdc },
+      amount: '1.5',
+    });
+    expect(byHash(other).near_sessions.map((n) => n.session_id)).toEqual([paid.id]);
+    expect(byHash(late)).toMatchObject({
+      kind: 'closed_attempt',
+      receiving_address: merchant.address,
+      deposit_address: closed.deposit_address,
+      deposit_session_id: closed.id,
+    });
+    expect(byHash(late).near_sessions.map((n) => n.session_id)).toEqual([closed.id]);
+    // The closed session was past its grace all along: only the deposit address's own watch saw the transfer.
+    const still = await db
+      .selectFrom('checkout_sessions')
+      .select(['status', 'updated_at'])
+      .where('id', '=', closed.id)
+      .executeTakeFirstOrThrow();
+    expect(still).toEqual({ status: 'closed', updated_at: longAgo });
+
+    // Nothing is stranded: both addresses are swept, every token, and the merchant holds each amount once.
+    await depositsSwept();
+    for (const address of [paid.deposit_address!, closed.deposit_address!]) {
+      expect(await balance(address)).toBe(0n);
+      expect(await balance(address, usdc)).toBe(0n);
+    }
+    expect((await balance(merchant.address)) - before.busd).toBe(parseUnits('6', 18));
+    expect((await balance(merchant.address, usdc)) - before.usdc).toBe(1_500_000n);
+  }, 90_000);
+
   it('sends a claimed sweep whose outcome is unknown once more, and pays the merchant once', async () => {
     const rpc = chain.publicClient.request as (args: {
       method: string;
@@ -241,18 +325,7 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     const amount = parseUnits('2', 18);
     // The sweeper sends one sweep at a time. Every deposit of the earlier cases is swept and mined first:
     // a sweep sent after blocks are mined by hand would stay pending and hold the sweeper behind it.
-    await waitFor(
-      async () => ({
-        sweepable: await listSweepableDeposits(db, {
-          chainId: 97,
-          confirmedBlock: await chain.publicClient.getBlockNumber({ cacheTime: 0 }),
-          limit: 10,
-        }),
-        claimed: await listClaimedSweeps(db, 97),
-      }),
-      (left) => left.sweepable.length === 0 && left.claimed.length === 0,
-      'the earlier deposits swept',
-    );
+    await depositsSwept();
     const before = await balance(merchant.address);
     const sweepOf = () =>
       db
