@@ -43,6 +43,7 @@ export const messages = {
   customer: 'Customer',
   transaction: 'Transaction',
   sender: 'Sender',
+  depositAddress: 'Deposit address',
   chain: 'Chain',
   product: 'Product',
   refunded: 'Refunded',

@@ -45,6 +45,7 @@ export const messages: Messages = {
   customer: 'Cliente',
   transaction: 'Transacción',
   sender: 'Remitente',
+  depositAddress: 'Dirección de depósito',
   chain: 'Red',
   product: 'Producto',
   refunded: 'Reembolsado',

@@ -45,6 +45,7 @@ export const messages: Messages = {
   customer: 'Cliente',
   transaction: 'Transação',
   sender: 'Remetente',
+  depositAddress: 'Endereço de depósito',
   chain: 'Rede',
   product: 'Produto',
   refunded: 'Reembolsado',

@@ -69,6 +69,7 @@ class InboxPage extends ConsolePage<Transfer[]> {
       <p><strong>${amount(tr.amount, tr.token.symbol)}</strong> ${t.kinds[tr.kind] ?? tr.kind} — ${when(tr.created_at, locale)}</p>
       <dl>
         <dt>${t.sender}</dt><dd class="hash">${tr.sender_address}</dd>
+        ${tr.deposit_address ? html`<dt>${t.depositAddress}</dt><dd class="hash">${tr.deposit_address}</dd>` : nothing}
         <dt>${t.transaction}</dt><dd>${txLink(tr.chain_id, tr.tx_hash)}</dd>
         ${tr.resolved_payment_id ? html`<dt>${t.payment}</dt><dd><a href=${`/console/payment/${tr.resolved_payment_id}`}>${tr.resolved_payment_id}</a></dd>` : nothing}
       </dl>

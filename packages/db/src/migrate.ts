@@ -36,6 +36,7 @@ import * as unmatchedMailBatches from './migrations/0032_unmatched_mail_batches.
 import * as sessionDepositAddresses from './migrations/0033_session_deposit_addresses.ts';
 import * as consoleSignIn from './migrations/0034_console_sign_in.ts';
 import * as paymentSearch from './migrations/0035_payment_search.ts';
+import * as unmatchedDepositAddress from './migrations/0036_unmatched_deposit_address.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '0033_session_deposit_addresses': sessionDepositAddresses,
   '0034_console_sign_in': consoleSignIn,
   '0035_payment_search': paymentSearch,
+  '0036_unmatched_deposit_address': unmatchedDepositAddress,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */

@@ -36,7 +36,12 @@ export interface UnmatchedTransfersTable {
   amount: string;
   /** The transaction's sender (the payer of a swap). */
   sender_address: string;
+  /** The receiving address it reaches: where it arrived, or where the deposit address it arrived at sweeps to. */
   receiving_address: string;
+  /** The session's deposit address it arrived at (swept to `receiving_address`), or null. */
+  deposit_address: Generated<string | null>;
+  /** The session whose deposit address it arrived at, or null. */
+  deposit_session_id: Generated<string | null>;
   kind: UnmatchedTransferKind;
   status: UnmatchedTransferStatus;
   /** The order it duplicates, or the resolved payment it was attached to as a top-up. */

@@ -1,7 +1,7 @@
 /**
  * Activities of the `refund` workflow: reading the refund, its e-mails (emails.ts, claimed before they are
- * sent), its expiry at the end of the claim window, and the look at a sent refund's transaction until it
- * is confirmed (confirm.ts). The chain's watcher recognises the transfer (recognise.ts).
+ * sent), its expiry at the end of the claim window, the look at a sent refund's transaction until it
+ * is confirmed (confirm.ts), and at its part payments until they are deep enough (partPayments.ts). The chain's watcher recognises the transfer (recognise.ts).
  */
 import { formatUnits } from '@checkout/core';
 import { findRefundById, type RefundRowStatus } from '@checkout/db';
@@ -11,6 +11,7 @@ import type { WorkerResources } from '../resources.ts';
 import { changeRefund } from './change.ts';
 import { checkSentRefund, type RefundConfirmation } from './confirm.ts';
 import { createRefundEmailSteps } from './emails.ts';
+import { checkPartPayments, type PartPaymentsCheck } from './partPayments.ts';
 
 /** What the refund activities need. */
 export interface RefundActivityDeps extends WorkerResources {
@@ -90,9 +91,25 @@ export function createRefundActivities(deps: RefundActivityDeps) {
         Context.current().log.warn('the chain of a sent refund is not configured', { ...input });
         return { status: 'sent', confirmations: 0, required: 0, waitMs: 5 * 60_000 };
       }
-      return withQueuedCalls(db, () =>
-        checkSentRefund({ db, ...steps, pollIntervalMs: deps.checkout.pollIntervalMs }, chain, row),
-      );
+      const look = { db, ...steps, pollIntervalMs: deps.checkout.pollIntervalMs };
+      return withQueuedCalls(db, async () => {
+        // Its part payments first: one that left the chain makes it ready to pay again; none unsettled confirms.
+        const parts = await checkPartPayments(look, chain, row);
+        if (parts.forgotten) return { status: 'ready_to_pay' };
+        return checkSentRefund(look, chain, row, { holdConfirmation: parts.unsettled > 0 });
+      });
+    },
+
+    /**
+     * Looks once at the part payments of a refund still ready to pay: one a reorganisation took away is
+     * forgotten (its amount due again); how many are not yet deep enough, and when to look again.
+     */
+    async checkRefundPartPayments(input: { refundId: string }): Promise<PartPaymentsCheck> {
+      const row = await rowOf(input.refundId);
+      const chain = deps.chains.get(row.chain_id);
+      if (row.status !== 'ready_to_pay' || !chain) return { unsettled: 0, forgotten: false, waitMs: 0 };
+      const look = { db, ...steps, pollIntervalMs: deps.checkout.pollIntervalMs };
+      return withQueuedCalls(db, () => checkPartPayments(look, chain, row));
     },
   };
 }

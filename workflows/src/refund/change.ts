@@ -65,7 +65,7 @@ export async function noteRefundPartPayment(
 }
 
 /** Tells the refund's workflow to read its row again, once the transaction commits. */
-async function signalRefund(db: Kysely<Database>, refundId: string): Promise<void> {
+export async function signalRefund(db: Kysely<Database>, refundId: string): Promise<void> {
   await queueWorkflowCall(db, {
     kind: 'signal',
     workflowType: 'refund',

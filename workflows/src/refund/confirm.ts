@@ -55,6 +55,8 @@ export async function checkSentRefund(
   deps: RefundConfirmDeps,
   chain: ChainClient,
   row: RefundRow,
+  /** `holdConfirmation`: a part payment of it is not deep enough yet, so it is not confirmed on this look. */
+  options: { holdConfirmation?: boolean } = {},
 ): Promise<RefundConfirmation> {
   const client = chain.client;
   const hash = row.tx_hash as Hash;
@@ -107,7 +109,7 @@ export async function checkSentRefund(
     );
   }
   const confirmations = await getConfirmations({ client, blockNumber: receipt.blockNumber });
-  if (confirmations < required) return waiting(confirmations);
+  if (confirmations < required || options.holdConfirmation) return waiting(confirmations);
   const confirmed = await confirmRefund(deps, row.id);
   return { status: confirmed ? 'confirmed' : 'moved_on' };
 }

@@ -6,7 +6,8 @@
  *   window, and at its end expires the refund;
  * - `ready_to_pay`: waits for the merchant's transfer, which the chain's watcher recognises (a signal); a
  *   transfer of another amount is recorded against it, and the merchant is e-mailed what it paid and what is
- *   still due (or, once more than the refund was sent, how much more);
+ *   still due (or, once more than the refund was sent, how much more); such a part payment is looked at until
+ *   it has the chain's confirmations, and forgotten if a reorganisation takes it away;
  * - `sent`: looks at the transaction until it has the chain's confirmations (sooner while blocks come,
  *   less often while nothing moves), then the refund is `confirmed`;
  * - `confirmed`, `canceled`, `expired`: final.
@@ -57,6 +58,7 @@ export async function refund(input: RefundInput): Promise<{ status: string }> {
   let reminded = false;
   let lastConfirmations = -1;
   let stalled = 0;
+  let partLooks = 0;
   for (;;) {
     changed = false;
     const row = await local.readRefund(input);
@@ -89,7 +91,14 @@ export async function refund(input: RefundInput): Promise<{ status: string }> {
       if (left > 0 && (await condition(() => changed || expireNow, left))) continue;
       await steps.expireRefund(input);
     } else if (row.status === 'ready_to_pay') {
-      await condition(() => changed);
+      // Its part payments are looked at until deep enough: a reorganisation may take one away.
+      const parts =
+        row.paidAmount !== '0' ? await steps.checkRefundPartPayments(input) : { unsettled: 0, waitMs: 0 };
+      if (parts.unsettled > 0) {
+        // Less and less often while one stays short of its confirmations (pending, a provider behind).
+        const waitMs = Math.min(parts.waitMs * 2 ** Math.min(partLooks, 8), maxConfirmWaitMs);
+        partLooks = (await condition(() => changed, waitMs)) ? 0 : partLooks + 1;
+      } else await condition(() => changed);
     } else {
       const check = await steps.checkRefundConfirmation(input);
       if (check.status !== 'sent') continue;

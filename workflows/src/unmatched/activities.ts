@@ -5,6 +5,7 @@
  */
 import { parseUnits, wireTokenOf } from '@checkout/core';
 import {
+  findSessionByDepositAddress,
   handOverOf,
   listSessionsAtAddress,
   listSessionsByReferences,
@@ -119,10 +120,15 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
         to: transfer.to_address,
       };
       const holder = holderOf(rows, seen);
-      const depositSession = rows.find((s) => s.deposit_address === transfer.to_address);
+      // Into a deposit address: its session, whatever its window (past it, the session takes nothing but
+      // the transfer is still its own, and the address still sweeps to the merchant).
+      const depositSession =
+        rows.find((s) => s.deposit_address === transfer.to_address) ??
+        (await findSessionByDepositAddress(db, { chainId, address: transfer.to_address }));
       const depositOf = depositSession?.id;
       const owner = ownershipOf(seen, named.map(keysOf), holder ? keysOf(holder) : undefined);
-      const around: SessionAround[] = rows.map((s) => ({
+      const sessions = depositSession && !rows.includes(depositSession) ? [...rows, depositSession] : rows;
+      const around: SessionAround[] = sessions.map((s) => ({
         id: s.id,
         payer: s.sender_address?.toLowerCase() ?? null,
         status: s.status,
@@ -150,17 +156,16 @@ export function createUnmatchedActivities(deps: UnmatchedActivityDeps) {
       if (classification.wait === 'session') continue;
       if (classification.wait === 'reserved' && !(await reservedLookDone(transfer.seen_at, owner!.id, rows)))
         continue;
-      const near = classification.near.flatMap((s) => rows.filter((r) => r.id === s.id));
+      const near = classification.near.flatMap((s) => sessions.filter((r) => r.id === s.id));
       const notify =
         BigInt(transfer.amount) >=
         parseUnits(deps.checkout.unmatchedNotifyMinAmount ?? '1', token.decimal_count);
       const id = await recordUnmatchedTransfer(db, deps.secrets, {
         notify,
-        // Into a deposit address: recorded at the receiving address its forwarder sweeps to, where the
-        // merchant's wallet sees it (and refunds it from).
-        transfer: depositSession
-          ? { ...transfer, to_address: depositSession.receiving_address.toLowerCase() }
-          : transfer,
+        transfer,
+        ...(depositSession
+          ? { depositSession: { id: depositSession.id, receivingAddress: depositSession.receiving_address } }
+          : {}),
         token,
         merchantId: transfer.merchant_id,
         classification,

@@ -30,6 +30,8 @@ export interface UnmatchedRecording {
   classification: Classification;
   /** The rows of the sessions it arrived near (`classification.near`), nearest first. */
   near: CheckoutSessionRow[];
+  /** The session whose deposit address it arrived at: it is listed under that session's receiving address. */
+  depositSession?: { id: string; receivingAddress: string };
   /**
    * False for a transfer below `UNMATCHED_NOTIFY_MIN_AMOUNT`: recorded and listed, but neither webhooked nor
    * e-mailed (thirty transfers of one base unit from thirty addresses are not thirty e-mails).
@@ -57,6 +59,7 @@ export async function recordUnmatchedTransfer(
       kind: classification.kind,
       resolvedPaymentId: classification.resolvedPaymentId,
       nearSessionIds: near.map((s) => s.id),
+      ...(input.depositSession ? { depositSession: input.depositSession } : {}),
       mailWanted: input.notify !== false,
     });
     if (!row) return null;

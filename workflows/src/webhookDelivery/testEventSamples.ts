@@ -40,6 +40,8 @@ export function testEventPayload(
           amount: '10',
           sender_address: sampleSender,
           receiving_address: product.address,
+          deposit_address: null,
+          deposit_session_id: null,
           tx_hash: zeroHash,
           log_index: 0,
           block_number: '0',

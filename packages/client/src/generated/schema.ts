@@ -9067,6 +9067,8 @@ export interface components {
             amount: string;
             sender_address: string;
             receiving_address: string;
+            deposit_address: string | null;
+            deposit_session_id: string | null;
             tx_hash: string;
             log_index: number;
             block_number: string;

@@ -32,7 +32,12 @@ export const UnmatchedTransfer = namedObject('UnmatchedTransfer', {
   amount: z.string(),
   /** The transaction's sender (the payer of a swap). */
   sender_address: z.string(),
+  /** The merchant's receiving address it reached: directly, or swept there from `deposit_address`. */
   receiving_address: z.string(),
+  /** The session's deposit address it arrived at (its funds are swept to `receiving_address`), or null. */
+  deposit_address: z.string().nullable(),
+  /** The checkout session whose deposit address it arrived at, or null. */
+  deposit_session_id: Uuid.nullable(),
   tx_hash: z.string(),
   log_index: z.number().int(),
   block_number: z.string(),

@@ -19,6 +19,8 @@ export function presentUnmatchedTransfer(
     amount: formatUnits(BigInt(row.amount), row.token.decimal_count),
     sender_address: getAddress(row.sender_address),
     receiving_address: getAddress(row.receiving_address),
+    deposit_address: row.deposit_address ? getAddress(row.deposit_address) : null,
+    deposit_session_id: row.deposit_session_id,
     tx_hash: row.tx_hash,
     log_index: row.log_index,
     block_number: row.block_number,

@@ -36,7 +36,8 @@ export async function findChainWatch(
 /**
  * The addresses the chain's watcher reads, each with the earliest block it is needed from: the receiving
  * addresses (and deposit addresses) of sessions still waiting for a payment (awaiting it, or expired within
- * their scan window), and the deposit addresses of quotes still watched (see {@link quoteWatched}) whose first block is known.
+ * their scan window), the deposit addresses of sessions opened in the last 30 days, and the deposit
+ * addresses of quotes still watched (see {@link quoteWatched}) whose first block is known.
  */
 export async function listWaitingAddresses(
   db: Kysely<Database>,
@@ -67,6 +68,9 @@ export async function listWaitingAddresses(
         .unionAll(sessions.where((eb) => sessionEndedWithin(eb, input.graceMinutes)))
         .unionAll(deposits.where((eb) => sessionWaiting(eb, input)))
         .unionAll(deposits.where((eb) => sessionEndedWithin(eb, input.graceMinutes)))
+        // A deposit address is read for days after its session opened, whatever became of the session: an
+        // exchange's late withdrawal, or another token, is recorded there and swept to the merchant.
+        .unionAll(deposits.where('created_at', '>', minutesAgo(depositWatchMinutes)))
         .unionAll(
           db
             .selectFrom('quotes')
@@ -85,6 +89,9 @@ export async function listWaitingAddresses(
     .execute();
   return new Map(rows.map((r) => [r.address, BigInt(r.since)]));
 }
+
+/** How long after its session opened a deposit address is read: 30 days. */
+const depositWatchMinutes = 30 * 24 * 60;
 
 /** `minutes` before the database's clock. */
 const minutesAgo = (minutes: number) => sql<Date>`now() - interval '1 minute' * ${minutes}`;

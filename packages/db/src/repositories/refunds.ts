@@ -321,6 +321,19 @@ export async function listTransfersOfRefund(
     .execute();
 }
 
+/** Follows a transfer recorded against a refund to the block that holds it now (mined again elsewhere). */
+export async function moveRefundTransfer(
+  db: Kysely<Database>,
+  input: { refundId: string; txHash: string; blockNumber: bigint },
+): Promise<void> {
+  await db
+    .updateTable('refund_transfers')
+    .set({ block_number: input.blockNumber.toString() })
+    .where('refund_id', '=', input.refundId)
+    .where('tx_hash', '=', input.txHash.toLowerCase())
+    .execute();
+}
+
 /**
  * Forgets the transfers of one transaction recorded against a refund (a reorganisation took it away) and
  * takes them off what the refund was paid.

@@ -129,6 +129,19 @@ export async function listSessionsAtAddress(
     .execute();
 }
 
+/** The session whose deposit address `address` is on the chain (one: deposit addresses are never reused). */
+export async function findSessionByDepositAddress(
+  db: Kysely<Database>,
+  input: { chainId: number; address: string },
+): Promise<CheckoutSessionRow | undefined> {
+  return db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('chain_id', '=', input.chainId)
+    .where('deposit_address', '=', input.address.toLowerCase())
+    .executeTakeFirst();
+}
+
 /** A new unmatched transfer, as its recording decided it. */
 export interface NewUnmatchedTransfer {
   id: string;
@@ -139,6 +152,8 @@ export interface NewUnmatchedTransfer {
   kind: UnmatchedTransferKind;
   resolvedPaymentId: string | null;
   nearSessionIds: readonly string[];
+  /** The session whose deposit address it arrived at (the transfer's `to_address`), or none. */
+  depositSession?: { id: string; receivingAddress: string };
   /** Whether the merchant is e-mailed of it (in a batch); false by default. */
   mailWanted?: boolean;
 }
@@ -168,7 +183,11 @@ export async function insertUnmatchedTransfer(
       token: JSON.stringify(input.token),
       amount: t.amount,
       sender_address: t.tx_from,
-      receiving_address: t.to_address,
+      // Into a deposit address: listed under the receiving address its forwarder sweeps to, where the
+      // merchant's wallet sees it (and refunds it from), and the address it arrived at kept beside it.
+      receiving_address: input.depositSession?.receivingAddress.toLowerCase() ?? t.to_address,
+      deposit_address: input.depositSession ? t.to_address : null,
+      deposit_session_id: input.depositSession?.id ?? null,
       kind: input.kind,
       status: 'open',
       resolved_payment_id: input.resolvedPaymentId,
