@@ -4,11 +4,13 @@
  * that moved; a transfer that fits no order). The shop's records are kept in memory, as the rest of the
  * example does; a real shop writes them in its database, in one transaction with the event's id.
  */
+// #region types
 import { type components, verifyWebhookSignature, webhookHeaderNames } from '@checkout/client';
 
 type ResolvedPayment = components['schemas']['ResolvedPayment'];
 type Refund = components['schemas']['Refund'];
 type UnmatchedTransfer = components['schemas']['UnmatchedTransfer'];
+// #endregion
 
 /** What became of an order, from its resolved payment. */
 export type OrderStatus = 'awaiting_payment' | 'paid' | 'underpaid' | 'failed' | 'reversed' | 'refunded';
@@ -56,6 +58,7 @@ export interface WebhookAnswer {
   text?: string;
 }
 
+// #region status
 /** The order status a resolved payment means, whichever event brought it (created, updated or reversed). */
 export function orderStatusOf(payment: ResolvedPayment): OrderStatus {
   // Taken off the chain by a reorganisation: the money is not there; stop fulfilment.
@@ -69,6 +72,7 @@ export function orderStatusOf(payment: ResolvedPayment): OrderStatus {
   // Exact, over, late, paid twice or partly refunded: it is paid; the exception says what else to do.
   return 'paid';
 }
+// #endregion
 
 // #region handle
 /** Verifies one webhook and acts on it; answers what to tell the service. */
