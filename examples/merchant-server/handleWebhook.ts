@@ -13,10 +13,10 @@ type UnmatchedTransfer = components['schemas']['UnmatchedTransfer'];
 // #endregion
 
 /** What became of an order, from its resolved payment. */
-export type OrderStatus = 'awaiting_payment' | 'paid' | 'underpaid' | 'failed' | 'reversed' | 'refunded';
+type OrderStatus = 'awaiting_payment' | 'paid' | 'underpaid' | 'failed' | 'reversed' | 'refunded';
 
 /** An order, keyed by its expected payment's id. */
-export interface Order {
+interface Order {
   status: OrderStatus;
   payment_id?: string;
   tx_id?: string;
@@ -60,7 +60,7 @@ export interface WebhookAnswer {
 
 // #region status
 /** The order status a resolved payment means, whichever event brought it (created, updated or reversed). */
-export function orderStatusOf(payment: ResolvedPayment): OrderStatus {
+function orderStatusOf(payment: ResolvedPayment): OrderStatus {
   // Taken off the chain by a reorganisation: the money is not there; stop fulfilment.
   if (payment.payment.exception_status === 'reversed') return 'reversed';
   // The transaction reverted: nothing was paid; the shopper may try again.
