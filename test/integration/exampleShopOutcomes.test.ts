@@ -2,9 +2,10 @@
  * The example merchant server's webhook handling (examples/merchant-server/handleWebhook.ts), tested as a
  * merchant tests a shop: the shop runs as its own process against the real service, worker, Temporal and a
  * dev chain, and the sandbox's outcome routes and the test events, called through the merchant SDK, make
- * each outcome happen for real. Each test asserts what the shop recorded: an order paid, underpaid,
- * reversed (and not paid again by a redelivery of its first event), a refund expired unclaimed, a transfer
- * that fits no order, and every sample event acknowledged without touching an order.
+ * each outcome happen for real. Each test asserts what the shop recorded: an order paid, underpaid, overpaid,
+ * paid late, failed, paid twice, refunded, reversed (and not paid again by a redelivery of its first event), a
+ * refund expired unclaimed, a transfer that fits no order, and every sample event acknowledged without
+ * touching an order.
  */
 import { type CheckoutClient, createCheckoutClient } from '@checkout/client';
 import { productTestEvents } from '@checkout/core';
@@ -100,7 +101,9 @@ describe.skipIf(databaseUnavailable())("the example shop's handler, against each
   /** The sandbox makes `outcome` happen to the session; answers the transactions it sent. */
   const simulate = async (
     sessionId: string,
-    body: { outcome: 'paid' | 'reversed' | 'unmatched' } | { outcome: 'underpaid'; percent: number },
+    body:
+      | { outcome: 'paid' | 'paid_late' | 'paid_twice' | 'failed' | 'reversed' | 'unmatched' }
+      | { outcome: 'underpaid' | 'overpaid'; percent: number },
   ) => {
     const res = await client.POST('/sandbox/checkout/sessions/{id}/simulate', {
       params: { path: { id: sessionId } },
@@ -141,6 +144,75 @@ describe.skipIf(databaseUnavailable())("the example shop's handler, against each
     });
   });
 
+  it('overpaid and paid late: both orders are paid, each with its exception', async () => {
+    const over = await newOrder();
+    await simulate(over.sessionId, { outcome: 'overpaid', percent: 2 });
+    const late = await newOrder();
+    await simulate(late.sessionId, { outcome: 'paid_late' });
+    const resolved = (o: ShopRecords['orders'][string]) => o.status !== 'awaiting_payment';
+    expect(await orderOnceIt(over.orderId, resolved, 'never resolved')).toMatchObject({
+      status: 'paid',
+      exception_status: 'paid_over',
+      received: '12.75',
+    });
+    expect(await orderOnceIt(late.orderId, resolved, 'never resolved')).toMatchObject({
+      status: 'paid',
+      exception_status: 'paid_late',
+    });
+  });
+
+  it('failed: a reverted transaction leaves the order failed', async () => {
+    const { orderId, sessionId } = await newOrder();
+    const { transactions } = await simulate(sessionId, { outcome: 'failed' });
+    expect(transactions[0]!.status).toBe('reverted');
+    const order = await orderOnceIt(orderId, (o) => o.status !== 'awaiting_payment', 'never resolved');
+    expect(order).toMatchObject({ status: 'failed', tx_id: transactions[0]!.tx_hash });
+  });
+
+  it('paid twice: the order stays paid, marked paid_twice, and the second transfer is kept for review', async () => {
+    const { orderId, sessionId } = await newOrder();
+    const { transactions } = await simulate(sessionId, { outcome: 'paid_twice' });
+    const order = await orderOnceIt(orderId, (o) => o.exception_status === 'paid_twice', 'never paid twice');
+    expect(order).toMatchObject({ status: 'paid', tx_id: transactions[0]!.tx_hash });
+    const second = await waitFor(
+      async () =>
+        (await client.GET('/api/v1/unmatched_transfers')).data!.unmatched_transfers.find(
+          (t) => t.tx_hash === transactions[1]!.tx_hash,
+        ),
+      Boolean,
+      'the second transfer was never recorded',
+    );
+    await waitFor(
+      async () => (await records()).unmatched_transfers,
+      (u) => second!.id in u,
+      'the shop never heard of the second transfer',
+    );
+  });
+
+  it('refunded in full: the refund confirmed, and the order refunded', async () => {
+    const { orderId, sessionId } = await newOrder();
+    await simulate(sessionId, { outcome: 'paid' });
+    const paid = await orderOnceIt(orderId, (o) => o.status === 'paid', 'never paid');
+    const refund = await client.POST('/api/v1/resolved_payments/{id}/refunds', {
+      params: { path: { id: paid.payment_id! } },
+      body: { reason: 'Out of stock', amount: '12.5' },
+    });
+    if (!refund.data) throw new Error(JSON.stringify(refund.error));
+    const refundId = refund.data.refund.id;
+    const claimed = await client.POST('/sandbox/refunds/{id}/simulate', {
+      params: { path: { id: refundId } },
+      body: { outcome: 'claimed', refund_address: setup!.chain.deployment.shoppers[1]!.address },
+    });
+    expect(claimed.data?.refund.status, JSON.stringify(claimed.error)).toBe('ready_to_pay');
+    const sent = await client.POST('/sandbox/refunds/{id}/simulate', {
+      params: { path: { id: refundId } },
+      body: { outcome: 'paid' },
+    });
+    if (!sent.data) throw new Error(JSON.stringify(sent.error));
+    const order = await orderOnceIt(orderId, (o) => o.status === 'refunded', 'never refunded');
+    expect(order).toMatchObject({ exception_status: 'refunded', refunds: { [refundId]: 'confirmed' } });
+  });
+
   it('reversed: the order is reversed, and a redelivery of its first event does not make it paid again', async () => {
     const { orderId, sessionId } = await newOrder();
     const res = await simulate(sessionId, { outcome: 'reversed' });
@@ -152,15 +224,12 @@ describe.skipIf(databaseUnavailable())("the example shop's handler, against each
     const deliveries = async () =>
       (await client.GET('/api/v1/products/{id}/webhook_deliveries', { params: { path: { id: productId } } }))
         .data!.webhook_deliveries;
+    // The newest resolved_payment.created is this order's (the deliveries are listed newest first).
     const created = await waitFor(
-      async () =>
-        (await deliveries()).find(
-          (d) => d.event_type === 'resolved_payment.created' && d.status === 'succeeded' && !d.test,
-        ),
-      Boolean,
+      async () => (await deliveries()).find((d) => d.event_type === 'resolved_payment.created' && !d.test),
+      (d) => d?.status === 'succeeded',
       'no delivered resolved_payment.created',
     );
-    // The newest first: the reversed order's payment is the latest created.
     const again = await client.POST('/api/v1/webhook_deliveries/{id}/redeliver', {
       params: { path: { id: created!.id } },
     });
