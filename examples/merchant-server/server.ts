@@ -1,12 +1,14 @@
 /**
  * A shop's server in one file, selling one product through Stable Checkout with the merchant SDK:
  *   GET  /          creates an expected payment for a new order and renders the checkout element
- *   POST /webhooks  verifies a webhook's signature and marks the order it pays as paid
+ *   POST /webhooks  verifies a webhook's signature and acts on its event (handleWebhook.ts)
  *   GET  /orders    the orders and what became of them
+ *   GET  /records   the orders, the transfers that fit no order and the sample events received
  * Run it with Node 22: `node server.ts` (see README.md for the settings).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createCheckoutClient, verifyWebhookSignature, webhookHeaderNames } from '@checkout/client';
+import { createCheckoutClient } from '@checkout/client';
+import { emptyRecords, handleWebhook } from './handleWebhook.ts';
 
 const setting = (name: string) => {
   const value = process.env[name];
@@ -28,8 +30,8 @@ const secret = await client.GET('/api/v1/webhook_secret');
 if (!secret.data) throw new Error(`webhook secret: ${secret.error?.message}`);
 const webhookSecret = secret.data.webhook_secret.secret;
 
-/** Orders by their expected payment's id. */
-const orders = new Map<string, { status: 'awaiting_payment' | 'paid' | 'failed'; tx_id?: string }>();
+const records = emptyRecords();
+const { orders } = records;
 
 const read = async (req: IncomingMessage) => {
   const chunks: Buffer[] = [];
@@ -55,28 +57,25 @@ const handle = async (req: IncomingMessage, res: ServerResponse) => {
 <crypto-checkout slug="${slug}" expected-payment="${id}" api-base="${checkoutUrl}"></crypto-checkout>
 </main></html>`);
   } else if (req.method === 'POST' && req.url === '/webhooks') {
-    const body = await read(req);
-    const header = req.headers[webhookHeaderNames.signature.toLowerCase()];
-    const check = await verifyWebhookSignature({ secret: webhookSecret, header: String(header), body });
-    if (!check.ok) {
-      res.writeHead(400).end(check.reason);
-      return;
-    }
-    const event = req.headers[webhookHeaderNames.event.toLowerCase()];
-    if (event === 'resolved_payment.created') {
-      const payment = JSON.parse(body.toString('utf8'));
-      const paid = payment.payment.tx_success && !payment.payment.tx_failure;
-      // A retried delivery carries the same payment: setting it again changes nothing.
-      orders.set(payment.expected_payment_id, {
-        status: paid ? 'paid' : 'failed',
-        tx_id: payment.payment.tx_id,
-      });
-    }
-    res.writeHead(204).end();
+    const answer = await handleWebhook({
+      secret: webhookSecret,
+      header: (name) => req.headers[name.toLowerCase()]?.toString(),
+      body: await read(req),
+      records,
+    });
+    res.writeHead(answer.status).end(answer.text);
   } else if (req.method === 'GET' && req.url === '/orders') {
     res
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify(Object.fromEntries(orders)));
+  } else if (req.method === 'GET' && req.url === '/records') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        orders: Object.fromEntries(orders),
+        unmatched_transfers: Object.fromEntries(records.unmatched),
+        test_events: records.testEvents,
+      }),
+    );
   } else {
     res.writeHead(404).end();
   }

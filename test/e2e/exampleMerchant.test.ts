@@ -4,62 +4,32 @@
  * wallet, and the signed webhook it verifies marks its order paid; a webhook with a wrong signature is
  * refused.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
+import { type ExampleShop, exampleShopPort, startExampleShop } from '../support/exampleShop.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { type CheckoutHarness, startCheckoutHarness } from './support/checkoutHarness.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** A port free on loopback right now. */
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
-  });
-
 describe.skipIf(databaseUnavailable() || browserUnavailable())('example merchant server', () => {
   let h: CheckoutHarness;
-  let shop: ChildProcess | undefined;
+  let shop: ExampleShop | undefined;
   let shopUrl: string;
-  const output: string[] = [];
 
   beforeAll(async () => {
     h = await startCheckoutHarness();
-    const port = await freePort();
-    shopUrl = `http://127.0.0.1:${port}`;
-    const product = await h.createProduct({ custom_fields: [], webhook_url: `${shopUrl}/webhooks` });
-    shop = spawn(process.execPath, [resolve(root, 'examples/merchant-server/server.ts')], {
-      env: {
-        ...process.env,
-        CHECKOUT_URL: h.service.url,
-        CHECKOUT_API_KEY: h.merchant.key,
-        CHECKOUT_WALLET: h.merchant.address,
-        PRODUCT_ID: product.id,
-        PORT: String(port),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { port, webhookUrl } = await exampleShopPort();
+    const product = await h.createProduct({ custom_fields: [], webhook_url: webhookUrl });
+    shop = await startExampleShop({
+      checkoutUrl: h.service.url,
+      key: h.merchant.key,
+      wallet: h.merchant.address,
+      productId: product.id,
+      port,
     });
-    shop.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    shop.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    const deadline = Date.now() + 20_000;
-    while (!output.join('').includes('shop listening')) {
-      if (shop.exitCode !== null || Date.now() > deadline)
-        throw new Error(`the shop did not start: ${output.join('')}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    shopUrl = shop.url;
   });
   afterAll(async () => {
-    shop?.kill('SIGTERM');
+    await shop?.stop();
     await h?.stop();
   });
 
@@ -84,7 +54,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('example merchant
       if (Date.now() > deadline) throw new Error(`the order stayed ${JSON.stringify(await orders())}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect((await orders())[orderId!]).toEqual({ status: 'paid', tx_id: result.detail.txHash });
+    expect((await orders())[orderId!]).toMatchObject({ status: 'paid', tx_id: result.detail.txHash });
     await page.close();
   });
 

@@ -9,7 +9,7 @@ import { startTestChain, type TestChain } from '../support/chain.ts';
 import { createTestDatabase, databaseUnavailable, type TestDatabase } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
 import { startTcpProxy } from '../support/tcpProxy.ts';
-import { waitForDeliveries } from '../support/waitFor.ts';
+import { waitFor as readUntil, waitForDeliveries } from '../support/waitFor.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 
 describe.skipIf(databaseUnavailable())('checkout durability', () => {
@@ -334,7 +334,14 @@ describe.skipIf(databaseUnavailable())('checkout durability', () => {
       );
       expect(submitted.status, submitted.text).toBe(200);
       expect(submitted.body.session).toMatchObject({ status: 'confirming', tx_hash: tx.toLowerCase() });
-      await new Promise((r) => setTimeout(r, 1_000));
+      // The workflow's first look at the hash met the chain down, and it went on to watch for it: the
+      // session still confirms.
+      const checkout = viaProxy.deps.temporal!.client.workflow.getHandle(checkoutWorkflowId(ep.id));
+      await readUntil(
+        () => checkout.describe(),
+        (d) => (d.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'awaitTransaction'),
+        'the checkout never went on to watch the hash',
+      );
       expect(
         (await viaProxy.request('GET', `/api/v1/checkout/sessions/${sessionId}`)).body.session.status,
       ).toBe('confirming');

@@ -235,10 +235,14 @@ describe.skipIf(databaseUnavailable())('the chain watcher against misbehaving RP
       },
     );
     expect(await counted('checkout_chain_rpc_errors_total', /kind="rate_limited"/)).toBeGreaterThan(0);
-    // A limit nothing passes, with a long Retry-After: health says so, and once each endpoint has
-    // answered 429, nobody asks it again before the time it gave (the watcher's own retries come every
-    // few seconds, the checkouts' too).
-    setFaults({ rateLimit: { perSecond: 0, retryAfterSeconds: 8 } });
+    // A limit nothing passes: health says so, and once an endpoint has answered 429, nobody asks it again
+    // before the time it gave (the watcher's own retries come every few tenths of a second, the checkouts'
+    // too). Two 429s of one endpoint are either calls that were on their way together, before the service
+    // read the first, or at least the Retry-After apart; and each endpoint is asked again once it has passed.
+    const retryAfterMs = 4_000;
+    const together = 250;
+    setFaults({ rateLimit: { perSecond: 0, retryAfterSeconds: retryAfterMs / 1000 } });
+    const since = [first, second].map((p) => p.rateLimitedAt().length);
     const failing = await waitFor(
       watcher,
       (w) => w.status === 'failing',
@@ -246,10 +250,18 @@ describe.skipIf(databaseUnavailable())('the chain watcher against misbehaving RP
     );
     expect(failing.error.kind).toBe('rate_limited');
     expect((await health()).status).toBe('degraded');
-    const refusals = async () => [first, second].map((p) => p.stats().refused.rate ?? 0);
-    const limitedAt = await waitFor(refusals, (r) => r.every((n) => n > 0), 'an endpoint was never asked');
-    await new Promise((r) => setTimeout(r, 4_000));
-    expect(await refusals(), 'asked again before Retry-After').toEqual(limitedAt);
+    const gapsOf = (at: number[]) => at.slice(1).map((t, i) => t - at[i]!);
+    const gaps = await waitFor(
+      async () => [first, second].map((p, i) => gapsOf(p.rateLimitedAt().slice(since[i]))),
+      (each) => each.every((g) => g.some((gap) => gap >= together)),
+      'an endpoint was never asked again',
+    );
+    for (const g of gaps) {
+      expect(
+        g.filter((gap) => gap >= together && gap < retryAfterMs),
+        'asked again before Retry-After (ms)',
+      ).toEqual([]);
+    }
     setFaults({});
     await waitFor(watcher, (w) => w.status === 'ok', 'the watcher never recovered');
   }, 150_000);
@@ -269,10 +281,13 @@ describe.skipIf(databaseUnavailable())('the chain watcher against misbehaving RP
         expect(res.status).toBe(200);
         expect(res.body.status).toBe('degraded');
         expect(await metrics()).toMatch(/checkout_chain_watcher_failing\{chain="97"\} 1/);
-        await new Promise((r) => setTimeout(r, 25_000));
         // No provider tells the head: the lag grows at the chain's block time, marked as an estimate.
-        expect(await watcher()).toMatchObject({ status: 'failing', lag_estimated: true });
-        expect((await watcher()).lag_blocks).toBeGreaterThan(20);
+        const grown = await waitFor(
+          watcher,
+          (w) => w.lag_blocks > 20,
+          'the estimated lag never grew past 20 blocks',
+        );
+        expect(grown).toMatchObject({ status: 'failing', lag_estimated: true });
       },
     );
     await waitFor(watcher, (w) => w.status === 'ok', 'the watcher never recovered');

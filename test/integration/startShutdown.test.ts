@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { devAccounts, devDeployment } from '@checkout/chain';
-import { findFreePort } from '@checkout/workflows';
+import { checkoutWorkflowId, findFreePort } from '@checkout/workflows';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { waitFor as readUntil } from '../support/waitFor.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sessions = 9;
@@ -72,6 +74,7 @@ describe.skipIf(inject('databaseKind') !== 'pglite')('npm start shutdown', () =>
 
     const api = `http://127.0.0.1:${port}`;
     const busd = devDeployment(97).tokens.BUSD.address;
+    const expectedIds: string[] = [];
     for (let i = 0; i < sessions; i++) {
       const demo = await (await fetch(`${api}/demo`)).text();
       const match = /<crypto-checkout slug="([^"]+)" expected-payment="([0-9a-f-]{36})">/.exec(demo);
@@ -88,9 +91,29 @@ describe.skipIf(inject('databaseKind') !== 'pglite')('npm start shutdown', () =>
         }),
       });
       expect(res.status, await res.text()).toBe(200);
+      expectedIds.push(match![2]!);
     }
-    // The sessions' chain watches are in flight.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // The sessions' checkouts are in flight: each workflow has run its first task and waits on the chain.
+    const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
+    try {
+      const temporal = new Client({ connection });
+      await Promise.all(
+        expectedIds.map((id) =>
+          readUntil(
+            // Not found until the hand-over has started it.
+            () =>
+              temporal.workflow
+                .getHandle(checkoutWorkflowId(id))
+                .describe()
+                .catch(() => undefined),
+            (d) => d?.status.name === 'RUNNING' && d.historyLength >= 4,
+            `checkout ${id} never ran`,
+          ),
+        ),
+      );
+    } finally {
+      await connection.close();
+    }
     const before = output.length;
 
     const started = performance.now();

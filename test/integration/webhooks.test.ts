@@ -9,7 +9,7 @@ import {
   webhookRequestBody,
 } from '@checkout/db';
 import { createLogger } from '@checkout/server';
-import { queueDeliveryStart } from '@checkout/workflows';
+import { queueDeliveryStart, webhookWorkflowId } from '@checkout/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
 import {
@@ -603,7 +603,8 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
         .where('delivery_id', '=', id)
         .execute();
       expect(attempts).toEqual([{ response_snippet: 'ok\ufffd\ufffddone' }]);
-      await new Promise((r) => setTimeout(r, 500));
+      // Its workflow has ended: no attempt can follow.
+      await service.deps.temporal!.client.workflow.getHandle(webhookWorkflowId(id)).result();
       expect(binary.requests).toHaveLength(1);
     } finally {
       await binary.close();

@@ -89,7 +89,9 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
     }),
     withBody({ schema: WebhookTestEventRequest }, async (ctx, body) => {
       const product = await productOfRequest(ctx);
-      const row = await sendProductTestEvent(ctx.state.db, deps.secrets, {
+      // Outside the request's Idempotency-Key transaction: the delivery must be committed before the
+      // worker can send it, and the answer waits for that first attempt.
+      const row = await sendProductTestEvent(deps.db.kysely, deps.secrets, {
         product,
         event: body().event,
         // The first attempt's own limit and a little more: a receiver that answers at all is shown answering.

@@ -44,6 +44,8 @@ export interface RpcProxy {
   set(faults: RpcFaults): void;
   /** Calls answered, by method, and refusals made, by fault. */
   stats(): { calls: Record<string, number>; refused: Record<string, number> };
+  /** When each 429 was answered (`Date.now()`), oldest first. */
+  rateLimitedAt(): number[];
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const calls: Record<string, number> = {};
   const refused: Record<string, number> = {};
   const served: number[] = [];
+  const limitedAt: number[] = [];
   const sockets = new Set<Socket>();
   let requests = 0;
   const count = (table: Record<string, number>, name: string) => {
@@ -190,6 +193,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     const share = faults.rateLimitShare;
     if (share && Math.floor(++requests * share.share) > Math.floor((requests - 1) * share.share)) {
       count(refused, 'rate');
+      limitedAt.push(Date.now());
       res.writeHead(429, {
         'content-type': 'application/json',
         'retry-after': String(share.retryAfterSeconds),
@@ -206,6 +210,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       while (served.length > 0 && served[0]! <= now - 1000) served.shift();
       if (served.length >= rate.perSecond) {
         count(refused, 'rate');
+        limitedAt.push(Date.now());
         res.writeHead(429, {
           'content-type': 'application/json',
           'retry-after': String(rate.retryAfterSeconds),
@@ -258,6 +263,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       if (faults.down) for (const socket of sockets) socket.destroy();
     },
     stats: () => ({ calls: { ...calls }, refused: { ...refused } }),
+    rateLimitedAt: () => [...limitedAt],
     close() {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
