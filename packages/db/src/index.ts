@@ -49,6 +49,7 @@ export * from './repositories/signedTransfers.ts';
 export * from './repositories/team.ts';
 export * from './repositories/undeliveredEmails.ts';
 export * from './repositories/unmatchedMail.ts';
+export * from './repositories/unmatchedReorg.ts';
 export * from './repositories/unmatchedTransfers.ts';
 export * from './repositories/userRecords.ts';
 export * from './repositories/users.ts';
