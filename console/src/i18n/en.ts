@@ -139,6 +139,10 @@ export const messages = {
   action: 'Action',
   testEvent: 'Send a test event',
   send: 'Send',
+  testMark: 'test',
+  testAnswered: (answer: string | number) => `Test event sent; the endpoint answered ${answer}.`,
+  testQueued: 'Test event queued; the endpoint has not answered yet.',
+  attemptLine: (n: number, at: string, answer: string | number, ms: number) => `#${n} ${at}: ${answer} in ${ms} ms`,
   keyStops: (at: string) => `Stops working ${at}`,
   team: {
     title: 'Team',

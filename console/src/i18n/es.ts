@@ -137,6 +137,10 @@ export const messages: Messages = {
   action: 'Acción',
   testEvent: 'Enviar un evento de prueba',
   send: 'Enviar',
+  testMark: 'prueba',
+  testAnswered: (answer) => `Evento de prueba enviado; el endpoint respondió ${answer}.`,
+  testQueued: 'Evento de prueba en cola; el endpoint aún no respondió.',
+  attemptLine: (n, at, answer, ms) => `#${n} ${at}: ${answer} en ${ms} ms`,
   keyStops: (at) => `Deja de funcionar ${at}`,
   team: {
     title: 'Equipo',

@@ -137,6 +137,10 @@ export const messages: Messages = {
   action: 'Ação',
   testEvent: 'Enviar um evento de teste',
   send: 'Enviar',
+  testMark: 'teste',
+  testAnswered: (answer) => `Evento de teste enviado; o endpoint respondeu ${answer}.`,
+  testQueued: 'Evento de teste na fila; o endpoint ainda não respondeu.',
+  attemptLine: (n, at, answer, ms) => `#${n} ${at}: ${answer} em ${ms} ms`,
   keyStops: (at) => `Deixa de funcionar ${at}`,
   team: {
     title: 'Equipe',

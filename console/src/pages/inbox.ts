@@ -5,7 +5,7 @@
 import type { components } from '@checkout/client';
 import { html, nothing, type TemplateResult } from 'lit';
 import { data } from '../api.ts';
-import { amount, txLink, when } from '../format.ts';
+import { amount, short, txLink, when } from '../format.ts';
 import { ConsolePage, formFields } from '../page.ts';
 
 type Transfer = components['schemas']['UnmatchedTransfer'];
@@ -63,6 +63,8 @@ class InboxPage extends ConsolePage<Transfer[]> {
 
   private item(tr: Transfer): TemplateResult {
     const { t, locale } = this.app;
+    // Each card's forms are named after its transfer: form landmarks must differ across the page.
+    const named = (action: string) => `${action} ${amount(tr.amount, tr.token.symbol)} ${short(tr.tx_hash)}`;
     const field = (name: string, label: string) =>
       html`<label>${label}<input name=${name} required maxlength="500" /></label>`;
     return html`<li class="card">
@@ -72,13 +74,13 @@ class InboxPage extends ConsolePage<Transfer[]> {
         <dt>${t.transaction}</dt><dd>${txLink(tr.chain_id, tr.tx_hash)}</dd>
         ${tr.resolved_payment_id ? html`<dt>${t.payment}</dt><dd><a href=${`/console/payment/${tr.resolved_payment_id}`}>${tr.resolved_payment_id}</a></dd>` : nothing}
       </dl>
-      <form aria-label=${t.attach} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
+      <form aria-label=${named(t.attach)} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
         ${field('to', t.attachTo)}<button type="submit">${t.attach}</button>
       </form>
-      <form aria-label=${t.refund} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
+      <form aria-label=${named(t.refund)} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
         ${field('reason', t.reason)}<button type="submit">${t.refund}</button>
       </form>
-      <form aria-label=${t.dismiss} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
+      <form aria-label=${named(t.dismiss)} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
         ${field('note', t.note)}<button type="submit">${t.dismiss}</button>
       </form>
     </li>`;

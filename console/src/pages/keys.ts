@@ -60,7 +60,7 @@ class KeysPage extends ConsolePage<ApiKey[]> {
       <p>${t.scopes}: ${key.scopes.join(', ')}</p>
       <p>${t.lastUsed}: ${key.last_used_at ? when(key.last_used_at, locale) : t.never}</p>
       ${key.expires_at ? html`<p class="error">${t.keyStops(when(key.expires_at, locale))}</p>` : nothing}
-      <form aria-label=${`${t.roll} ${key.name ?? key.prefix}`} @submit=${(e: SubmitEvent) => this.roll(key, e)}>
+      <form aria-label=${`${t.roll} ${key.name ? `${key.name} ` : ''}${key.prefix}`} @submit=${(e: SubmitEvent) => this.roll(key, e)}>
         <label>${t.overlap}<input name="overlap" type="number" min="0" max="43200" value="60" /></label>
         <button type="submit">${t.roll}</button>
       </form>
