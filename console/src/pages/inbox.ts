@@ -2,7 +2,7 @@
  * The inbox of unmatched transfers: money into the wallet that no checkout took — attached to an order
  * (an open expected payment or a resolved payment it tops up), refunded, or dismissed with a note.
  */
-import type { components } from '@checkout/client';
+import type { CheckoutApiError, components } from '@checkout/client';
 import { html, nothing, type TemplateResult } from 'lit';
 import { data } from '../api.ts';
 import { amount, short, txLink, when } from '../format.ts';
@@ -27,7 +27,10 @@ class InboxPage extends ConsolePage<Transfer[]> {
         params: { path },
         body: { resolved_payment_id: to },
       });
-      if (first.response.status !== 404) return data(first);
+      const refused = first.error as CheckoutApiError | undefined;
+      const noSuchPayment =
+        first.response.status === 404 || refused?.errors?.some((e) => e.path === 'resolved_payment_id');
+      if (!noSuchPayment) return data(first);
       return data(
         await this.app.client.POST('/api/v1/unmatched_transfers/{id}/attach', {
           params: { path },
