@@ -24,7 +24,17 @@ const pages: Record<string, { tag: string; load: () => Promise<unknown> }> = {
   audit: { tag: 'console-audit', load: () => import('./pages/audit.ts') },
   team: { tag: 'console-team', load: () => import('./pages/team.ts') },
 };
-const navigation = ['', 'payments', 'refunds', 'inbox', 'products', 'webhooks', 'keys', 'team', 'audit'] as const;
+const navigation = [
+  '',
+  'payments',
+  'refunds',
+  'inbox',
+  'products',
+  'webhooks',
+  'keys',
+  'team',
+  'audit',
+] as const;
 const base = '/console';
 
 /** The page and its parameter of a path under `/console`. */

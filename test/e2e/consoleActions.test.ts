@@ -48,7 +48,11 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console’s 
 
   beforeAll(async () => {
     h = await startCheckoutHarness({
-      env: { CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '1', CHECKOUT_SCAN_INTERVAL_MS: '100', ...(await consoleEnv()) },
+      env: {
+        CONFIRMATIONS_BINANCE_SMART_CHAIN_TESTNET: '1',
+        CHECKOUT_SCAN_INTERVAL_MS: '100',
+        ...(await consoleEnv()),
+      },
     });
     const created = await createApiKey(h.service.deps.db.kysely, { address: merchantAddress });
     headers = { authorization: `Bearer ${created.key}`, 'x-address': created.address };
@@ -106,8 +110,12 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console’s 
     expect(opened.status, opened.text).toBe(200);
     const session = opened.body.session as { id: string };
     // Two transfers the order's amount is not, without a reference: neither is taken by the open checkout.
-    const meant = (await h.chain.transfer(shopperIndex, h.busd, merchantAddress, parseUnits('5', 18))).toLowerCase();
-    const tip = (await h.chain.transfer(shopperIndex, h.busd, merchantAddress, parseUnits('3', 18))).toLowerCase();
+    const meant = (
+      await h.chain.transfer(shopperIndex, h.busd, merchantAddress, parseUnits('5', 18))
+    ).toLowerCase();
+    const tip = (
+      await h.chain.transfer(shopperIndex, h.busd, merchantAddress, parseUnits('3', 18))
+    ).toLowerCase();
     await waitFor(
       transfers,
       (list) => [meant, tip].every((tx) => list.some((t) => t.tx_hash === tx && t.status === 'open')),
@@ -162,7 +170,10 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console’s 
       expect(hook!.headers['x-test-event']).toBe('true');
 
       const row = page.locator('console-webhooks tbody tr').filter({ hasText: 'refund.updated' });
-      await row.filter({ hasText: '(test)' }).getByText(/#1 .*: 200 in \d+ ms/).waitFor();
+      await row
+        .filter({ hasText: '(test)' })
+        .getByText(/#1 .*: 200 in \d+ ms/)
+        .waitFor();
       await expectAccessible(page);
       await page.screenshot({ path: `${artifacts}console-test-event.png`, fullPage: true });
 

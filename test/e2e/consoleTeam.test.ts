@@ -50,7 +50,8 @@ function mistyped(address: string): string {
     const c = address[i]!;
     const flipped = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
     const typo = address.slice(0, i) + flipped + address.slice(i + 1);
-    if (typo !== address && isAddress(typo, { strict: false }) && !isAddress(typo, { strict: true })) return typo;
+    if (typo !== address && isAddress(typo, { strict: false }) && !isAddress(typo, { strict: true }))
+      return typo;
   }
   throw new Error(`no mixed-case typo of ${address}`);
 }
@@ -81,7 +82,10 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console team
   const team = async () => {
     const res = await service.request('GET', '/api/v1/team_members', { headers });
     expect(res.status, res.text).toBe(200);
-    return (res.body.team_members as Array<{ address: string; role: string }>).map((m) => [m.address, m.role]);
+    return (res.body.team_members as Array<{ address: string; role: string }>).map((m) => [
+      m.address,
+      m.role,
+    ]);
   };
 
   it('adds a member who sees its role’s limits, then removes it and ends its open session', async () => {
@@ -112,7 +116,10 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console team
       // Written all lowercase: added, checksummed, as support.
       await address.fill(member.toLowerCase());
       await form.getByRole('button', { name: 'Add member' }).click();
-      await ownerPage.getByRole('status').filter({ hasText: `${member} added.` }).waitFor();
+      await ownerPage
+        .getByRole('status')
+        .filter({ hasText: `${member} added.` })
+        .waitFor();
       await rows.filter({ hasText: member }).waitFor();
       expect(await address.getAttribute('aria-invalid')).toBe('false');
       expect(await team()).toEqual([
@@ -121,7 +128,11 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console team
       ]);
 
       // The member signs in with its own wallet and sees what support may not do.
-      await installTestWallet(memberPage, { privateKey: memberKey, rpcUrl: 'http://127.0.0.1:9', chainId: 1 });
+      await installTestWallet(memberPage, {
+        privateKey: memberKey,
+        rpcUrl: 'http://127.0.0.1:9',
+        chainId: 1,
+      });
       await memberPage.goto(`${service.url}/console/team`);
       await signIn(memberPage, member);
       await memberPage.getByText('Your role: support.').waitFor();
@@ -143,7 +154,9 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console team
       // The owner removes it, after confirming; its open session ends at once.
       const memberRow = rows.filter({ hasText: member });
       await memberRow.getByRole('button', { name: `Remove ${member}` }).click();
-      const confirm = memberRow.getByRole('group', { name: `Remove ${member}? Their open sessions end at once.` });
+      const confirm = memberRow.getByRole('group', {
+        name: `Remove ${member}? Their open sessions end at once.`,
+      });
       await expectAccessible(ownerPage);
       await ownerPage.screenshot({ path: `${artifacts}console-team-remove.png`, fullPage: true });
       await confirm.getByRole('button', { name: 'Keep' }).click();
@@ -151,7 +164,10 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console team
       expect(await team()).toHaveLength(2);
       await memberRow.getByRole('button', { name: `Remove ${member}` }).click();
       await confirm.getByRole('button', { name: 'Yes, remove' }).click();
-      await ownerPage.getByRole('status').filter({ hasText: `${member} removed.` }).waitFor();
+      await ownerPage
+        .getByRole('status')
+        .filter({ hasText: `${member} removed.` })
+        .waitFor();
       await memberRow.waitFor({ state: 'detached' });
       expect(await team()).toEqual([[owner, 'owner']]);
 

@@ -142,11 +142,13 @@ export const messages = {
   testMark: 'test',
   testAnswered: (answer: string | number) => `Test event sent; the endpoint answered ${answer}.`,
   testQueued: 'Test event queued; the endpoint has not answered yet.',
-  attemptLine: (n: number, at: string, answer: string | number, ms: number) => `#${n} ${at}: ${answer} in ${ms} ms`,
+  attemptLine: (n: number, at: string, answer: string | number, ms: number) =>
+    `#${n} ${at}: ${answer} in ${ms} ms`,
   keyStops: (at: string) => `Stops working ${at}`,
   team: {
     title: 'Team',
-    intro: 'Wallets that may sign in to this console, and what each may do. Your receiving wallet is always the owner.',
+    intro:
+      'Wallets that may sign in to this console, and what each may do. Your receiving wallet is always the owner.',
     yourRole: (role: string) => `Your role: ${role}.`,
     roles: {
       owner: 'Everything, and the team.',

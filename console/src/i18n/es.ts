@@ -144,7 +144,8 @@ export const messages: Messages = {
   keyStops: (at) => `Deja de funcionar ${at}`,
   team: {
     title: 'Equipo',
-    intro: 'Las billeteras que pueden iniciar sesión en esta consola y lo que cada una puede hacer. Tu billetera de cobro es siempre la propietaria.',
+    intro:
+      'Las billeteras que pueden iniciar sesión en esta consola y lo que cada una puede hacer. Tu billetera de cobro es siempre la propietaria.',
     yourRole: (role) => `Tu rol: ${role}.`,
     roles: {
       owner: 'Todo, y el equipo.',

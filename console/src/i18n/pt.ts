@@ -144,7 +144,8 @@ export const messages: Messages = {
   keyStops: (at) => `Deixa de funcionar ${at}`,
   team: {
     title: 'Equipe',
-    intro: 'As carteiras que podem entrar neste console e o que cada uma pode fazer. Sua carteira de recebimento é sempre a proprietária.',
+    intro:
+      'As carteiras que podem entrar neste console e o que cada uma pode fazer. Sua carteira de recebimento é sempre a proprietária.',
     yourRole: (role) => `Seu papel: ${role}.`,
     roles: {
       owner: 'Tudo, e a equipe.',
