@@ -42,6 +42,7 @@ export function firstLoadBytes(): Record<string, { br: number; gzip: number }> {
     'products',
     'webhooks',
     'keys',
+    'team',
     'audit',
   ]) {
     const files = manifest.lazy[page] ?? [];

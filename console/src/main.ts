@@ -22,8 +22,19 @@ const pages: Record<string, { tag: string; load: () => Promise<unknown> }> = {
   webhooks: { tag: 'console-webhooks', load: () => import('./pages/webhooks.ts') },
   keys: { tag: 'console-keys', load: () => import('./pages/keys.ts') },
   audit: { tag: 'console-audit', load: () => import('./pages/audit.ts') },
+  team: { tag: 'console-team', load: () => import('./pages/team.ts') },
 };
-const navigation = ['', 'payments', 'refunds', 'inbox', 'products', 'webhooks', 'keys', 'audit'] as const;
+const navigation = [
+  '',
+  'payments',
+  'refunds',
+  'inbox',
+  'products',
+  'webhooks',
+  'keys',
+  'team',
+  'audit',
+] as const;
 const base = '/console';
 
 /** The page and its parameter of a path under `/console`. */
@@ -188,6 +199,7 @@ class CheckoutConsole extends LitElement {
       products: t.products,
       webhooks: t.webhooks,
       keys: t.keys,
+      team: t.team.title,
       audit: t.audit,
     };
     const current = this.where.page === 'payment' ? 'payments' : this.where.page;
@@ -233,6 +245,8 @@ class CheckoutConsole extends LitElement {
         return html`<console-keys .app=${app}></console-keys>`;
       case 'audit':
         return html`<console-audit .app=${app}></console-audit>`;
+      case 'team':
+        return html`<console-team .app=${app}></console-team>`;
       default:
         return html`<console-home .app=${app}></console-home>`;
     }

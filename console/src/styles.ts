@@ -60,6 +60,7 @@ export const shared = css`
   .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: 0.75rem; }
   .card { border: 1px solid var(--line); border-radius: 8px; padding: 0.75rem; }
   .card strong { display: block; font-size: 1.4rem; }
+  ol.attempts { margin: 0; padding-left: 1.2rem; }
   .visually-hidden {
     position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
   }

@@ -2,10 +2,10 @@
  * The inbox of unmatched transfers: money into the wallet that no checkout took — attached to an order
  * (an open expected payment or a resolved payment it tops up), refunded, or dismissed with a note.
  */
-import type { components } from '@checkout/client';
+import type { CheckoutApiError, components } from '@checkout/client';
 import { html, nothing, type TemplateResult } from 'lit';
 import { data } from '../api.ts';
-import { amount, txLink, when } from '../format.ts';
+import { amount, short, txLink, when } from '../format.ts';
 import { ConsolePage, formFields } from '../page.ts';
 
 type Transfer = components['schemas']['UnmatchedTransfer'];
@@ -27,7 +27,10 @@ class InboxPage extends ConsolePage<Transfer[]> {
         params: { path },
         body: { resolved_payment_id: to },
       });
-      if (first.response.status !== 404) return data(first);
+      const refused = first.error as CheckoutApiError | undefined;
+      const noSuchPayment =
+        first.response.status === 404 || refused?.errors?.some((e) => e.path === 'resolved_payment_id');
+      if (!noSuchPayment) return data(first);
       return data(
         await this.app.client.POST('/api/v1/unmatched_transfers/{id}/attach', {
           params: { path },
@@ -63,6 +66,8 @@ class InboxPage extends ConsolePage<Transfer[]> {
 
   private item(tr: Transfer): TemplateResult {
     const { t, locale } = this.app;
+    // Each card's forms are named after its transfer: form landmarks must differ across the page.
+    const named = (action: string) => `${action} ${amount(tr.amount, tr.token.symbol)} ${short(tr.tx_hash)}`;
     const field = (name: string, label: string) =>
       html`<label>${label}<input name=${name} required maxlength="500" /></label>`;
     return html`<li class="card">
@@ -73,13 +78,13 @@ class InboxPage extends ConsolePage<Transfer[]> {
         <dt>${t.transaction}</dt><dd>${txLink(tr.chain_id, tr.tx_hash)}</dd>
         ${tr.resolved_payment_id ? html`<dt>${t.payment}</dt><dd><a href=${`/console/payment/${tr.resolved_payment_id}`}>${tr.resolved_payment_id}</a></dd>` : nothing}
       </dl>
-      <form aria-label=${t.attach} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
+      <form aria-label=${named(t.attach)} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
         ${field('to', t.attachTo)}<button type="submit">${t.attach}</button>
       </form>
-      <form aria-label=${t.refund} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
+      <form aria-label=${named(t.refund)} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
         ${field('reason', t.reason)}<button type="submit">${t.refund}</button>
       </form>
-      <form aria-label=${t.dismiss} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
+      <form aria-label=${named(t.dismiss)} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
         ${field('note', t.note)}<button type="submit">${t.dismiss}</button>
       </form>
     </li>`;

@@ -59,7 +59,8 @@ class KeysPage extends ConsolePage<ApiKey[]> {
       <p><code>${key.prefix}…</code> ${key.mode}</p>
       <p>${t.scopes}: ${key.scopes.join(', ')}</p>
       <p>${t.lastUsed}: ${key.last_used_at ? when(key.last_used_at, locale) : t.never}</p>
-      <form aria-label=${`${t.roll} ${key.name ?? key.prefix}`} @submit=${(e: SubmitEvent) => this.roll(key, e)}>
+      ${key.expires_at ? html`<p class="error">${t.keyStops(when(key.expires_at, locale))}</p>` : nothing}
+      <form aria-label=${`${t.roll} ${key.name ? `${key.name} ` : ''}${key.prefix}`} @submit=${(e: SubmitEvent) => this.roll(key, e)}>
         <label>${t.overlap}<input name="overlap" type="number" min="0" max="43200" value="60" /></label>
         <button type="submit">${t.roll}</button>
       </form>

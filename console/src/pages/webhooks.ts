@@ -18,6 +18,8 @@ const testEvents = productTestEvents;
 class WebhooksPage extends ConsolePage<{ products: Product[]; deliveries: Delivery[] }> {
   @state() private productId = '';
   @state() private secret: string | undefined;
+  /** What the receiver answered the last test event's first attempt. */
+  @state() private testAnswer: string | undefined;
 
   protected async load() {
     const products = data(await this.app.client.GET('/api/v1/products')).products;
@@ -44,14 +46,17 @@ class WebhooksPage extends ConsolePage<{ products: Product[]; deliveries: Delive
   private sendTest(event: SubmitEvent): void {
     event.preventDefault();
     const type = (event.currentTarget as HTMLFormElement).elements.namedItem('event') as HTMLSelectElement;
-    void this.act(async () =>
-      data(
+    const { t } = this.app;
+    void this.act(async () => {
+      const sent = data(
         await this.app.client.POST('/api/v1/products/{id}/webhook_test_events', {
           params: { path: { id: this.productId } },
           body: { event: type.value as (typeof testEvents)[number] },
         }),
-      ),
-    );
+      ).webhook_delivery;
+      const first = sent.attempts[0];
+      this.testAnswer = first ? t.testAnswered(first.status_code ?? first.error ?? '—') : t.testQueued;
+    });
   }
 
   private redeliver(delivery: Delivery): void {
@@ -62,6 +67,18 @@ class WebhooksPage extends ConsolePage<{ products: Product[]; deliveries: Delive
         }),
       ),
     );
+  }
+
+  /** Each attempt of a delivery: when, what the receiver answered (or the error), and its first words. */
+  private attempts(d: Delivery): TemplateResult {
+    const { t, locale } = this.app;
+    if (d.attempts.length === 0) return html`${d.attempt_count}`;
+    return html`<ol class="attempts">${d.attempts.map(
+      (a) => html`<li>
+        ${t.attemptLine(a.attempt, when(a.started_at, locale), a.status_code ?? a.error ?? '—', a.duration_ms)}
+        ${a.response_excerpt ? html`<code>${a.response_excerpt.slice(0, 120)}</code>` : nothing}
+      </li>`,
+    )}</ol>`;
   }
 
   protected view({ products, deliveries }: { products: Product[]; deliveries: Delivery[] }): TemplateResult {
@@ -80,7 +97,8 @@ class WebhooksPage extends ConsolePage<{ products: Product[]; deliveries: Delive
           ? html`<form aria-label=${t.testEvent} @submit=${(e: SubmitEvent) => this.sendTest(e)}>
             <label>${t.testEvent}<select name="event">${testEvents.map((e) => html`<option>${e}</option>`)}</select></label>
             <button type="submit">${t.send}</button>
-          </form>`
+          </form>
+          ${this.testAnswer ? html`<p role="status">${this.testAnswer}</p>` : nothing}`
           : nothing
       }
       <label>${t.product}<select @change=${(e: Event) => {
@@ -95,9 +113,9 @@ class WebhooksPage extends ConsolePage<{ products: Product[]; deliveries: Delive
           <tbody>${deliveries.map(
             (d) => html`<tr>
               <td>${when(d.created_at, locale)}</td>
-              <td><code>${d.event_type}</code></td>
+              <td><code>${d.event_type}</code>${d.test ? html` <span class="muted">(${t.testMark})</span>` : nothing}</td>
               <td>${d.status}${d.last_status_code ? ` (${d.last_status_code})` : ''}</td>
-              <td>${d.attempt_count}${d.last_error ? html` <span class="muted">${d.last_error}</span>` : nothing}</td>
+              <td>${this.attempts(d)}</td>
               <td><button type="button" @click=${() => this.redeliver(d)}>${t.redeliver}</button></td>
             </tr>`,
           )}</tbody>

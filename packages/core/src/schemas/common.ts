@@ -40,6 +40,18 @@ export const EvmAddress = z
   .meta({ example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
 
 /**
+ * An address typed by a person (a refund's destination, a wallet invited to the console): all lowercase, all
+ * uppercase or with its correct EIP-55 checksum — a mixed-case address whose checksum is wrong is mistyped,
+ * and refused.
+ */
+export const CheckedAddress = EvmAddress.refine(
+  (v) => !isAddress(v, { strict: false }) || isAddress(v, { strict: true }),
+  {
+    message: 'has a wrong EIP-55 checksum: write it all lowercase, or with its correct capitals',
+  },
+);
+
+/**
  * A free-form JSON object (metadata) with keys of `key`, nested at most {@link maxJsonDepth} levels: deeper
  * input is refused before anything serialises it again, which would exhaust the stack.
  */

@@ -1,7 +1,7 @@
 /** The console's sign-in (Sign-In with Ethereum, EIP-4361) and its team, as the API reads and answers them. */
 import { z } from 'zod';
 import { Role } from '../access.ts';
-import { EvmAddress, namedObject, Timestamp, Uuid } from './common.ts';
+import { CheckedAddress, EvmAddress, namedObject, Timestamp, Uuid } from './common.ts';
 
 export const ConsoleNonceResponse = namedObject('ConsoleNonce', {
   nonce: z.string().meta({ description: 'Put in the message as its Nonce; used once, valid for minutes' }),
@@ -53,6 +53,6 @@ export const TeamMemberList = namedObject('TeamMemberList', { team_members: z.ar
 
 /** `POST /api/v1/team_members`: invite a wallet, or give a member a new role. */
 export const TeamMemberRequest = namedObject('TeamMemberRequest', {
-  address: EvmAddress,
+  address: CheckedAddress,
   role: z.enum(['admin', 'support', 'viewer']),
 });

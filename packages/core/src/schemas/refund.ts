@@ -3,9 +3,8 @@
  * pays a refund; the service asks the customer for an address, hands the merchant an exact payment request
  * and recognises the transfer on the chain.
  */
-import { isAddress } from 'viem';
 import { z } from 'zod';
-import { EvmAddress, namedObject, Timestamp, timeWindow, Uuid } from './common.ts';
+import { CheckedAddress, namedObject, Timestamp, timeWindow, Uuid } from './common.ts';
 import { PaymentToken } from './product.ts';
 
 /**
@@ -111,17 +110,6 @@ export const RefundResponse = namedObject('RefundResponse', { refund: Refund });
 export const RefundListResponse = namedObject('RefundListResponse', { refunds: z.array(Refund) });
 
 /**
- * An address a refund goes to: an EVM address written all lowercase, all uppercase or with its correct
- * EIP-55 checksum — a mixed-case address whose checksum is wrong is mistyped, and refused.
- */
-export const RefundAddress = EvmAddress.refine(
-  (v) => !isAddress(v, { strict: false }) || isAddress(v, { strict: true }),
-  {
-    message: 'has a wrong EIP-55 checksum: write it all lowercase, or with its correct capitals',
-  },
-);
-
-/**
  * Body of POST /api/v1/resolved_payments/:id/refunds and /api/v1/unmatched_transfers/:id/refunds. Without
  * `amount` the whole received amount is refunded; `overpaid` refunds what a resolved payment received above
  * its price. Without `refund_address` the customer is e-mailed a claim link (to `email`, else the payment's
@@ -130,7 +118,7 @@ export const RefundAddress = EvmAddress.refine(
 export const RefundRequestBody = namedObject('RefundRequestBody', {
   amount: z.union([TokenAmount, z.literal('overpaid')]).optional(),
   reason: z.string().trim().min(1).max(500),
-  refund_address: RefundAddress.optional(),
+  refund_address: CheckedAddress.optional(),
   /**
    * True to send the refund to a contract (`refund_address` has code on the chain): refused otherwise, since
    * a contract that is not a wallet may never pass the tokens on.
@@ -193,7 +181,7 @@ export type RefundClaim = z.infer<typeof RefundClaim>;
 export const RefundClaimResponse = namedObject('RefundClaimResponse', { refund_claim: RefundClaim });
 
 /** Body of POST /api/v1/refund_claims/:token: the address the customer gives. */
-export const RefundClaimBody = namedObject('RefundClaimBody', { refund_address: RefundAddress });
+export const RefundClaimBody = namedObject('RefundClaimBody', { refund_address: CheckedAddress });
 
 /** What the merchant's pay page shows (GET /api/v1/refund_payments/:token). */
 export const RefundPayment = namedObject('RefundPayment', {

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { CheckoutSession } from './checkout.ts';
-import { namedObject } from './common.ts';
-import { Refund, RefundAddress } from './refund.ts';
+import { CheckedAddress, namedObject } from './common.ts';
+import { Refund } from './refund.ts';
 
 /** Outcomes that take no amount. */
 const plainSessionOutcomes = [
@@ -46,7 +46,7 @@ export type SandboxSessionSimulateBody = z.infer<typeof SandboxSessionSimulateBo
 /** Body of POST /sandbox/refunds/:id/simulate: claimed (to an address), paid, or expired now. */
 export const SandboxRefundSimulateBody = z
   .discriminatedUnion('outcome', [
-    z.strictObject({ outcome: z.literal('claimed'), refund_address: RefundAddress }),
+    z.strictObject({ outcome: z.literal('claimed'), refund_address: CheckedAddress }),
     z.strictObject({ outcome: z.literal('paid') }),
     z.strictObject({ outcome: z.literal('expired') }),
   ])
