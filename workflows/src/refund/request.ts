@@ -4,7 +4,14 @@
  * transaction the first `refund.updated` webhook and the start of the refund's workflow are queued.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ApiError, formatUnits, parseUnits, type RefundRequestBody, recordInvalid } from '@checkout/core';
+import {
+  ApiError,
+  formatUnits,
+  parseUnits,
+  type RefundRequestBody,
+  recordInvalid,
+  webhookEvents,
+} from '@checkout/core';
 import {
   type Database,
   findProductById,
@@ -29,7 +36,7 @@ import type { WorkerResources } from '../resources.ts';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
 import { queueUnmatchedChanged } from '../unmatched/follow.ts';
 import { announcePaidTwice } from '../unmatched/paidTwice.ts';
-import { announceRefund } from './announce.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import { checkRefundAddress, refuseContractAddress } from './refundAddress.ts';
 import type { RefundInput } from './shared.ts';
 import { refundWorkflowId } from './shared.ts';
@@ -144,7 +151,11 @@ export async function requestRefund(
       );
     }
     const row = await insertRefund(trx, refund);
-    await announceRefund(trx, deps, row);
+    await queueProductEvent(trx, deps.secrets, {
+      event: webhookEvents.refundUpdated,
+      refund: row,
+      publicBaseUrl: deps.publicBaseUrl,
+    });
     const workflowInput: RefundInput = { refundId: row.id };
     await queueWorkflowCall(trx, {
       kind: 'start',
