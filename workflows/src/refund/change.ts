@@ -4,7 +4,7 @@
  * workflow (and an unmatched transfer's) is told to read the row again. The merchant's cancel is one such change.
  */
 import type { ChainClients } from '@checkout/chain';
-import { ApiError, webhookEvents } from '@checkout/core';
+import { ApiError } from '@checkout/core';
 import {
   type Database,
   findRefundById,
@@ -43,11 +43,7 @@ export async function changeRefund(
     if (row.unmatched_transfer_id && unpaidEnds.includes(row.status)) {
       await reopenRefundedTransfer(trx, row.unmatched_transfer_id);
     }
-    await queueProductEvent(trx, deps.secrets, {
-      event: webhookEvents.refundUpdated,
-      refund: row,
-      publicBaseUrl: deps.publicBaseUrl,
-    });
+    await queueProductEvent(trx, deps.secrets, { refund: row, publicBaseUrl: deps.publicBaseUrl });
     await signalRefund(trx, row.id);
     if (row.unmatched_transfer_id) await queueUnmatchedChanged(trx, [row.unmatched_transfer_id]);
     return row;
@@ -65,7 +61,6 @@ export async function noteRefundPartPayment(
   row: RefundRow,
 ): Promise<void> {
   await queueProductEvent(db, deps.secrets, {
-    event: webhookEvents.refundUpdated,
     refund: row,
     publicBaseUrl: deps.publicBaseUrl,
     subjectId: `${row.id}:paid:${row.paid_amount}`,

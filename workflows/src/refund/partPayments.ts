@@ -8,7 +8,6 @@
  * `ready_to_pay` (the completing transfer stays counted), to be completed when the rest is paid again.
  */
 import { type ChainClient, getConfirmations } from '@checkout/chain';
-import { webhookEvents } from '@checkout/core';
 import {
   type Database,
   findRefundById,
@@ -127,7 +126,6 @@ async function forgetPart(deps: PartPaymentsDeps, row: RefundRow, hash: Hash): P
     const now = await findRefundById(trx, row.id);
     if (now) {
       await queueProductEvent(trx, deps.secrets, {
-        event: webhookEvents.refundUpdated,
         refund: now,
         publicBaseUrl: deps.publicBaseUrl,
         subjectId: `${row.id}:part_gone:${hash.toLowerCase()}`,

@@ -4,14 +4,7 @@
  * transaction the first `refund.updated` webhook and the start of the refund's workflow are queued.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  ApiError,
-  formatUnits,
-  parseUnits,
-  type RefundRequestBody,
-  recordInvalid,
-  webhookEvents,
-} from '@checkout/core';
+import { ApiError, formatUnits, parseUnits, type RefundRequestBody, recordInvalid } from '@checkout/core';
 import {
   type Database,
   findProductById,
@@ -151,11 +144,7 @@ export async function requestRefund(
       );
     }
     const row = await insertRefund(trx, refund);
-    await queueProductEvent(trx, deps.secrets, {
-      event: webhookEvents.refundUpdated,
-      refund: row,
-      publicBaseUrl: deps.publicBaseUrl,
-    });
+    await queueProductEvent(trx, deps.secrets, { refund: row, publicBaseUrl: deps.publicBaseUrl });
     const workflowInput: RefundInput = { refundId: row.id };
     await queueWorkflowCall(trx, {
       kind: 'start',

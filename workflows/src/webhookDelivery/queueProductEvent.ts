@@ -4,7 +4,7 @@
  * product's `webhook_url` in the transaction that writes the change, with the record as it now stands. The
  * account's events are `queueAccountEvent` (`packages/db/src/repositories/webhooks.ts`).
  */
-import type { webhookEvents } from '@checkout/core';
+import { type WebhookEvent, webhookEvents } from '@checkout/core';
 import {
   type CheckoutSessionRow,
   createWebhookDelivery,
@@ -26,16 +26,11 @@ import type { Kysely } from 'kysely';
 import { queueDeliveryStart } from './start.ts';
 
 /**
- * One event of a product's record. `subjectId` tells the event apart from the record's others (a refund's
- * defaults to `<refund id>:<status>`: once per status).
+ * One event of a product's record. `subjectId` tells the event apart from the record's others (a refund's,
+ * always `refund.updated`, defaults to `<refund id>:<status>`: once per status).
  */
 export type ProductEvent =
-  | {
-      event: typeof webhookEvents.refundUpdated;
-      refund: RefundRow;
-      publicBaseUrl: string;
-      subjectId?: string;
-    }
+  | { refund: RefundRow; publicBaseUrl: string; subjectId?: string }
   | {
       event: typeof webhookEvents.resolvedPaymentUpdated | typeof webhookEvents.resolvedPaymentReversed;
       payment: ResolvedPaymentRow;
@@ -64,7 +59,7 @@ export async function queueProductEvent(
   if (!product?.send_webhook || !product.webhook_url) return product;
   const delivery = await createWebhookDelivery(trx, secrets, {
     merchantId: record.merchantId ?? product.merchant_id,
-    eventType: input.event,
+    eventType: record.event,
     subjectId: record.subjectId,
     productId: product.id,
     url: product.webhook_url,
@@ -79,14 +74,17 @@ function recordOf(
   input: ProductEvent,
   secrets: SecretBox,
 ): {
+  event: WebhookEvent;
   productId: string | null;
   merchantId?: string;
   subjectId: string;
   payload: (trx: Kysely<Database>, product: ProductRow) => Promise<NewWebhookDelivery['payload']>;
 } {
   if ('refund' in input) {
-    const { refund: row, event, publicBaseUrl } = input;
+    const { refund: row, publicBaseUrl } = input;
+    const event = webhookEvents.refundUpdated;
     return {
+      event,
       productId: row.product_id,
       merchantId: row.merchant_id,
       subjectId: input.subjectId ?? `${row.id}:${row.status}`,
@@ -95,8 +93,9 @@ function recordOf(
     };
   }
   if ('payment' in input) {
-    const { payment } = input;
+    const { payment, event } = input;
     return {
+      event,
       productId: payment.product_id,
       subjectId: input.subjectId,
       // The body of `created`, with its flags as they now stand (`paid_twice` while a duplicate of it waits open).
@@ -108,6 +107,7 @@ function recordOf(
   }
   const { transfer, near, event } = input;
   return {
+    event,
     productId: transfer.product_id,
     merchantId: transfer.merchant_id,
     subjectId: input.subjectId,
