@@ -1,6 +1,9 @@
 // Type-aware rules only; formatting and everything else is Biome's job.
 import tseslint from 'typescript-eslint';
 
+/** The files that run in Temporal's workflow sandbox. */
+const sandboxFiles = ['workflows/src/**/workflow.ts', 'workflows/src/**/*.workflow.ts'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -31,8 +34,10 @@ export default tseslint.config(
     },
   },
   {
-    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O modules.
-    files: ['workflows/src/**/workflow.ts', 'workflows/src/**/workflows.ts', 'workflows/src/workflows.ts'],
+    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O modules. A file's
+    // suffix says where it runs: `workflow.ts` and `*.workflow.ts` in the sandbox, `activities.ts` and
+    // `*.activities.ts` in activities, `*.step.ts` in the API server's requests.
+    files: sandboxFiles,
     rules: {
       'no-restricted-imports': [
         'error',
@@ -53,6 +58,25 @@ export default tseslint.config(
                 '@temporalio/worker',
               ],
               message: 'Workflow code imports no I/O modules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only sandbox files run workflow code; a `shared.ts` may define a family's signals, queries and updates.
+    files: ['workflows/src/**/*.ts'],
+    ignores: [...sandboxFiles, 'workflows/src/**/shared.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@temporalio/workflow',
+              message:
+                'Workflow code lives in workflow.ts or *.workflow.ts, where the sandbox rule guards it.',
             },
           ],
         },

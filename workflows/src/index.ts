@@ -47,7 +47,7 @@ export * from './onramp/create.ts';
 export * from './onramp/deposits.ts';
 export * from './onramp/shared.ts';
 export { onrampLifecycleInput } from './onramp/start.ts';
-export * from './paymentDetail/steps.ts';
+export * from './paymentDetail/detail.step.ts';
 export { createQuoteActivities, type QuoteActivityDeps } from './quote/activities.ts';
 export * from './quote/bounces.ts';
 export * from './quote/create.ts';
@@ -77,14 +77,14 @@ export * from './shared.ts';
 export { createSmokeActivities } from './smoke/activities.ts';
 export * from './summaries.ts';
 export { countLivePollers, livePollerWindowMs } from './taskQueuePollers.ts';
-export { unmatchedWorkflowId } from './unmatched/shared.ts';
 export {
   attachToExpectedPayment,
   attachToResolvedPayment,
   dismissUnmatched,
   listWalletUnmatched,
   presentUnmatched,
-} from './unmatched/steps.ts';
+} from './unmatched/actions.step.ts';
+export { unmatchedWorkflowId } from './unmatched/shared.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
 export { redeliverFailedWebhooks, redeliverWebhook } from './webhookDelivery/redeliver.ts';

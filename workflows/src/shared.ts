@@ -7,7 +7,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 /**
  * What the Temporal UI shows on a workflow's page from its start (the SDK's `staticSummary`, one line, and
  * `staticDetails`): what the workflow is about, which never changes. Where it stands is shown by the
- * workflow itself ({@link Summary} and the current details, `workflows/src/showStatus.ts`).
+ * workflow itself ({@link Summary} and the current details, `workflows/src/showStatus.workflow.ts`).
  */
 export interface WorkflowSummary {
   staticSummary: string;

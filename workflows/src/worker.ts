@@ -16,7 +16,7 @@ import { type FinalFailure, finalFailureInterceptors } from './finalFailureInter
 import { taskQueue as defaultTaskQueue } from './shared.ts';
 
 /** Absolute path of the module that exports every workflow. */
-export const workflowsPath: string = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+export const workflowsPath: string = fileURLToPath(new URL('./bundle.workflow.ts', import.meta.url));
 
 let installedRuntime: Runtime | undefined;
 

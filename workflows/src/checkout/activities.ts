@@ -1,9 +1,9 @@
 /** Activities of the checkout workflow: chain reads, the closed-tab look, session progress, the resolution, e-mails. */
 import type { CheckoutActivityDeps } from './activityDeps.ts';
-import { createMatchingSteps } from './matchingSteps.ts';
+import { createMatchingSteps } from './matching.activities.ts';
 import { createPaymentEmailSteps } from './paymentEmails.ts';
-import { createResolutionSteps } from './resolutionSteps.ts';
-import { createTransactionSteps } from './transactionSteps.ts';
+import { createResolutionSteps } from './resolution.activities.ts';
+import { createTransactionSteps } from './transaction.activities.ts';
 
 export type { CheckoutActivityDeps } from './activityDeps.ts';
 

@@ -7,10 +7,10 @@
 import { condition, isCancellation, log, upsertMemo } from '@temporalio/workflow';
 import { failedStepMemo, finalFailureOf } from '../finalFailure.ts';
 import type { CheckoutActivities } from './activities.ts';
-import { announceResolution } from './announce.ts';
-import { createLook, type Look } from './look.ts';
-import { glance, local, watching } from './proxies.ts';
-import { type CheckoutRun, setStatus, showCheckout, startRun } from './run.ts';
+import { announceResolution } from './announce.workflow.ts';
+import { createLook, type Look } from './look.workflow.ts';
+import { glance, local, watching } from './proxies.workflow.ts';
+import { type CheckoutRun, setStatus, showCheckout, startRun } from './run.workflow.ts';
 import type { CheckoutResult, CheckoutSessionInput, RecordedResolution, TransactionFacts } from './shared.ts';
 
 const maxSubmissions = 10;

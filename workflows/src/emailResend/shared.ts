@@ -1,6 +1,6 @@
 /** Names and types of the `emailResend` workflow, shared by the workflow, its activity and the API. */
 
-/** Workflow type name, as registered from workflows.ts. */
+/** Workflow type name, as registered from bundle.workflow.ts. */
 export const emailResendWorkflowType = 'emailResend';
 
 /** Id of resend number `resend` of undelivered e-mail `id`: one workflow per resend asked for. */

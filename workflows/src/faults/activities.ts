@@ -7,7 +7,7 @@ import type { WorkflowTaskFaultActivities } from './shared.ts';
 
 /** Path of the interceptor module to bundle. */
 export const workflowTaskFaultsModule: string = fileURLToPath(
-  new URL('./workflowTaskFaults.ts', import.meta.url),
+  new URL('./taskFaults.workflow.ts', import.meta.url),
 );
 
 /** The fault activities and what they did. */

@@ -4,7 +4,7 @@
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-/** Workflow type name, as registered from workflows.ts. */
+/** Workflow type name, as registered from bundle.workflow.ts. */
 export const kycWorkflowType = 'kycOnboarding';
 
 /** A status a KYC provider reports (research §4), plus the sandbox-only `full_clearance`. */

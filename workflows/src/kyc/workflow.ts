@@ -22,7 +22,7 @@ import {
 } from '@temporalio/workflow';
 import { unlessFinal } from '../finalFailure.ts';
 import { AccountId, KycStatus, UserId } from '../shared.ts';
-import { ownMemo, showStatus } from '../showStatus.ts';
+import { ownMemo, showStatus } from '../showStatus.workflow.ts';
 import { kycStatus } from '../summaries.ts';
 import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
 import { webhookDelivery } from '../webhookDelivery/workflow.ts';

@@ -4,7 +4,7 @@
  */
 import { defineSignal } from '@temporalio/workflow';
 
-/** Workflow type name, as registered from workflows.ts. */
+/** Workflow type name, as registered from bundle.workflow.ts. */
 export const onrampWorkflowType = 'onrampLifecycle';
 
 /** A fiat deposit the bank partner reported; `depositId` makes a repeated report harmless. */

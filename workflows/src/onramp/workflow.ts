@@ -18,9 +18,9 @@ import {
 } from '@temporalio/workflow';
 import { finalFailureOf, unlessFinal } from '../finalFailure.ts';
 import { AccountId, OnrampStatus, UserId } from '../shared.ts';
-import { ownMemo, showStatus } from '../showStatus.ts';
+import { ownMemo, showStatus } from '../showStatus.workflow.ts';
 import { onrampStatus } from '../summaries.ts';
-import { startDeliveryChild } from '../webhookDelivery/child.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.workflow.ts';
 import {
   type OnrampActivities,
   type OnrampDeposit,

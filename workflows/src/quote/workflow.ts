@@ -16,11 +16,11 @@
  */
 import { condition, continueAsNew } from '@temporalio/workflow';
 import { QuoteStatus } from '../shared.ts';
-import { ownMemo, showStatus } from '../showStatus.ts';
+import { ownMemo, showStatus } from '../showStatus.workflow.ts';
 import { quoteStatus } from '../summaries.ts';
-import { payout } from './payoutSteps.ts';
-import { findAndRefund } from './refundSteps.ts';
-import { activities, notify, type Outcome, type QuoteRun, startQuoteRun } from './run.ts';
+import { payout } from './payout.workflow.ts';
+import { findAndRefund } from './refund.workflow.ts';
+import { activities, notify, type Outcome, type QuoteRun, startQuoteRun } from './run.workflow.ts';
 import type { OfframpStep, QuoteLifecycleInput, QuoteLifecycleResult, QuotePayoutStart } from './shared.ts';
 
 const outcomes = (steps: OfframpStep[]): Outcome[] =>

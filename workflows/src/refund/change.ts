@@ -19,7 +19,7 @@ import {
 import type { Kysely } from 'kysely';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
 import { queueUnmatchedChanged } from '../unmatched/follow.ts';
-import { announceRefund } from './announce.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import { unreadRefundTransfer } from './onChain.ts';
 import { refundChangedSignal, refundWorkflowId } from './shared.ts';
 
@@ -43,7 +43,7 @@ export async function changeRefund(
     if (row.unmatched_transfer_id && unpaidEnds.includes(row.status)) {
       await reopenRefundedTransfer(trx, row.unmatched_transfer_id);
     }
-    await announceRefund(trx, deps, row);
+    await queueProductEvent(trx, deps.secrets, { refund: row, publicBaseUrl: deps.publicBaseUrl });
     await signalRefund(trx, row.id);
     if (row.unmatched_transfer_id) await queueUnmatchedChanged(trx, [row.unmatched_transfer_id]);
     return row;
@@ -60,7 +60,11 @@ export async function noteRefundPartPayment(
   deps: { secrets: SecretBox; publicBaseUrl: string },
   row: RefundRow,
 ): Promise<void> {
-  await announceRefund(db, deps, row, `${row.id}:paid:${row.paid_amount}`);
+  await queueProductEvent(db, deps.secrets, {
+    refund: row,
+    publicBaseUrl: deps.publicBaseUrl,
+    subjectId: `${row.id}:paid:${row.paid_amount}`,
+  });
   await signalRefund(db, row.id);
 }
 

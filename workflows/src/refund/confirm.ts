@@ -28,7 +28,7 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import { changeRefund } from './change.ts';
 
 /** Where a sent refund's transaction stands. */
@@ -169,7 +169,7 @@ async function confirmRefund(deps: RefundConfirmDeps, refundId: string): Promise
     await addRefundedAmount(trx, row.resolved_payment_id, BigInt(row.paid_amount));
     const payment = await findResolvedPayment(trx, row.resolved_payment_id);
     if (payment) {
-      await queueResolvedPaymentEvent(trx, deps.secrets, {
+      await queueProductEvent(trx, deps.secrets, {
         payment,
         event: webhookEvents.resolvedPaymentUpdated,
         subjectId: `${payment.id}:refund:${row.id}`,

@@ -21,7 +21,7 @@ import {
 import type { Kysely } from 'kysely';
 import { type Hash, TransactionNotFoundError, TransactionReceiptNotFoundError } from 'viem';
 import { getBlockNumber } from 'viem/actions';
-import { announceRefund } from './announce.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import { changeRefund, signalRefund } from './change.ts';
 
 /** Where a refund's part payments stand. */
@@ -124,7 +124,13 @@ async function forgetPart(deps: PartPaymentsDeps, row: RefundRow, hash: Hash): P
       });
     } else if (locked?.status !== 'ready_to_pay') throw new RefundEnded();
     const now = await findRefundById(trx, row.id);
-    if (now) await announceRefund(trx, deps, now, `${row.id}:part_gone:${hash.toLowerCase()}`);
+    if (now) {
+      await queueProductEvent(trx, deps.secrets, {
+        refund: now,
+        publicBaseUrl: deps.publicBaseUrl,
+        subjectId: `${row.id}:part_gone:${hash.toLowerCase()}`,
+      });
+    }
     await signalRefund(trx, row.id);
   }).catch((error: unknown) => {
     if (!(error instanceof RefundEnded)) throw error;

@@ -29,7 +29,7 @@ import type { WorkerResources } from '../resources.ts';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
 import { queueUnmatchedChanged } from '../unmatched/follow.ts';
 import { announcePaidTwice } from '../unmatched/paidTwice.ts';
-import { announceRefund } from './announce.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import { checkRefundAddress, refuseContractAddress } from './refundAddress.ts';
 import type { RefundInput } from './shared.ts';
 import { refundWorkflowId } from './shared.ts';
@@ -144,7 +144,7 @@ export async function requestRefund(
       );
     }
     const row = await insertRefund(trx, refund);
-    await announceRefund(trx, deps, row);
+    await queueProductEvent(trx, deps.secrets, { refund: row, publicBaseUrl: deps.publicBaseUrl });
     const workflowInput: RefundInput = { refundId: row.id };
     await queueWorkflowCall(trx, {
       kind: 'start',

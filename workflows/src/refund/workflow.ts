@@ -25,7 +25,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { localMailOptions, unlessFinal } from '../finalFailure.ts';
-import { showStatus } from '../showStatus.ts';
+import { showStatus } from '../showStatus.workflow.ts';
 import { refundStatus } from '../summaries.ts';
 import type { RefundActivities, RefundView } from './activities.ts';
 import { type RefundInput, refundChangedSignal, refundExpireNowSignal } from './shared.ts';

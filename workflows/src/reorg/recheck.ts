@@ -17,9 +17,9 @@ import {
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import { type Hash, TransactionReceiptNotFoundError } from 'viem';
-import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
 import { MerchantId, ProductId } from '../shared.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import { type PaymentReorgInput, paymentReorgWorkflowId } from './shared.ts';
 
 /** What the chain says of a transaction's block now. */
@@ -72,7 +72,7 @@ export async function recordVerdict(
         ? await markPaymentReversed(trx, row.id)
         : await movePaymentBlock(trx, row.id, { number: verdict.number, hash: verdict.hash });
     if (!updated) return false;
-    const product = await queueResolvedPaymentEvent(trx, secrets, {
+    const product = await queueProductEvent(trx, secrets, {
       payment: updated,
       event:
         verdict.outcome === 'reversed'

@@ -19,7 +19,7 @@ import {
 import type { Kysely } from 'kysely';
 import { changeRefund } from '../refund/change.ts';
 import { queueUnmatchedChanged } from '../unmatched/follow.ts';
-import { queueUnmatchedTransferEvent } from '../unmatched/queueTransferEvent.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import type { Verdict } from './recheck.ts';
 
 /** Records what the chain says of the transfer and queues its webhook; whether anything changed. */
@@ -45,7 +45,7 @@ export async function recordUnmatchedVerdict(
     );
     if (!updated) return false;
     await queueUnmatchedChanged(trx, [updated.id]);
-    await queueUnmatchedTransferEvent(trx, deps.secrets, {
+    await queueProductEvent(trx, deps.secrets, {
       transfer: updated,
       near: (await listNearSessions(trx, [updated.id])).get(updated.id) ?? [],
       event: webhookEvents.unmatchedTransferUpdated,

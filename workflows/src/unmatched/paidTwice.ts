@@ -6,7 +6,7 @@
 import { webhookEvents } from '@checkout/core';
 import { type Database, findResolvedPayment, type SecretBox, type UnmatchedTransferRow } from '@checkout/db';
 import type { Kysely } from 'kysely';
-import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 
 /** Queues the announcement when `row` (as it was before the change) is a duplicate of a resolved payment. */
 export async function announcePaidTwice(
@@ -18,7 +18,7 @@ export async function announcePaidTwice(
   if (row.kind !== 'duplicate' || !row.resolved_payment_id) return;
   const payment = await findResolvedPayment(trx, row.resolved_payment_id);
   if (!payment) return;
-  await queueResolvedPaymentEvent(trx, secrets, {
+  await queueProductEvent(trx, secrets, {
     payment,
     event: webhookEvents.resolvedPaymentUpdated,
     subjectId: `${payment.id}:paid_twice_${change}:${row.id}`,

@@ -16,10 +16,10 @@ import {
   type StoredToken,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import type { Classification } from './classify.ts';
 import { queueUnmatchedStart } from './follow.ts';
 import { announcePaidTwice } from './paidTwice.ts';
-import { queueUnmatchedTransferEvent } from './queueTransferEvent.ts';
 import { unmatchedTransferEvent } from './shared.ts';
 
 /** What recording a transfer needs: it, its token, its merchant, and what the classification decided. */
@@ -65,7 +65,7 @@ export async function recordUnmatchedTransfer(
     if (!row) return null;
     await announcePaidTwice(trx, secrets, row, 'set');
     if (input.notify === false) return row.id;
-    await queueUnmatchedTransferEvent(trx, secrets, {
+    await queueProductEvent(trx, secrets, {
       transfer: row,
       near,
       event: unmatchedTransferEvent,

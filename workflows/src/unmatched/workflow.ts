@@ -18,7 +18,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { localMailOptions, unlessFinal } from '../finalFailure.ts';
-import { showStatus } from '../showStatus.ts';
+import { showStatus } from '../showStatus.workflow.ts';
 import type { UnmatchedActivities } from './activities.ts';
 import { type UnmatchedFate, type UnmatchedTransferInput, unmatchedTransferChangedSignal } from './shared.ts';
 import { fateSealed, unmatchedStatus } from './status.ts';

@@ -3,7 +3,7 @@
  * activities and the callers that start it. Safe to import inside the workflow sandbox.
  */
 
-/** Workflow type name, as registered from workflows.ts. */
+/** Workflow type name, as registered from bundle.workflow.ts. */
 export const webhookDeliveryWorkflowType = 'webhookDelivery';
 
 /** Input of the workflow: the delivery row, written by the caller before starting it. */

@@ -12,7 +12,7 @@ import {
   upsertMemo,
 } from '@temporalio/workflow';
 import { MerchantId, MerchantWallet, merchantWallet, ProductId } from '../shared.ts';
-import { ownMemo, showStatus } from '../showStatus.ts';
+import { ownMemo, showStatus } from '../showStatus.workflow.ts';
 import { type WebhookShownState, webhookStatus } from '../summaries.ts';
 import {
   type WebhookActivities,

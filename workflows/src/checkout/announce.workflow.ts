@@ -5,9 +5,9 @@
 import { isCancellation, log, upsertMemo } from '@temporalio/workflow';
 import { failedStepMemo, unlessFinal } from '../finalFailure.ts';
 import { MerchantId, ProductId } from '../shared.ts';
-import { startDeliveryChild } from '../webhookDelivery/child.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.workflow.ts';
 import { firstAttemptRetry, type WebhookDeliveryInput } from '../webhookDelivery/shared.ts';
-import { hotWebhook, hotWebhookTimeoutMs, localMail } from './proxies.ts';
+import { hotWebhook, hotWebhookTimeoutMs, localMail } from './proxies.workflow.ts';
 import type { CheckoutSessionInput, RecordedResolution } from './shared.ts';
 
 /** Sends the recorded payment's webhook (first attempt here, the rest by its delivery) and e-mails. */

@@ -1,11 +1,11 @@
 /**
  * One run of `quoteLifecycle` (workflow side): the signals it has heard (execute, a bounced offramp's
  * request, a reported deposit), its budget of activity steps before a fresh run takes over, and the proxied
- * activities its steps call (payoutSteps.ts, refundSteps.ts).
+ * activities its steps call (payout.workflow.ts, refund.workflow.ts).
  */
 import { proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { AccountId, UserId } from '../shared.ts';
-import { startDeliveryChild } from '../webhookDelivery/child.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.workflow.ts';
 import {
   depositReportedSignal,
   offrampActionSignal,

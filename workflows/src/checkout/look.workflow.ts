@@ -4,9 +4,9 @@
  * sighting, when a short payment's wait for the rest ends, and at the window's end. It reads the database only.
  */
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
-import type { PaymentMatch } from './matchingSteps.ts';
-import { local } from './proxies.ts';
-import type { CheckoutRun } from './run.ts';
+import type { PaymentMatch } from './matching.activities.ts';
+import { local } from './proxies.workflow.ts';
+import type { CheckoutRun } from './run.workflow.ts';
 import type { CheckoutSessionInput } from './shared.ts';
 
 /** What a look found: the transaction to check, the parts that add to it, and whether it is short. */

@@ -22,10 +22,10 @@ import {
   type UnmatchedTransferRow,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
-import { queueResolvedPaymentEvent } from '../checkout/queuePaymentEvent.ts';
 import { attachTransferSignal, checkoutWorkflowId } from '../checkout/shared.ts';
 import { type SessionWindows, scanWindowEnd } from '../checkout/start.ts';
 import { queueWorkflowCall } from '../handOver/queueWorkflowCall.ts';
+import { queueProductEvent } from '../webhookDelivery/queueProductEvent.ts';
 import { queueUnmatchedChanged } from './follow.ts';
 import { announcePaidTwice } from './paidTwice.ts';
 
@@ -193,7 +193,7 @@ export async function attachToResolvedPayment(
       amountDifference: (received) =>
         percentDifference(expected, received * 10n ** BigInt(payment.expected_token.decimal_count)),
     });
-    await queueResolvedPaymentEvent(trx, deps.secrets, {
+    await queueProductEvent(trx, deps.secrets, {
       payment: updated,
       event: webhookEvents.resolvedPaymentUpdated,
       subjectId: `${updated.id}:top_up:${row.id}`,

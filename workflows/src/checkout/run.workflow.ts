@@ -5,9 +5,9 @@
  */
 import { setHandler } from '@temporalio/workflow';
 import { CheckoutStatus } from '../shared.ts';
-import { ownMemo, showDetails, showStatus } from '../showStatus.ts';
+import { ownMemo, showDetails, showStatus } from '../showStatus.workflow.ts';
 import { checkoutStatus } from '../summaries.ts';
-import { local } from './proxies.ts';
+import { local } from './proxies.workflow.ts';
 import {
   attachTransferSignal,
   type CheckoutSessionInput,

@@ -4,8 +4,8 @@
  * transfers are too recent to count or new ones are reported.
  */
 import { sleep } from '@temporalio/workflow';
-import { startDeliveryChild } from '../webhookDelivery/child.ts';
-import { activities, notify, type QuoteRun } from './run.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.workflow.ts';
+import { activities, notify, type QuoteRun } from './run.workflow.ts';
 
 // Looks at the deposit address while transfers into it are too recent to count, and the pause between.
 const rescans = 20;

@@ -6,7 +6,7 @@
  */
 import { condition, log, sleep, upsertMemo } from '@temporalio/workflow';
 import { failedStepMemo, finalFailureOf, unlessFinal } from '../finalFailure.ts';
-import { activities, notify, type Outcome, type QuoteRun } from './run.ts';
+import { activities, notify, type Outcome, type QuoteRun } from './run.workflow.ts';
 import type { OfframpStep } from './shared.ts';
 
 /** Waits for the offramp's refund transfer; undefined on handover. */
