@@ -116,7 +116,7 @@ describe.skipIf(databaseUnavailable())('an effect claimed by another attempt', (
     );
     const batches = new Set(rows.map((r) => r.mail_batch));
     expect(batches.size).toBe(1);
-    const [batch] = [...batches] as string[];
+    const batch = rows[0]!.mail_batch!;
     // The batch's message is at the server, unanswered: its claim is held. The other transfer's step finds it
     // claimed and looks again.
     await waitFor(
