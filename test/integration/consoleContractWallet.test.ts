@@ -1,6 +1,6 @@
 /**
  * Signing in to the console with a smart-contract wallet (ERC-1271): the receiving wallet is a contract on the
- * dev chain that accepts its owner key's signatures; the service asks the contract, on the chain the message
+ * dev chain that accepts its owner key's signatures (or a team member is); the service asks the contract, on the chain the message
  * names, whether the signature is valid. A contract wallet that refuses the signature is refused, and so is a
  * message naming a chain the service does not serve.
  */
@@ -33,8 +33,8 @@ describe.skipIf(databaseUnavailable())('console sign-in with a contract wallet',
     await chain?.stop();
   });
 
-  /** Deploys a contract wallet accepting `owner`'s signatures and makes it a merchant's receiving wallet. */
-  async function contractWalletOf(owner: Address): Promise<Address> {
+  /** Deploys a contract wallet accepting `owner`'s signatures. */
+  async function deployWallet(owner: Address): Promise<Address> {
     const { abi, bytecode } = await loadArtifact('OwnedContractWallet');
     const deployer = createWalletClient({
       account: privateKeyToAccount(chain.deployment.shoppers[4]!.privateKey),
@@ -42,7 +42,12 @@ describe.skipIf(databaseUnavailable())('console sign-in with a contract wallet',
     });
     const hash = await deployer.deployContract({ abi, bytecode, args: [owner], chain: null });
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
-    const wallet = getAddress(receipt.contractAddress!);
+    return getAddress(receipt.contractAddress!);
+  }
+
+  /** A contract wallet accepting `owner`'s signatures, made a merchant's receiving wallet. */
+  async function contractWalletOf(owner: Address): Promise<Address> {
+    const wallet = await deployWallet(owner);
     await createApiKey(service.deps.db.kysely, { address: wallet });
     return wallet;
   }
@@ -54,6 +59,20 @@ describe.skipIf(databaseUnavailable())('console sign-in with a contract wallet',
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ wallet, role: 'owner' });
     expect(res.headers.get('set-cookie')).toMatch(/^console_session=/);
+  });
+
+  it('signs in a contract wallet a merchant invited to its team, with its role', async () => {
+    const merchant = await service.createMerchant();
+    const owner = newAccount();
+    const wallet = await deployWallet(owner.address);
+    const invited = await service.request('POST', '/api/v1/team_members', {
+      headers: merchant.headers,
+      json: { address: wallet, role: 'support' },
+    });
+    expect(invited.status, invited.text).toBe(200);
+    const res = await postSignIn(service, await signedMessage(service, owner, { address: wallet, chainId }));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ wallet, role: 'support', merchant_id: merchant.merchantId });
   });
 
   it('refuses a contract wallet whose isValidSignature refuses the signature', async () => {
