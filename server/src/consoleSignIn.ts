@@ -1,9 +1,13 @@
 /**
  * Sign-In with Ethereum (EIP-4361) to the console: a nonce handed out once (`issueNonce`), then a message the
  * wallet signed (`signIn`), checked against the service's own domain and URI, the nonce, its times and the
- * signature, for a wallet of a merchant's console. Messages are read with viem's SIWE helpers.
+ * signature, for a wallet of a merchant's console. Messages are read with viem's SIWE helpers. A signature
+ * that is not the key's of the address is asked of the address on the chain the message names (one of the
+ * service's chains): a contract wallet answers ERC-1271's `isValidSignature`, and one not deployed yet is
+ * checked through its ERC-6492 wrapper (viem's `verifyMessage` on the chain's client).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { ChainClients } from '@checkout/chain';
 import { ApiError, type FieldError, type Role, recordInvalid } from '@checkout/core';
 import type { Database } from '@checkout/db';
 import {
@@ -66,6 +70,27 @@ function checkFor(fields: SiweMessage, publicBaseUrl: string, now: Date): void {
   }
 }
 
+/**
+ * Refuses a signature that is not the message's address's: a key's signature is checked here; any other is
+ * asked of the address on the message's chain, which must be one of the service's (a contract wallet,
+ * ERC-1271 or ERC-6492).
+ */
+async function signedBy(chains: ChainClients, fields: SiweMessage, message: string, signature: Hex) {
+  const request = { address: fields.address, message, signature };
+  if (await verifyMessage(request).catch(() => false)) return;
+  const chain = chains.get(fields.chainId);
+  if (!chain) {
+    const served = [...chains.keys()].join(', ') || 'none';
+    throw refused(
+      'signature',
+      `is not a signature of the message by its address's key, and a contract wallet's is checked only on the service's chains (${served}), not on chain ${fields.chainId}`,
+    );
+  }
+  if (!(await chain.client.verifyMessage(request).catch(() => false))) {
+    throw refused('signature', 'is not a signature of the message by its address');
+  }
+}
+
 /** Which merchant the wallet signs in to: the one asked for, or its only one. */
 async function membership(db: Kysely<Database>, address: string, merchantId: string | undefined) {
   const memberships = await consoleMembershipsOf(db, address);
@@ -88,24 +113,21 @@ async function membership(db: Kysely<Database>, address: string, merchantId: str
 
 /**
  * Opens a console session for the wallet that signed `message`: the message is the service's (domain, URI),
- * valid now (expiration, not-before), signed by its address, with a nonce handed out, unexpired and not used
+ * valid now (expiration, not-before), signed by its address (a key, or a contract wallet on the message's
+ * chain: {@link signedBy}), with a nonce handed out, unexpired and not used
  * before (using it spends it), for a wallet of a merchant's console. The session ends after the configured
  * hours, or at the message's expiration time when that is sooner.
  */
 export async function signIn(
   db: Kysely<Database>,
   config: Config,
+  chains: ChainClients,
   input: { message: string; signature: string; merchant_id?: string | undefined },
 ): Promise<SignedIn> {
   const now = new Date();
   const fields = parsed(input.message);
   checkFor(fields, config.publicBaseUrl, now);
-  const signed = await verifyMessage({
-    address: fields.address,
-    message: input.message,
-    signature: input.signature as Hex,
-  }).catch(() => false);
-  if (!signed) throw refused('signature', 'is not a signature of the message by its address');
+  await signedBy(chains, fields, input.message, input.signature as Hex);
   const nonce = await takeConsoleNonce(db, fields.nonce, now);
   if (nonce === 'unknown')
     throw refused('message.nonce', 'was not handed out by this service or is used already');

@@ -9,8 +9,10 @@ export interface MessageOverrides {
   uri?: string;
   nonce?: string;
   expirationTime?: Date;
-  /** The address the message names, when another wallet signs it. */
+  /** The address the message names, when another wallet signs it (or a contract wallet's owner key does). */
   address?: `0x${string}`;
+  /** The chain the message names: 1 unless given (a contract wallet's signature is checked there). */
+  chainId?: number;
 }
 
 /** A signed-in console session: the Cookie header to send, and the CSRF token of its writes. */
@@ -36,7 +38,7 @@ export async function signedMessage(
   const base = new URL(service.deps.config.publicBaseUrl);
   const message = createSiweMessage({
     address: overrides.address ?? account.address,
-    chainId: 1,
+    chainId: overrides.chainId ?? 1,
     domain: overrides.domain ?? base.host,
     uri: overrides.uri ?? `${service.deps.config.publicBaseUrl}/console`,
     nonce: overrides.nonce ?? (await consoleNonce(service)),

@@ -1,7 +1,8 @@
 /**
  * An SMTP server of the test's own on loopback, whose answer to each complete message is scripted: accept
  * it (250), refuse it for now (451), or drop the connection before any final answer, after reading the
- * whole message. Every complete message it read is kept, whatever its answer.
+ * whole message; an answer may come later (a promise), holding the sender at its final step. Every complete
+ * message it read is kept, whatever its answer.
  */
 
 import type { AddressInfo } from 'node:net';
@@ -24,7 +25,7 @@ export interface ScriptedSmtp {
 
 /** Starts the server; `answer` picks the answer to each message (given the ones read before it). */
 export async function startScriptedSmtp(
-  answer: (messageId: string, earlier: ReadMessage[]) => SmtpAnswer,
+  answer: (messageId: string, earlier: ReadMessage[]) => SmtpAnswer | Promise<SmtpAnswer>,
 ): Promise<ScriptedSmtp> {
   const messages: ReadMessage[] = [];
   const sockets = new Set<Socket>();
@@ -48,10 +49,14 @@ export async function startScriptedSmtp(
           }
           const messageId = /^Message-ID:\s*(\S+)/im.exec(data.join('\r\n'))?.[1] ?? '';
           data = undefined;
-          const chosen = answer(messageId, [...messages]);
-          messages.push({ messageId, answer: chosen });
-          if (chosen === 'drop') return void socket.destroy();
-          reply(chosen === 'accept' ? '250 2.0.0 queued' : '451 4.3.0 try again later');
+          const earlier = [...messages];
+          const read = { messageId, answer: 'accept' as SmtpAnswer };
+          messages.push(read);
+          void Promise.resolve(answer(messageId, earlier)).then((chosen) => {
+            read.answer = chosen;
+            if (chosen === 'drop') return void socket.destroy();
+            reply(chosen === 'accept' ? '250 2.0.0 queued' : '451 4.3.0 try again later');
+          });
           continue;
         }
         const verb = line.slice(0, 4).toUpperCase();

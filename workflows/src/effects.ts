@@ -5,10 +5,10 @@
  * only (it reaches the database); see `claimEffect` in @checkout/db for the claim itself.
  */
 import { claimEffect, completeEffect, type Db, noteUnknownOutcome, releaseEffect } from '@checkout/db';
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 
-/** Error type of an effect held by another live attempt: retried after the holder's lease. */
+/** Error type of an effect still held by another live attempt after this one looked a while: retried soon. */
 const effectInProgress = 'effect_in_progress';
 /** Error type of an effect whose outcome is unknown: retried once, after the pause the act asked for. */
 const effectOutcomeUnknown = 'effect_outcome_unknown';
@@ -35,9 +35,40 @@ const isOutcomeUnknown = (error: unknown): error is OutcomeUnknown =>
 
 const defaultUnknownRetryMs = 60_000;
 
+/** How long an attempt looks again at a claim another attempt holds before it fails to be retried. */
+const busyLookMs = 10_000;
+/** The longest pause between two looks at a held claim, within an attempt and between attempts. */
+const busyPauseCapMs = { within: 2_000, between: 30_000 };
+
+/**
+ * Claims `key`, or finds it done; while another live attempt holds it, looks again after a pause that
+ * grows from 100 ms (the holder usually finishes within it), never past the holder's lease: the effect is
+ * known done as soon as it is. After {@link busyLookMs} still held (a slow receiver, an unknown outcome's
+ * pause), the attempt fails and its retry looks again within {@link busyPauseCapMs}.between.
+ */
+async function claimOrWait<T>(db: Db, key: string, leaseMs: number) {
+  const context = Context.current();
+  const lookUntil = Date.now() + busyLookMs;
+  for (let pauseMs = 100; ; pauseMs = Math.min(pauseMs * 2, busyPauseCapMs.within)) {
+    const claim = await claimEffect<T>(db.kysely, key, leaseMs);
+    if (claim.state !== 'busy') return claim;
+    const leftMs = Math.max(claim.until.getTime() - Date.now(), 100);
+    log.debug('the effect is being made by another attempt; looking again', { key, pauseMs });
+    if (Date.now() + pauseMs > lookUntil) {
+      throw ApplicationFailure.create({
+        message: `${key} is being made by another attempt until ${claim.until.toISOString()}`,
+        type: effectInProgress,
+        nextRetryDelay: Math.min(leftMs, busyPauseCapMs.between),
+      });
+    }
+    await context.sleep(Math.min(pauseMs, leftMs));
+  }
+}
+
 /**
  * Runs `act` once for `key`: claims it for `leaseMs` (longer than `act` can take), records the result, and
- * returns it. When the key is already done, returns the recorded result without acting. When `act`
+ * returns it. When the key is already done, returns the recorded result without acting; while another attempt
+ * holds it, waits for it in short looks ({@link claimOrWait}), not for the holder's whole lease. When `act`
  * throws, the claim is given back (nothing left the service) and the error goes to the caller's retry.
  * When `act` cannot tell whether its effect was made, the claim is held for the pause it names and the
  * attempt fails so that the caller's retry makes the effect once more; a second unknown outcome ends the
@@ -49,18 +80,11 @@ export async function performOnce<T>(
   leaseMs: number,
   act: () => Promise<T>,
 ): Promise<PerformedEffect<T>> {
-  const claim = await claimEffect<T>(db.kysely, key, leaseMs);
+  const claim = await claimOrWait<T>(db, key, leaseMs);
   if (claim.state === 'done') {
     return claim.outcomeUnknown
       ? { performed: false, outcomeUnknown: true }
       : { performed: false, result: claim.result };
-  }
-  if (claim.state === 'busy') {
-    throw ApplicationFailure.create({
-      message: `${key} is being made by another attempt until ${claim.until.toISOString()}`,
-      type: effectInProgress,
-      nextRetryDelay: Math.max(claim.until.getTime() - Date.now(), 100),
-    });
   }
   let result: T;
   try {

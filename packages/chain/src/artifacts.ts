@@ -20,6 +20,7 @@ export type DevContractName =
   | 'DepositForwarderFactory'
   | 'TestToken'
   | 'NoReturnToken'
+  | 'OwnedContractWallet'
   | 'WETH9'
   | 'UniswapV2Factory'
   | 'UniswapV2Pair'

@@ -57,7 +57,7 @@ export function consoleRoutes(router: Routes, deps: AppDeps): void {
       },
     },
     withBody({ schema: ConsoleSignInRequest }, async (ctx, body) => {
-      const signedIn = await signIn(ctx.state.db, deps.config, body());
+      const signedIn = await signIn(ctx.state.db, deps.config, deps.chains, body());
       ctx.append('Set-Cookie', sessionCookie(signedIn.token, signedIn.expiresAt, secure));
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await present(ctx.state.db, signedIn, signedIn.token);

@@ -17,6 +17,7 @@ describe('contract artifacts', () => {
       'NoReturnToken',
       'DepositForwarder',
       'DepositForwarderFactory',
+      'OwnedContractWallet',
     ]);
     for (const fresh of compiled) {
       const committed = JSON.parse(

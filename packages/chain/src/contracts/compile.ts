@@ -1,13 +1,20 @@
 /**
- * Offline compilation of the contracts (the dev chain's tokens, the deposit forwarder and its factory) with the `solc` npm package, whose
- * compiler is WebAssembly inside the package: nothing is downloaded.
+ * Offline compilation of the contracts (the dev chain's tokens, the deposit forwarder and its factory, and
+ * an ERC-1271 contract wallet for tests) with the `solc` npm package, whose compiler is WebAssembly inside
+ * the package: nothing is downloaded.
  */
 import { readFile } from 'node:fs/promises';
 import solc from 'solc';
 import type { Abi, Hex } from 'viem';
 
 /** The contracts compiled from `src/contracts/*.sol`; each file holds the contract of the same name. */
-const contractNames = ['TestToken', 'NoReturnToken', 'DepositForwarder', 'DepositForwarderFactory'] as const;
+const contractNames = [
+  'TestToken',
+  'NoReturnToken',
+  'DepositForwarder',
+  'DepositForwarderFactory',
+  'OwnedContractWallet',
+] as const;
 
 /** Sources the contracts import and that compile to nothing of their own: the tokens' base. */
 const baseSources = ['DevToken'] as const;
