@@ -58,6 +58,11 @@ export interface AppState {
   /** The query parameters the route declares, parsed (`checkingQuery`, routes/declare.ts). */
   query?: unknown;
   route?: string;
+  /**
+   * The route's effect must be committed before it answers (it waits on the worker): its Idempotency-Key is
+   * claimed in a transaction of its own first, not around the handler (`x-idempotency: claim_first`).
+   */
+  claimFirst?: boolean;
 }
 
 /** The chains ramps are made on: mainnet in production, the test networks elsewhere, each with an RPC endpoint. */

@@ -611,6 +611,37 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     }
   });
 
+  it('sends a test event once per Idempotency-Key, committed before the answer waits for it', async () => {
+    const headers = { ...merchant.headers, 'idempotency-key': `test-event-${productId}` };
+    const before = endpoint.requests.length;
+    const path = `/api/v1/products/${productId}/webhook_test_events`;
+    const first = await service.request('POST', path, { headers, json: { event: 'refund.updated' } });
+    expect(first.status, first.text).toBe(200);
+    // The answer carries the first attempt: the worker saw the delivery while the request waited.
+    expect(first.body.webhook_delivery.attempts[0]).toMatchObject({ attempt: 1, status_code: 200 });
+    const retried = await service.request('POST', path, { headers, json: { event: 'refund.updated' } });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(first.body);
+    const other = await service.request('POST', path, {
+      headers,
+      json: { event: 'resolved_payment.created' },
+    });
+    expectError(other, 422, 'idempotency_key_mismatch');
+    const arrived = (await endpoint.waitFor(before + 1)).slice(before);
+    expect(arrived.map((r) => r.headers['x-webhook-id'])).toEqual([first.body.webhook_delivery.id]);
+    // A refused request gives its key back: the same key then sends once it is corrected.
+    const fixKey = { ...merchant.headers, 'idempotency-key': `test-event-fixed-${productId}` };
+    expectError(
+      await service.request('POST', path, { headers: fixKey, json: { event: 'kyc_update' } }),
+      422,
+      'record_invalid',
+    );
+    const fixed = await service.request('POST', path, { headers: fixKey, json: { event: 'refund.updated' } });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('redelivers once per Idempotency-Key', async () => {
     const { id } = await paymentWebhook(merchant, productId);
     const headers = { ...merchant.headers, 'idempotency-key': `redeliver-${id}` };

@@ -200,6 +200,12 @@ function requiredScope(method: Method, path: string, doc: RouteDoc): Scope | und
  * its scope check (after the router's own middleware, which authenticates), then `afterScope` (reading the
  * body, Idempotency-Key), then the checks of its path and query, then its handler.
  */
+/** Marks a route whose Idempotency-Key is claimed before, not around, its handler (middleware/idempotency.ts). */
+const claimFirst: Middleware<AppState> = (ctx, next) => {
+  ctx.state.claimFirst = true;
+  return next();
+};
+
 export function routesOn(
   router: Router<AppState>,
   declared?: RouteDeclaration[],
@@ -214,6 +220,7 @@ export function routesOn(
       const scope = requiredScope(method, `${prefix}${path}`, doc);
       router[method](
         path,
+        ...(doc['x-idempotency'] === 'claim_first' ? [claimFirst] : []),
         ...(scope ? [requireScope(scope)] : []),
         ...(afterScope as Middleware[]),
         // A route that declares `304` answers with an ETag and honours If-None-Match.

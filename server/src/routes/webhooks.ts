@@ -82,6 +82,8 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
       summary:
         "Send a sample event of a type to the product's webhook_url, signed like real ones and marked X-Test-Event: true; answers the delivery with its first attempt (status code and the answer's first 1 KB)",
       requestParams: { header: merchantHeaders, path: productPath },
+      // The delivery is committed before the answer waits for its first attempt (middleware/idempotency.ts).
+      'x-idempotency': 'claim_first',
       responses: {
         ...ok('The test delivery', WebhookDeliveryResponse),
         ...errors(400, 401, 403, 404, 409, 422),
@@ -89,9 +91,8 @@ export function webhookRoutes(router: Routes, deps: AppDeps): void {
     }),
     withBody({ schema: WebhookTestEventRequest }, async (ctx, body) => {
       const product = await productOfRequest(ctx);
-      // Outside the request's Idempotency-Key transaction: the delivery must be committed before the
-      // worker can send it, and the answer waits for that first attempt.
-      const row = await sendProductTestEvent(deps.db.kysely, deps.secrets, {
+      // No transaction is open here (`claim_first`): the delivery is committed before the worker can send it.
+      const row = await sendProductTestEvent(ctx.state.db, deps.secrets, {
         product,
         event: body().event,
         // The first attempt's own limit and a little more: a receiver that answers at all is shown answering.

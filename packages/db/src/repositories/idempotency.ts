@@ -65,6 +65,19 @@ export async function completeIdempotencyKey(
     .execute();
 }
 
+/** Gives a claimed key back while it has no response (its request failed), so the client may retry it. */
+export async function releaseIdempotencyKey(
+  db: Kysely<Database>,
+  input: { scope: string; key: string },
+): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('scope', '=', input.scope)
+    .where('key', '=', input.key)
+    .where('response_status', 'is', null)
+    .execute();
+}
+
 /** Deletes records older than `maxAgeHours` (at least 24 h are kept). */
 export async function purgeIdempotencyKeys(db: Kysely<Database>, maxAgeHours = 48): Promise<number> {
   const hours = Math.max(24, maxAgeHours);
