@@ -47,13 +47,7 @@ export function requireApiKey(secretKey?: Buffer): Middleware<AppState> {
     const merchant = await findMerchantByApiKey(ctx.state.db, bearerKey(ctx));
     if (!merchant) throw unauthorized('The API key is not valid');
     await noteApiKeyUse(ctx.state.db, merchant);
-    ctx.state.merchant = {
-      merchantId: merchant.merchantId,
-      apiKeyId: merchant.apiKeyId,
-      testOnly: merchant.mode === 'test',
-      scopes: merchant.scopes,
-      actor: { kind: 'api_key', id: merchant.apiKeyId },
-    };
+    ctx.state.merchant = keyCaller(merchant);
     return next();
   };
 }
@@ -94,13 +88,12 @@ export function requireMerchantWallet(secretKey: Buffer): Middleware<AppState> {
       );
     }
     await noteApiKeyUse(ctx.state.db, { apiKeyId: found.api_key_id, lastUsedAt: found.api_key_last_used_at });
-    ctx.state.merchant = {
+    ctx.state.merchant = keyCaller({
       merchantId: found.merchant_id,
       apiKeyId: found.api_key_id,
-      testOnly: found.api_key_mode === 'test',
+      mode: found.api_key_mode,
       scopes: found.api_key_scopes,
-      actor: { kind: 'api_key', id: found.api_key_id },
-    };
+    });
     ctx.state.address = {
       id: found.id,
       address: found.address,
@@ -148,5 +141,21 @@ export function requireScope(scope: Scope): Middleware<AppState> {
       errors: [{ path: 'scope', message: `${scope} is required` }],
       headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
     });
+  };
+}
+
+/** The caller an API key makes: its merchant, its scopes, test-only for a test key, named by the key in the audit log. */
+function keyCaller(key: {
+  merchantId: string;
+  apiKeyId: string;
+  mode: string;
+  scopes: readonly Scope[];
+}): NonNullable<AppState['merchant']> {
+  return {
+    merchantId: key.merchantId,
+    apiKeyId: key.apiKeyId,
+    testOnly: key.mode === 'test',
+    scopes: key.scopes,
+    actor: { kind: 'api_key', id: key.apiKeyId },
   };
 }
