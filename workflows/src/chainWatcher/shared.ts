@@ -1,4 +1,5 @@
 /** Names and types shared by the chain watcher's workflow, activities and starter. */
+import { defineSignal } from '@temporalio/workflow';
 
 /** The watcher of one chain. */
 export interface ChainWatcherInput {
@@ -33,3 +34,9 @@ export interface WatchTick {
 export function chainWatcherWorkflowId(chainId: number, taskQueue: string): string {
   return `chain-watcher-${chainId}@${taskQueue}`;
 }
+
+/**
+ * A session that a phone may pay (no payer's wallet named) opened on the chain: a watcher sleeping out its
+ * interval ticks at once, and then follows the chain block by block while such a session waits.
+ */
+export const payerlessSessionOpenedSignal = defineSignal<[]>('payerlessSessionOpened');

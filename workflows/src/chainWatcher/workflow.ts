@@ -4,12 +4,14 @@
  * them to their reactions (see activities.ts; what follows each fact: workflows/src/reactions.ts); then the
  * reactions to the blocks read run. Between ticks it sleeps, or, while a shopper pays from a
  * phone, waits for the chain's next block (an activity asking for the head once a block time) and ticks
- * as soon as one is mined. Where it got to is kept in the database, so a watcher that is killed or
+ * as soon as one is mined. A session a phone may pay wakes a sleeping watcher at once (a signal queued as
+ * it opens: `queuePayerlessWake`, workflows/src/checkout/start.ts), so the first phone payment after a quiet
+ * spell is followed as closely as the next ones. Where it got to is kept in the database, so a watcher that is killed or
  * restarted resumes there. The memo shows its position in the Temporal UI.
  */
-import { continueAsNew, log, proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
+import { condition, continueAsNew, log, proxyActivities, setHandler, upsertMemo } from '@temporalio/workflow';
 import type { ChainWatcherActivities } from './activities.ts';
-import type { ChainWatcherInput } from './shared.ts';
+import { type ChainWatcherInput, payerlessSessionOpenedSignal } from './shared.ts';
 
 const watch = proxyActivities<ChainWatcherActivities>({
   startToCloseTimeout: '2 minutes',
@@ -40,7 +42,12 @@ export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
   let shown = '';
   // When the chain's newest block was seen, while following it (keeps the asks in step with its blocks).
   let lastSeenAt: number | undefined;
+  let woken = false;
+  setHandler(payerlessSessionOpenedSignal, () => {
+    woken = true;
+  });
   for (let tick = 0; tick < ticksPerRun; tick++) {
+    woken = false;
     const done = await watch.watchChainTick({ chainId: input.chainId });
     try {
       await react.reactToBlocksRead({ chainId: input.chainId });
@@ -70,7 +77,8 @@ export async function chainWatcher(input: ChainWatcherInput): Promise<void> {
       lastSeenAt = seen.seenAt ?? undefined;
     } else {
       lastSeenAt = undefined;
-      await sleep(done.sleepMs);
+      // The interval, or less: a session a phone may pay opened (it then follows the chain).
+      await condition(() => woken, done.sleepMs);
     }
   }
   await continueAsNew<typeof chainWatcher>(input);

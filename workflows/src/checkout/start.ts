@@ -38,6 +38,7 @@ import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { type Address, getAddress } from 'viem';
 import type { z } from 'zod';
+import { chainWatcherWorkflowId, payerlessSessionOpenedSignal } from '../chainWatcher/shared.ts';
 import { queueWorkflowCall, shown } from '../handOver/queueWorkflowCall.ts';
 import { CheckoutStatus, MerchantId, MerchantWallet, merchantWallet, ProductId, Summary } from '../shared.ts';
 import { checkoutMemo, checkoutTitle, checkoutWorkflowSummary, summaryLine } from '../summaries.ts';
@@ -255,6 +256,8 @@ export async function openCheckoutSession(
     if (opened.created) {
       const symbol = payToken?.symbol ?? product.token_symbol;
       await queueCheckoutStart(trx, deps.checkout, product, expected, opened.session, symbol);
+      if (opened.session.sender_address === null)
+        await queuePayerlessWake(trx, deps.taskQueue, product.chain_id);
     }
     const clientSecret = opened.created ? newSecret : opened.opener ? (givenSecret ?? null) : null;
     return { expected, session: opened.session, clientSecret };
@@ -361,5 +364,18 @@ async function queueCheckoutStart(
         }),
       ),
     },
+  });
+}
+
+/**
+ * Wakes the chain's watcher for a session a phone may pay: it ticks at once instead of at the end of its
+ * interval, and then follows the chain block by block (workflows/src/chainWatcher/workflow.ts).
+ */
+async function queuePayerlessWake(db: Kysely<Database>, taskQueue: string, chainId: number): Promise<void> {
+  await queueWorkflowCall(db, {
+    kind: 'signal',
+    workflowType: 'chainWatcher',
+    workflowId: chainWatcherWorkflowId(chainId, taskQueue),
+    call: { args: [], signal: { name: payerlessSessionOpenedSignal.name, args: [] } },
   });
 }
