@@ -256,8 +256,7 @@ export async function openCheckoutSession(
     if (opened.created) {
       const symbol = payToken?.symbol ?? product.token_symbol;
       await queueCheckoutStart(trx, deps.checkout, product, expected, opened.session, symbol);
-      if (opened.session.sender_address === null)
-        await queuePayerlessWake(trx, deps.taskQueue, product.chain_id);
+      await queuePayerlessWake(trx, deps.taskQueue, opened.session);
     }
     const clientSecret = opened.created ? newSecret : opened.opener ? (givenSecret ?? null) : null;
     return { expected, session: opened.session, clientSecret };
@@ -368,14 +367,19 @@ async function queueCheckoutStart(
 }
 
 /**
- * Wakes the chain's watcher for a session a phone may pay: it ticks at once instead of at the end of its
- * interval, and then follows the chain block by block (workflows/src/chainWatcher/workflow.ts).
+ * Wakes the chain's watcher for a session a phone may pay (no payer's wallet named): it ticks at once instead
+ * of at the end of its interval, and then follows the chain block by block (workflows/src/chainWatcher/workflow.ts).
  */
-async function queuePayerlessWake(db: Kysely<Database>, taskQueue: string, chainId: number): Promise<void> {
+async function queuePayerlessWake(
+  db: Kysely<Database>,
+  taskQueue: string,
+  session: Pick<CheckoutSessionRow, 'sender_address' | 'chain_id'>,
+): Promise<void> {
+  if (session.sender_address !== null) return;
   await queueWorkflowCall(db, {
     kind: 'signal',
     workflowType: 'chainWatcher',
-    workflowId: chainWatcherWorkflowId(chainId, taskQueue),
+    workflowId: chainWatcherWorkflowId(session.chain_id, taskQueue),
     call: { args: [], signal: { name: payerlessSessionOpenedSignal.name, args: [] } },
   });
 }
