@@ -7,7 +7,6 @@ import {
 } from '@checkout/core';
 import { listUndeliveredEmails, presentUndeliveredEmail } from '@checkout/db';
 import { queueEmailResend } from '@checkout/workflows';
-import { parseBody } from '../parseBody.ts';
 import type { Routes } from './declare.ts';
 import { areaA, errors, merchantHeaders, ok, undeliveredEmailPath, walletHeader } from './docs.ts';
 import { undeliveredEmailOfRequest, walletScope } from './loaders.ts';
@@ -25,7 +24,7 @@ export function undeliveredEmailRoutes(router: Routes): void {
       },
     }),
     async (ctx) => {
-      const query = parseBody(UndeliveredEmailQuery, { ...ctx.query });
+      const query = ctx.state.query;
       const rows = await listUndeliveredEmails(ctx.state.db, walletScope(ctx.state), {
         resolvedPaymentId: query.resolved_payment_id,
         refundId: query.refund_id,
