@@ -3,14 +3,16 @@
  * Paying from another device on a chain in `deposit_address` mode: the element shows the session's own
  * deposit address, a QR code of its EIP-681 `payment_uri` and one of the address alone with the amount to send.
  * Both codes are decoded from the pixels Chromium draws, the shown amount is sent to the shown address from an
- * account the page never saw, and the element shows the checkout paid.
+ * account the page never saw, and the element shows the checkout paid. A shopper shown the codes who pays
+ * with a wallet in the browser instead, through a swap, pays the deposit address too.
  */
-
+import { uniswapV2RouterAbi } from '@checkout/core/uniswapV2Router';
 import jsQR from 'jsqr';
 import type { Locator } from 'playwright-core';
-import { type Address, parseUnits } from 'viem';
+import { type Address, decodeFunctionData, erc20Abi, type Hex, parseUnits, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
+import { randomAddress } from '../support/service.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { type CheckoutHarness, startCheckoutHarness } from './support/checkoutHarness.ts';
 
@@ -106,6 +108,51 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())(
       expect(result.detail.txHash).toBe(tx.toLowerCase());
       await page.getByText('Payment received. Thank you!').waitFor();
       expect(wallet.sent).toEqual([]);
+      await page.close();
+    });
+    it('sends the swap of a wallet connected after the codes were shown to the deposit address, which resolves it', async () => {
+      // Shopper #2 holds DAI and none of the product's BUSD.
+      const shopper = h.chain.deployment.shoppers[2]!.address as Address;
+      const held = await h.chain.publicClient.readContract({
+        address: h.busd,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [shopper],
+      });
+      await h.chain.transfer(2, h.busd, randomAddress() as Address, held);
+      const product = await h.createProduct({ custom_fields: [] });
+      const expected = await h.expectPayment(product.id, '3.25');
+      const { page, wallet } = await h.openPage(
+        2,
+        `/checkout/${product.slug}?expected_payment=${expected.id}`,
+      );
+      await page.getByLabel('E-mail').fill('shopper@example.com');
+      await page.getByRole('button', { name: 'Pay from another device' }).click();
+      await page.getByRole('img', { name: /^QR code of the payment request ethereum:/ }).waitFor();
+      await page.getByRole('button', { name: 'Pay with Test Wallet' }).click();
+      await page.getByText(/the merchant receives exactly 3\.25 BUSD\./).waitFor();
+      await page.getByRole('button', { name: 'Pay now' }).click();
+      const result = await h.outcome(page);
+      expect(result.type, JSON.stringify(result.detail)).toBe('checkout-success');
+      await page.getByText('Payment received. Thank you!').waitFor();
+
+      const { session } = (
+        await h.service.request('GET', `/api/v1/checkout/sessions/${result.detail.sessionId}`)
+      ).body as { session: { deposit_address: string; reference: string } };
+      expect(session.deposit_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      const swap = wallet.requests
+        .filter((r) => r.method === 'eth_sendTransaction')
+        .map((r) => (r.params[0] as { data: Hex }).data)
+        .find((data) =>
+          data.startsWith(
+            toFunctionSelector('swapTokensForExactTokens(uint256,uint256,address[],address,uint256)'),
+          ),
+        )!;
+      expect(swap.endsWith(session.reference.slice(2))).toBe(true);
+      const { args } = decodeFunctionData({ abi: uniswapV2RouterAbi, data: swap });
+      expect(args[3]).toBe(session.deposit_address);
+      const hook = await h.expectWebhookFor(result.detail.resolvedPaymentId!);
+      expect(hook.payment).toMatchObject({ swapped: true, received_token_amount: '3.25' });
       await page.close();
     });
   },
