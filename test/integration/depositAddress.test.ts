@@ -383,4 +383,53 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     expect(gas.sweeps).toBe(1);
     expect(gas.gasSpent).toBeGreaterThan(0n);
   }, 120_000);
+  it('resolves a swap whose output goes to the deposit address of a session turned to a wallet, and sweeps it to the merchant', async () => {
+    const product = await createProduct();
+    const dai = chain.deployment.tokens.DAI.address;
+    const shown = await openPayerless(product.slug, '7.25');
+    // The shopper connects a wallet holding DAI on the page that showed the QR code: the opener turns the
+    // session to that wallet and token, and it keeps its deposit address.
+    const shopper = chain.deployment.shoppers[4]!.address;
+    const res = await service.request('POST', `/api/v1/checkout/${product.slug}/sessions`, {
+      headers: { 'X-Client-Secret': shown.secret },
+      json: {
+        email: 'shopper@example.com',
+        expected_payment_id: (shown as Session & { expected_payment_id: string }).expected_payment_id,
+        sender_address: shopper,
+        token_address: dai,
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const session = res.body.session as Session;
+    expect(session).toMatchObject({
+      id: shown.id,
+      deposit_address: shown.deposit_address,
+      transaction: null,
+      expected_token_amount: '7.25',
+    });
+    await depositsSwept();
+    const before = await balance(merchant.address);
+    // The element's swap: exactly the amount of BUSD out, to the deposit address, the reference appended.
+    const tx = await chain.swapExactOut(
+      4,
+      dai,
+      busd,
+      parseUnits('7.25', 18),
+      session.deposit_address as Address,
+      session.reference,
+    );
+    const paid = await waitForSession(service, session.id, ['resolved']);
+    expect(paid.tx_hash).toBe(tx.toLowerCase());
+    const payment = (await resolvedPayments(product.id)).find((p) => p.id === paid.resolved_payment_id);
+    expect(payment?.payment).toMatchObject({
+      swapped: true,
+      amount_difference: '0.0',
+      received_token_amount: '7.25',
+      sender_address: shopper,
+      receiving_address: merchant.address,
+    });
+    await depositsSwept();
+    expect(await balance(session.deposit_address!)).toBe(0n);
+    expect((await balance(merchant.address)) - before).toBe(parseUnits('7.25', 18));
+  }, 90_000);
 });

@@ -5,6 +5,7 @@ export * from './chainClients.ts';
 export * from './chainTransport.ts';
 export * from './confirmations.ts';
 export * from './depositAddress.ts';
+export * from './depositFactoryDeploy.ts';
 export * from './depositForwarder.ts';
 export * from './deposits.ts';
 export * from './devChain.ts';

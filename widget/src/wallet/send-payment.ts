@@ -1,6 +1,7 @@
 /**
  * The payment itself: the service's transaction for a direct payment, or an approval (when needed) and a
- * swap with exact output that carries the session's reference.
+ * swap with exact output that carries the session's reference, both paying the session's own deposit address
+ * when it has one.
  */
 
 import { erc20NoReturnAbi } from '@checkout/core/erc20';
@@ -19,7 +20,10 @@ const swapDeadlineSeconds = 20 * 60;
  * token's `transfer` of the exact amount, followed by the reference); without one (a session this page
  * could not change to the product token) the same transfer is written here. A swap buys exactly the
  * order's amount, with the reference appended to the router call (`dataSuffix`); the approval carries
- * none. Writes use the ABI without return values: USDT-style tokens return nothing.
+ * none. The payment goes where the session is paid (`paymentAddressOf` in
+ * `workflows/src/checkout/matching.ts`): its deposit address when it has one (a session opened for another
+ * device, then paid from this browser), which pays it whatever the transaction, else the receiving address.
+ * Writes use the ABI without return values: USDT-style tokens return nothing.
  */
 export async function sendPayment(
   { config, chain, address, view }: WalletContext,
@@ -27,7 +31,7 @@ export async function sendPayment(
   order: PaymentOrder,
   onStep: (step: 'approve' | 'pay') => void,
 ): Promise<string> {
-  const receiving = getAddress(view.receiving_address);
+  const receiving = getAddress(order.deposit_address ?? view.receiving_address);
   const productToken = getAddress(view.token.address);
   const amountOut = parseUnits(order.expected_token_amount, view.token.decimal_count);
   const from = { chainId: chain.id, account: address };

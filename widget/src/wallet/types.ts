@@ -45,7 +45,8 @@ export interface PaymentPlan {
 /**
  * What the service asks the wallet to send (a checkout session answers it as it is): the exact amount the
  * receiver gets, in the product token; the direct payment's transaction as the service built it (null when
- * it built none: a swap session); and the 32-byte reference a swap's router call carries after its arguments.
+ * it built none: a swap session); the 32-byte reference a swap's router call carries after its arguments;
+ * and the session's own deposit address, where a swap then sends its output.
  */
 export interface PaymentOrder {
   /** Decimal string of the product token. */
@@ -53,6 +54,8 @@ export interface PaymentOrder {
   transaction: { to: string; data: string } | null;
   /** `0x` and 64 hex digits. */
   reference?: string;
+  /** Where the session is paid instead of the receiving address, when it has an address of its own. */
+  deposit_address?: string | null;
 }
 
 /** What a wallet holds of one accepted stablecoin (decimal string), for a shopper who must top up. */
