@@ -188,8 +188,36 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     expect(new Set(sweeps.map((r) => r.tx_hash)).size).toBe(1);
     for (const r of sweeps) expect(BigInt(r.gas_spent!)).toBeGreaterThan(0n);
     console.log(`gas: one sweep of 3 deposit addresses (deploy + sweep) ${sweeps[0]!.gas_used}`);
-    const sweepBlock = (await chain.publicClient.getTransactionReceipt({ hash: sweeps[0]!.tx_hash as Hex }))
-      .blockNumber;
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: sweeps[0]!.tx_hash as Hex });
+    const sweepBlock = receipt.blockNumber;
+    // Each payment shows its share of the receipt's fee: equal shares in wei, the last session (by id) takes
+    // the remainder, and the shares add up to the fee exactly.
+    const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+    const byId = [...sessions].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const shares = byId.map((s, i) => [s.id, i < 2 ? fee / 3n : fee - (fee / 3n) * 2n] as const);
+    const listed = new Map((await resolvedPayments(product.id)).map((p) => [p.payment.tx_id, p]));
+    for (const [sessionId, share] of shares) {
+      const paid = listed.get(hashes[sessions.findIndex((s) => s.id === sessionId)]!.toLowerCase())!;
+      expect(paid.payment.sweep_gas_wei).toBe(share.toString());
+      const one = await service.request('GET', `/api/v1/resolved_payments/${paid.id}`, {
+        headers: merchant.headers,
+      });
+      expect(one.body.resolved_payment.payment.sweep_gas_wei).toBe(share.toString());
+      const timeline = await service.request('GET', `/api/v1/resolved_payments/${paid.id}/timeline`, {
+        headers: merchant.headers,
+      });
+      expect(timeline.status, timeline.text).toBe(200);
+      expect(timeline.body.timeline.filter((e: { type: string }) => e.type === 'deposit_swept')).toEqual([
+        expect.objectContaining({
+          chain_id: 97,
+          tx_hash: receipt.transactionHash,
+          status: 'mined',
+          gas_used: receipt.gasUsed.toString(),
+          gas_price_wei: receipt.effectiveGasPrice.toString(),
+          gas_spent_wei: share.toString(),
+        }),
+      ]);
+    }
     await chain.mine(3);
     await waitFor(
       () =>

@@ -169,6 +169,16 @@ export async function settleSweep(
   });
 }
 
+/**
+ * A resolved payment's share (wei) of its session's mined sweeps' gas, as a column of a query of
+ * `resolved_payments`; null when none swept its deposit address.
+ */
+export const paymentSweepGas = sql<string | null>`(select sum(ss.gas_spent)::text from checkout_sessions s
+  join deposit_sweep_sessions ss on ss.session_id = s.id
+  join deposit_sweeps w on w.id = ss.sweep_id and w.status in ('mined', 'reverted')
+  where s.expected_payment_id = resolved_payments.expected_payment_id
+    and s.resolved_payment_id = resolved_payments.id)`;
+
 /** The gas (wei) the mined sweeps of a session's deposit address cost it, and how many there were. */
 export async function sweepGasOfSession(
   db: Kysely<Database>,
