@@ -7,7 +7,7 @@
 import { erc20Abi } from '@checkout/chain';
 import { percentDifference, type ResolvedPayment, type UnmatchedTransfer } from '@checkout/core';
 import { listClaimedSweeps, listSweepableDeposits, sweepGasOfSession } from '@checkout/db';
-import { type Address, type Hex, parseUnits } from 'viem';
+import { type Address, type Hex, parseTransaction, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
 import { databaseUnavailable } from '../support/database.ts';
@@ -45,6 +45,7 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
         CHECKOUT_GRACE_MINUTES: '1',
         CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '1',
         CHECKOUT_SCAN_INTERVAL_MS: '100',
+        SWEEP_REPLACE_AFTER_SECONDS: '4',
       },
     });
     merchant = await service.createMerchant();
@@ -188,8 +189,36 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     expect(new Set(sweeps.map((r) => r.tx_hash)).size).toBe(1);
     for (const r of sweeps) expect(BigInt(r.gas_spent!)).toBeGreaterThan(0n);
     console.log(`gas: one sweep of 3 deposit addresses (deploy + sweep) ${sweeps[0]!.gas_used}`);
-    const sweepBlock = (await chain.publicClient.getTransactionReceipt({ hash: sweeps[0]!.tx_hash as Hex }))
-      .blockNumber;
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: sweeps[0]!.tx_hash as Hex });
+    const sweepBlock = receipt.blockNumber;
+    // Each payment shows its share of the receipt's fee: equal shares in wei, the last session (by id) takes
+    // the remainder, and the shares add up to the fee exactly.
+    const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+    const byId = [...sessions].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const shares = byId.map((s, i) => [s.id, i < 2 ? fee / 3n : fee - (fee / 3n) * 2n] as const);
+    const listed = new Map((await resolvedPayments(product.id)).map((p) => [p.payment.tx_id, p]));
+    for (const [sessionId, share] of shares) {
+      const paid = listed.get(hashes[sessions.findIndex((s) => s.id === sessionId)]!.toLowerCase())!;
+      expect(paid.payment.sweep_gas_wei).toBe(share.toString());
+      const one = await service.request('GET', `/api/v1/resolved_payments/${paid.id}`, {
+        headers: merchant.headers,
+      });
+      expect(one.body.resolved_payment.payment.sweep_gas_wei).toBe(share.toString());
+      const timeline = await service.request('GET', `/api/v1/resolved_payments/${paid.id}/timeline`, {
+        headers: merchant.headers,
+      });
+      expect(timeline.status, timeline.text).toBe(200);
+      expect(timeline.body.timeline.filter((e: { type: string }) => e.type === 'deposit_swept')).toEqual([
+        expect.objectContaining({
+          chain_id: 97,
+          tx_hash: receipt.transactionHash,
+          status: 'mined',
+          gas_used: receipt.gasUsed.toString(),
+          gas_price_wei: receipt.effectiveGasPrice.toString(),
+          gas_spent_wei: share.toString(),
+        }),
+      ]);
+    }
     await chain.mine(3);
     await waitFor(
       () =>
@@ -431,5 +460,61 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
     await depositsSwept();
     expect(await balance(session.deposit_address!)).toBe(0n);
     expect((await balance(merchant.address)) - before).toBe(parseUnits('7.25', 18));
+  }, 90_000);
+
+  it('replaces a sweep the chain keeps pending with the same nonce at a higher price, and pays the merchant once', async () => {
+    const rpc = chain.publicClient.request as (args: {
+      method: string;
+      params: unknown[];
+    }) => Promise<unknown>;
+    const db = service.deps.db.kysely;
+    const product = await createProduct();
+    const session = await openPayerless(product.slug, '3.00');
+    const amount = parseUnits('3', 18);
+    await depositsSwept();
+    const before = await balance(merchant.address);
+    const sweepOf = () =>
+      db
+        .selectFrom('deposit_sweep_sessions as ss')
+        .innerJoin('deposit_sweeps as w', 'w.id', 'ss.sweep_id')
+        .select(['w.id', 'w.tx_hash', 'w.nonce', 'w.status', 'w.raw_transaction'])
+        .where('ss.session_id', '=', session.id)
+        .orderBy('w.created_at')
+        .execute();
+    // Blocks are mined by hand from here: the sweep stays pending until the sweeper replaces it.
+    await rpc({ method: 'evm_setAutomine', params: [false] });
+    let replaced: Awaited<ReturnType<typeof sweepOf>>;
+    try {
+      const sent = chain.transfer(1, busd, session.deposit_address as Address, amount);
+      await waitFor(
+        () => rpc({ method: 'eth_getBlockByNumber', params: ['pending', false] }),
+        (block) => ((block as { transactions: unknown[] }).transactions ?? []).length > 0,
+        'the payment is pending',
+      );
+      await rpc({ method: 'evm_mine', params: [] });
+      await sent;
+      replaced = await waitFor(sweepOf, (rows) => rows.length === 2, 'the pending sweep replaced');
+    } finally {
+      await rpc({ method: 'evm_setAutomine', params: [true] });
+    }
+    await rpc({ method: 'evm_mine', params: [] });
+    const [first, second] = replaced;
+    expect(second!.nonce).toBe(first!.nonce);
+    const price = (raw: string) => parseTransaction(raw as Hex).gasPrice!;
+    expect(price(second!.raw_transaction)).toBeGreaterThanOrEqual(
+      (price(first!.raw_transaction) * 9n + 7n) / 8n,
+    );
+    const settled = await waitFor(
+      sweepOf,
+      (rows) => rows.every((r) => r.status !== 'claimed'),
+      'both claims of the nonce settled',
+    );
+    expect(settled.map((r) => r.status)).toEqual(['dropped', 'mined']);
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: second!.tx_hash as Hex });
+    expect(receipt.status).toBe('success');
+    expect((await balance(merchant.address)) - before).toBe(amount);
+    expect(await balance(session.deposit_address!)).toBe(0n);
+    const gas = await sweepGasOfSession(db, session.id);
+    expect(gas).toEqual({ sweeps: 1, gasSpent: receipt.gasUsed * receipt.effectiveGasPrice });
   }, 90_000);
 });

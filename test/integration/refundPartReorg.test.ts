@@ -5,8 +5,11 @@
  * amount. The dev chain reorganises with `evm_snapshot` / `evm_revert`. Real server and worker, real
  * Temporal.
  */
+
+import { erc20Abi } from '@checkout/chain';
 import { createApiKey, findResolvedPayment, listTransfersOfRefund } from '@checkout/db';
-import { type Address, type Hash, parseUnits } from 'viem';
+import { type Address, encodeFunctionData, type Hash, type Hex, keccak256, parseUnits } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestChain } from '../support/chain.ts';
 import { type ChainService, startChainService } from '../support/chainService.ts';
@@ -38,15 +41,17 @@ describe.skipIf(databaseUnavailable())('a refund part payment a reorganisation t
   const rpc = (method: string, params: unknown[] = []) =>
     chain.publicClient.request({ method: method as 'eth_chainId', params: params as unknown as undefined });
 
-  it('forgets the part payment, asks for its amount again, and the whole refund then gives back its amount once', async () => {
+  let merchant: Awaited<ReturnType<typeof createApiKey>> | undefined;
+  /** A paid checkout of the merchant (the dev chain's wallet 4) and a refund of 2.77 of it asked for. */
+  const askRefund = async () => {
     const db = service.deps.db.kysely;
-    const merchant = await createApiKey(db, { address: chain.deployment.shoppers[walletIndex]!.address });
+    merchant ??= await createApiKey(db, { address: chain.deployment.shoppers[walletIndex]!.address });
     const headers = { authorization: `Bearer ${merchant.key}`, 'x-address': merchant.address };
     const created = await service.request('POST', '/api/v1/products', {
       headers,
       json: {
         product: {
-          name: 'Teapot',
+          name: `Teapot ${Math.random().toString(36).slice(2, 8)}`,
           email: 'merchant@example.com',
           active: true,
           send_webhook: true,
@@ -91,6 +96,11 @@ describe.skipIf(databaseUnavailable())('a refund part payment a reorganisation t
     const read = async () =>
       (await service.request('GET', `/api/v1/refunds/${refundId}`, { headers })).body.refund;
 
+    return { db, paymentId, refundId, customer, read };
+  };
+
+  it('forgets the part payment, asks for its amount again, and the whole refund then gives back its amount once', async () => {
+    const { db, paymentId, refundId, customer, read } = await askRefund();
     // 2.70 of it paid, recorded as a part payment; then the chain drops the block that held it.
     const before = await rpc('evm_snapshot');
     const part = await chain.transfer(walletIndex, busd, customer, parseUnits('2.7', 18));
@@ -144,4 +154,87 @@ describe.skipIf(databaseUnavailable())('a refund part payment a reorganisation t
       parseUnits('2.77', 18).toString(),
     );
   }, 180_000);
+
+  it('takes a lost part payment off a sent refund: it asks for that amount again and announces refund.updated', async () => {
+    const { db, refundId, customer, read } = await askRefund();
+    const wallet = privateKeyToAccount(chain.deployment.shoppers[walletIndex]!.privateKey);
+    const sign = async (nonce: number, to: Address, data: Hex) =>
+      wallet.signTransaction({
+        chainId: await chain.publicClient.getChainId(),
+        type: 'eip1559',
+        nonce,
+        gas: 100_000n,
+        ...(await chain.publicClient.estimateFeesPerGas()),
+        to,
+        data,
+        value: 0n,
+      });
+    // 2.70 paid, then the 0.07 that completes the refund: it is sent.
+    const before = await rpc('evm_snapshot');
+    const part = await chain.transfer(walletIndex, busd, customer, parseUnits('2.7', 18));
+    await waitFor(read, (r) => r.paid_amount === '2.7', 'the part payment recorded');
+    const nonce = await chain.publicClient.getTransactionCount({
+      address: wallet.address,
+      blockTag: 'pending',
+    });
+    const completing = await sign(
+      nonce,
+      busd,
+      encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [customer, parseUnits('0.07', 18)],
+      }),
+    );
+    const completingHash = keccak256(completing);
+    await rpc('eth_sendRawTransaction', [completing]);
+    const sent = await waitFor(read, (r) => r.status === 'sent', 'the refund sent');
+    expect(sent).toMatchObject({ paid_amount: '2.77', tx_hash: completingHash });
+
+    // A reorganisation: the part payment's block is replaced by one where the same wallet's nonce went to
+    // another transaction, and the completing transfer is mined again.
+    await rpc('evm_setAutomine', [false]);
+    try {
+      await rpc('evm_revert', [before]);
+      await rpc('eth_sendRawTransaction', [completing]);
+      await rpc('eth_sendRawTransaction', [await sign(nonce - 1, wallet.address, '0x')]);
+      await rpc('evm_mine');
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+    await chain.mine(4);
+    expect(await rpc('eth_getTransactionReceipt', [part])).toBeNull();
+    const again = await waitFor(read, (r) => r.paid_amount === '0.07', 'the lost part payment taken off');
+    expect(again).toMatchObject({ status: 'ready_to_pay', amount_due: '2.7', tx_hash: null });
+    expect(again.payment_request.uri).toContain(`uint256=${parseUnits('2.7', 18)}`);
+    expect((await listTransfersOfRefund(db, refundId)).map((t) => t.tx_hash)).toEqual([completingHash]);
+    await waitFor(
+      () =>
+        db
+          .selectFrom('webhook_deliveries')
+          .select('status')
+          .where('subject_id', '=', `${refundId}:part_gone:${part.toLowerCase()}`)
+          .execute(),
+      (rows) => rows.length === 1 && rows[0]!.status === 'succeeded',
+      'refund.updated of the lost part payment delivered',
+    );
+    const last = receiver.received
+      .filter((h) => h.path.endsWith('/teapot'))
+      .map(
+        (h) =>
+          JSON.parse(h.body) as {
+            event: string;
+            sequence: number;
+            payload: { refund: Record<string, unknown> };
+          },
+      )
+      .filter((b) => b.event === 'refund.updated' && b.payload.refund.id === refundId)
+      .sort((a, b) => a.sequence - b.sequence)
+      .at(-1);
+    expect(last?.payload.refund).toMatchObject({
+      status: 'ready_to_pay',
+      paid_amount: '0.07',
+      amount_due: '2.7',
+    });
+  }, 120_000);
 });

@@ -120,6 +120,8 @@ export const messages = {
     refund_confirmed: 'Refund confirmed',
     refund_canceled: 'Refund canceled',
     refund_expired: 'Refund expired unclaimed',
+    deposit_swept: (gas: string, share: string) =>
+      `Swept to the receiving address (${gas} gas); this payment's share of the fee: ${share} wei`,
     reversed: 'Reversed: a reorganisation took the transaction off the chain',
   },
   payment: 'Payment',

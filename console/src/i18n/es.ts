@@ -118,6 +118,8 @@ export const messages: Messages = {
     refund_confirmed: 'Reembolso confirmado',
     refund_canceled: 'Reembolso cancelado',
     refund_expired: 'Reembolso caducado sin reclamar',
+    deposit_swept: (gas: string, share: string) =>
+      `Barrido a la dirección de cobro (${gas} de gas); la parte de la comisión de este pago: ${share} wei`,
     reversed: 'Revertido: una reorganización sacó la transacción de la cadena',
   },
   payment: 'Pago',

@@ -118,6 +118,8 @@ export const messages: Messages = {
     refund_confirmed: 'Reembolso confirmado',
     refund_canceled: 'Reembolso cancelado',
     refund_expired: 'Reembolso expirado sem resgate',
+    deposit_swept: (gas: string, share: string) =>
+      `Varrido para o endereço de recebimento (${gas} de gás); a parte da taxa deste pagamento: ${share} wei`,
     reversed: 'Revertido: uma reorganização tirou a transação da cadeia',
   },
   payment: 'Pagamento',

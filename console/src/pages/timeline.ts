@@ -58,6 +58,8 @@ function describeEntry(e: Entry, t: Messages): TemplateResult | string {
       return e.reason ? `${tl.refund_canceled}: ${e.reason}` : tl.refund_canceled;
     case 'refund_expired':
       return tl.refund_expired;
+    case 'deposit_swept':
+      return html`${tl.deposit_swept(e.gas_used, e.gas_spent_wei)} ${txLink(e.chain_id, e.tx_hash)}`;
     case 'reversed':
       return tl.reversed;
   }

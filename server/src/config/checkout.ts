@@ -20,6 +20,7 @@ export const checkoutEnv = {
   REORG_DEPTH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(256),
   REFUND_CLAIM_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   SWEEPER_PRIVATE_KEY: optional(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x and 64 hex digits')),
+  SWEEP_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(180),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: optional(z.enum(['true', 'false'])),
   // At most 60 s: each attempt's activity allows 2 minutes (workflows/src/webhookDelivery/workflow.ts).
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(30),
@@ -60,6 +61,8 @@ export interface CheckoutConfig {
    * the merchant alone). Outside production, a dev chain account by default; unset, nothing is swept.
    */
   sweeperPrivateKey?: Hex | undefined;
+  /** How long a sent sweep may stay unmined before it is signed again with the same nonce at a higher price. */
+  sweepReplaceAfterMs: number;
 }
 
 export function checkoutConfig(c: CheckoutEnv): {
@@ -83,6 +86,7 @@ export function checkoutConfig(c: CheckoutEnv): {
       // Account #6 of the dev mnemonic: funded on the dev chains, and neither a shopper nor the treasury.
       sweeperPrivateKey: (c.SWEEPER_PRIVATE_KEY ??
         (c.NODE_ENV === 'production' ? undefined : devAccounts[6]!.privateKey)) as Hex | undefined,
+      sweepReplaceAfterMs: c.SWEEP_REPLACE_AFTER_SECONDS * 1000,
     },
     webhooks: {
       allowPrivateAddresses:

@@ -27,11 +27,16 @@ export async function productPayments(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => presentResolvedPayment(r, product, secrets, { paidTwice: paidTwice.has(r.id) }));
+  return rows.map((r) =>
+    presentResolvedPayment(r, product, secrets, {
+      paidTwice: paidTwice.has(r.id),
+      sweepGasWei: r.sweep_gas_wei,
+    }),
+  );
 }
 
 const present = (secrets: SecretBox, row: SearchedPayment) =>
-  presentResolvedPayment(row, row, secrets, { paidTwice: row.paid_twice });
+  presentResolvedPayment(row, row, secrets, { paidTwice: row.paid_twice, sweepGasWei: row.sweep_gas_wei });
 
 /**
  * One page of the wallet's resolved payments matching `filter`, newest first, and the cursor of the next page

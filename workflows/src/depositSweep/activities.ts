@@ -10,12 +10,18 @@
  *   that lost it), the same signed bytes are sent once more at most: one hash, one nonce, so it can never
  *   sweep twice. A sweep whose nonce another transaction took is `dropped`, and its sessions are swept by a
  *   later claim. Even a second sweep could only move a zero balance to the same merchant.
+ * - **Replacing a stuck sweep.** A sweep still not mined `sweepReplaceAfterMs` after it was last sent
+ *   (`SWEEP_REPLACE_AFTER_SECONDS`) is signed again with the same nonce at 12.5 % more (or the chain's
+ *   current price, if higher; nodes take a replacement at 10 % more), within the gas-price ceiling: a new
+ *   claim of the same nonce and sessions (`claimSweepReplacement`), committed before it is sent. Whichever of
+ *   the two is mined is recorded; the other is then `dropped`, its nonce used.
  * - **Gas-price ceiling.** Above the chain's `SWEEP_MAX_GAS_PRICE_GWEI_<CHAIN>` nothing is sent; the
  *   funds wait at their addresses (which only pay the merchant) for a cheaper block.
  */
 import { type ChainClient, deployAndSweepData } from '@checkout/chain';
 import {
   claimSweep,
+  claimSweepReplacement,
   type DepositSweepRow,
   findChainWatch,
   listClaimedSweeps,
@@ -24,11 +30,20 @@ import {
   settleSweep,
 } from '@checkout/db';
 import { Context } from '@temporalio/activity';
-import { type Address, getAddress, type Hex, keccak256, TransactionReceiptNotFoundError } from 'viem';
+import {
+  getAddress,
+  type Hex,
+  keccak256,
+  type LocalAccount,
+  parseTransaction,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   estimateGas,
   getGasPrice,
+  getTransaction,
   getTransactionCount,
   getTransactionReceipt,
   sendRawTransaction,
@@ -39,7 +54,7 @@ import type { SweepRound } from './shared.ts';
 
 /** What the sweeper needs. */
 export interface DepositSweepActivityDeps extends Pick<WorkerResources, 'db' | 'chains'> {
-  checkout: { sweeperPrivateKey?: Hex | undefined };
+  checkout: { sweeperPrivateKey?: Hex | undefined; sweepReplaceAfterMs: number };
 }
 
 /** Most deposit addresses one sweep covers (its gas stays well under a block's limit). */
@@ -53,12 +68,51 @@ const receiptWaitMs = 20_000;
 export function createDepositSweepActivities(deps: DepositSweepActivityDeps) {
   const db = deps.db.kysely;
 
-  /** Settles a claimed sweep from what the chain shows; whether its outcome is known now. */
+  /**
+   * Signs `sweep` again with its nonce at a higher price and claims it before sending it; nothing when that
+   * price is above the chain's ceiling (the sweep waits as it is).
+   */
+  async function replaceSweep(chain: ChainClient, sweep: DepositSweepRow, account: LocalAccount) {
+    const sent = parseTransaction(sweep.raw_transaction as Hex);
+    const bumped = ((sent.gasPrice ?? 0n) * 9n + 7n) / 8n;
+    const current = await getGasPrice(chain.client);
+    const gasPrice = current > bumped ? current : bumped;
+    if (chain.sweepMaxGasPriceWei !== undefined && gasPrice > chain.sweepMaxGasPriceWei) {
+      Context.current().log.warn('a pending sweep cannot be replaced under the gas-price ceiling', {
+        sweepId: sweep.id,
+        gasPrice: gasPrice.toString(),
+      });
+      return;
+    }
+    const raw = await account.signTransaction({
+      chainId: sweep.chain_id,
+      type: 'legacy',
+      to: sent.to!,
+      data: sent.data!,
+      nonce: Number(sweep.nonce),
+      gas: sent.gas!,
+      gasPrice,
+    });
+    const id = crypto.randomUUID();
+    await claimSweepReplacement(db, { id, replaces: sweep, txHash: keccak256(raw), rawTransaction: raw });
+    await noteSweepBroadcast(db, id);
+    await sendRawTransaction(chain.client, { serializedTransaction: raw }).catch((error: unknown) => {
+      // The next round reads the outcome of both claims of the nonce.
+      Context.current().log.warn('a sweep replacement could not be sent', { error: String(error) });
+    });
+  }
+
+  /**
+   * Settles a claimed sweep from what the chain shows; whether its outcome is known now. Only the newest
+   * claim of a nonce (`newest`) is sent again or replaced.
+   */
   async function settleClaimed(
     chain: ChainClient,
     sweep: DepositSweepRow,
-    sweeper: Address,
+    account: LocalAccount,
+    newest: boolean,
   ): Promise<boolean> {
+    const sweeper = account.address;
     const receipt = await getTransactionReceipt(chain.client, { hash: sweep.tx_hash as Hex }).catch(
       (error: unknown) => {
         if (error instanceof TransactionReceiptNotFoundError) return undefined;
@@ -80,7 +134,15 @@ export function createDepositSweepActivities(deps: DepositSweepActivityDeps) {
       await settleSweep(db, { id: sweep.id, status: 'dropped' });
       return true;
     }
-    if (sweep.broadcasts < maxBroadcasts) {
+    if (!newest) return false;
+    const pooled = await getTransaction(chain.client, { hash: sweep.tx_hash as Hex }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof TransactionNotFoundError) return false;
+        throw error;
+      },
+    );
+    if (!pooled && sweep.broadcasts < maxBroadcasts) {
       await noteSweepBroadcast(db, sweep.id);
       await sendRawTransaction(chain.client, { serializedTransaction: sweep.raw_transaction as Hex }).catch(
         (error: unknown) => {
@@ -88,6 +150,8 @@ export function createDepositSweepActivities(deps: DepositSweepActivityDeps) {
           Context.current().log.warn('a sweep could not be sent again', { error: String(error) });
         },
       );
+    } else if (Date.now() - sweep.updated_at.getTime() >= deps.checkout.sweepReplaceAfterMs) {
+      await replaceSweep(chain, sweep, account);
     }
     return false;
   }
@@ -99,10 +163,14 @@ export function createDepositSweepActivities(deps: DepositSweepActivityDeps) {
       const key = deps.checkout.sweeperPrivateKey;
       if (!chain?.depositFactory || !key) return { swept: 0 };
       const account = privateKeyToAccount(key);
-      for (const sweep of await listClaimedSweeps(db, input.chainId)) {
-        // One sweep in flight at a time: its nonce decides the next one's.
-        if (!(await settleClaimed(chain, sweep, account.address))) return { swept: 0, held: 'pending' };
+      const claimed = await listClaimedSweeps(db, input.chainId);
+      let pending = false;
+      for (const [i, sweep] of claimed.entries()) {
+        const newest = !claimed.slice(i + 1).some((later) => later.nonce === sweep.nonce);
+        if (!(await settleClaimed(chain, sweep, account, newest))) pending = true;
       }
+      // One sweep in flight at a time: its nonce decides the next one's.
+      if (pending) return { swept: 0, held: 'pending' };
       // The head the chain's watcher last saw: a round that finds nothing to sweep asks the chain nothing.
       const watched = await findChainWatch(db, input.chainId);
       if (!watched) return { swept: 0 };
@@ -158,7 +226,8 @@ export function createDepositSweepActivities(deps: DepositSweepActivityDeps) {
       await sendRawTransaction(chain.client, { serializedTransaction: raw });
       const receipt = await waitForTransactionReceipt(chain.client, {
         hash,
-        timeout: receiptWaitMs,
+        // No longer than a replacement waits: a stuck sweep is replaced by the next round.
+        timeout: Math.min(receiptWaitMs, deps.checkout.sweepReplaceAfterMs),
         pollingInterval: 100,
       }).catch(() => undefined);
       if (receipt) {

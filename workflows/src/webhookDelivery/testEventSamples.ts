@@ -88,6 +88,7 @@ function resolvedPayment(
       tx_failure: false,
       swapped: false,
       refunded_amount: '0',
+      sweep_gas_wei: null,
       created_at: at,
     },
   };

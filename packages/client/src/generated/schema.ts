@@ -8961,6 +8961,7 @@ export interface components {
                 tx_failure: boolean;
                 swapped: boolean;
                 refunded_amount: string;
+                sweep_gas_wei: string | null;
                 /** Format: date-time */
                 created_at: string;
             };
@@ -9231,7 +9232,7 @@ export interface components {
             timeline: components["schemas"]["PaymentTimelineEntry"][];
             truncated: boolean;
         };
-        PaymentTimelineEntry: components["schemas"]["TimelineSessionOpened"] | components["schemas"]["TimelineTransferSeen"] | components["schemas"]["TimelineUnmatchedTransfer"] | components["schemas"]["TimelineConfirmed"] | components["schemas"]["TimelineResolved"] | components["schemas"]["TimelineWebhookQueued"] | components["schemas"]["TimelineWebhookAttempt"] | components["schemas"]["TimelineEmail"] | components["schemas"]["TimelineRefundRequested"] | components["schemas"]["TimelineRefundPaid"] | components["schemas"]["TimelineRefundConfirmed"] | components["schemas"]["TimelineRefundCanceled"] | components["schemas"]["TimelineRefundExpired"] | components["schemas"]["TimelineReversed"];
+        PaymentTimelineEntry: components["schemas"]["TimelineSessionOpened"] | components["schemas"]["TimelineTransferSeen"] | components["schemas"]["TimelineUnmatchedTransfer"] | components["schemas"]["TimelineConfirmed"] | components["schemas"]["TimelineResolved"] | components["schemas"]["TimelineWebhookQueued"] | components["schemas"]["TimelineWebhookAttempt"] | components["schemas"]["TimelineEmail"] | components["schemas"]["TimelineRefundRequested"] | components["schemas"]["TimelineRefundPaid"] | components["schemas"]["TimelineRefundConfirmed"] | components["schemas"]["TimelineRefundCanceled"] | components["schemas"]["TimelineRefundExpired"] | components["schemas"]["TimelineDepositSwept"] | components["schemas"]["TimelineReversed"];
         TimelineSessionOpened: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -9457,6 +9458,29 @@ export interface components {
             at: string;
             /** Format: uuid */
             refund_id: string;
+        };
+        TimelineDepositSwept: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deposit_swept";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            at: string;
+            chain_id: number;
+            /** @example 0x9f1b6c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b */
+            tx_hash: string;
+            /** @enum {string} */
+            status: "mined" | "reverted";
+            /** @example 233688 */
+            gas_used: string;
+            /** @example 1000000000 */
+            gas_price_wei: string;
+            /** @example 233688000000000 */
+            gas_spent_wei: string;
         };
         TimelineReversed: {
             /**

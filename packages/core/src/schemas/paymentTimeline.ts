@@ -91,6 +91,18 @@ export const PaymentTimelineEntry = z
     entry('TimelineRefundConfirmed', 'refund_confirmed', { refund_id: Uuid, tx_hash: TxHash.nullable() }),
     entry('TimelineRefundCanceled', 'refund_canceled', { refund_id: Uuid, reason: z.string().nullable() }),
     entry('TimelineRefundExpired', 'refund_expired', { refund_id: Uuid }),
+    entry('TimelineDepositSwept', 'deposit_swept', {
+      /** The `deployAndSweep` transaction that moved the deposit address's funds to the receiving address. */
+      chain_id: z.number().int(),
+      tx_hash: TxHash,
+      /** `reverted` when the sweep's transaction failed (its gas was spent all the same). */
+      status: z.enum(['mined', 'reverted']),
+      /** The transaction's gas used and effective gas price (wei), integer strings. */
+      gas_used: z.string().meta({ example: '233688' }),
+      gas_price_wei: z.string().meta({ example: '1000000000' }),
+      /** This payment's share of gas used × price (wei): the sweep's fee split among the addresses it swept. */
+      gas_spent_wei: z.string().meta({ example: '233688000000000' }),
+    }),
     entry('TimelineReversed', 'reversed', { block_number: BlockNumber.nullable() }),
   ])
   .meta({ id: 'PaymentTimelineEntry' });

@@ -36,6 +36,11 @@ export const ResolvedPayment = namedObject('ResolvedPayment', {
     swapped: z.boolean(),
     /** Extension: what the merchant's refunds of it sent back so far, in the received token (e.g. `"1.25"`). */
     refunded_amount: z.string(),
+    /**
+     * Extension: the payment's share of the gas (wei, an integer string) the mined sweeps of its session's
+     * deposit address cost; null when it was not paid to a deposit address or is not swept yet.
+     */
+    sweep_gas_wei: z.string().regex(/^\d+$/).nullable(),
     created_at: z.iso.datetime({ precision: 3 }),
   }),
 });

@@ -16,7 +16,7 @@ import type { ResolvedPaymentRow } from '../schema.ts';
 function paymentEntries(
   payment: ResolvedPaymentRow,
   exception: PaymentExceptionStatus | null,
-  { session, seen, unmatched }: PaymentTimelineRecords,
+  { session, seen, unmatched, sweeps }: PaymentTimelineRecords,
 ): PaymentTimelineEntry[] {
   const token = payment.received_token;
   const entries: PaymentTimelineEntry[] = [];
@@ -57,6 +57,17 @@ function paymentEntries(
       tx_hash: u.tx_hash,
       amount: formatUnits(BigInt(u.amount), u.token.decimal_count),
       symbol: u.token.symbol,
+    });
+  for (const w of sweeps)
+    entries.push({
+      type: 'deposit_swept',
+      at: w.updated_at.toISOString(),
+      chain_id: w.chain_id,
+      tx_hash: w.tx_hash,
+      status: w.status === 'reverted' ? 'reverted' : 'mined',
+      gas_used: w.gas_used ?? '0',
+      gas_price_wei: w.gas_price ?? '0',
+      gas_spent_wei: w.gas_spent ?? '0',
     });
   if (payment.reversed_at)
     entries.push({

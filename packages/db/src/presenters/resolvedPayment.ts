@@ -5,13 +5,13 @@ import type { SecretBox } from '../secretBox.ts';
 
 /**
  * One resolved payment, with its product's secret and slug; `paidTwice` when a second transfer of its payer
- * for it waits as an open unmatched transfer.
+ * for it waits as an open unmatched transfer; `sweepGasWei` its share of its deposit address's sweeps' gas.
  */
 export function presentResolvedPayment(
   row: ResolvedPaymentRow,
   product: Pick<ProductRow, 'slug' | 'secret_ciphertext'>,
   secrets: SecretBox,
-  extras: { paidTwice?: boolean } = {},
+  extras: { paidTwice?: boolean; sweepGasWei?: string | null } = {},
 ): ResolvedPayment {
   return {
     is_test: row.is_test,
@@ -45,6 +45,7 @@ export function presentResolvedPayment(
       tx_failure: row.tx_failure,
       swapped: row.swapped,
       refunded_amount: formatUnits(BigInt(row.refunded_amount), row.received_token.decimal_count),
+      sweep_gas_wei: extras.sweepGasWei ?? null,
       created_at: row.created_at.toISOString(),
     },
   };

@@ -116,6 +116,42 @@ export async function claimSweep(
   });
 }
 
+/**
+ * Claims the replacement of a sweep still pending: the same nonce, signed again at a higher price, covering the
+ * same sessions, committed before it is sent. Both claims stay until one is mined; the other is then `dropped`.
+ */
+export async function claimSweepReplacement(
+  db: Kysely<Database>,
+  input: { id: string; replaces: DepositSweepRow; txHash: string; rawTransaction: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const now = new Date();
+    await trx
+      .insertInto('deposit_sweeps')
+      .values({
+        id: input.id,
+        chain_id: input.replaces.chain_id,
+        status: 'claimed',
+        tx_hash: input.txHash.toLowerCase(),
+        raw_transaction: input.rawTransaction,
+        nonce: input.replaces.nonce,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await trx
+      .insertInto('deposit_sweep_sessions')
+      .columns(['sweep_id', 'session_id', 'through_block'])
+      .expression((eb) =>
+        eb
+          .selectFrom('deposit_sweep_sessions')
+          .select([sql<string>`${input.id}::uuid`.as('sweep_id'), 'session_id', 'through_block'])
+          .where('sweep_id', '=', input.replaces.id),
+      )
+      .execute();
+  });
+}
+
 /** Notes that a claimed sweep was handed to the chain once more. */
 export async function noteSweepBroadcast(db: Kysely<Database>, id: string): Promise<void> {
   await db
@@ -168,6 +204,16 @@ export async function settleSweep(
     }
   });
 }
+
+/**
+ * A resolved payment's share (wei) of its session's mined sweeps' gas, as a column of a query of
+ * `resolved_payments`; null when none swept its deposit address.
+ */
+export const paymentSweepGas = sql<string | null>`(select sum(ss.gas_spent)::text from checkout_sessions s
+  join deposit_sweep_sessions ss on ss.session_id = s.id
+  join deposit_sweeps w on w.id = ss.sweep_id and w.status in ('mined', 'reverted')
+  where s.expected_payment_id = resolved_payments.expected_payment_id
+    and s.resolved_payment_id = resolved_payments.id)`;
 
 /** The gas (wei) the mined sweeps of a session's deposit address cost it, and how many there were. */
 export async function sweepGasOfSession(

@@ -6,6 +6,7 @@
 import type { PaymentExceptionStatus } from '@checkout/core';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database, ProductRow, ResolvedPaymentRow } from '../schema.ts';
+import { paymentSweepGas } from './depositSweeps.ts';
 import type { WalletScope } from './walletScope.ts';
 
 /** What the list keeps: every field optional. */
@@ -26,7 +27,7 @@ export interface PaymentSearchFilter {
 
 /** A resolved payment with its product's slug and secret, as the presenter needs them. */
 export type SearchedPayment = ResolvedPaymentRow &
-  Pick<ProductRow, 'slug' | 'secret_ciphertext'> & { paid_twice: boolean };
+  Pick<ProductRow, 'slug' | 'secret_ciphertext'> & { paid_twice: boolean; sweep_gas_wei: string | null };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const txHash = /^0x[0-9a-f]{64}$/i;
@@ -80,7 +81,12 @@ export async function searchResolvedPayments(
     .selectFrom('resolved_payments')
     .innerJoin('products', 'products.id', 'resolved_payments.product_id')
     .selectAll('resolved_payments')
-    .select(['products.slug', 'products.secret_ciphertext', paidTwice.as('paid_twice')])
+    .select([
+      'products.slug',
+      'products.secret_ciphertext',
+      paidTwice.as('paid_twice'),
+      paymentSweepGas.as('sweep_gas_wei'),
+    ])
     .where('products.merchant_id', '=', scope.merchantId)
     .where('products.address_id', '=', scope.addressId)
     .$if(Boolean(scope.testOnly), (q) => q.where('resolved_payments.is_test', '=', true));

@@ -32,6 +32,16 @@ export interface PaymentTimelineRecords {
   unmatched: UnmatchedTransferRow[];
   emails: TimelineEmailClaim[];
   refunds: RefundRow[];
+  /** The mined (or reverted) sweeps of the session's deposit address, with the payment's share of each one's gas. */
+  sweeps: Array<{
+    chain_id: number;
+    tx_hash: string;
+    status: string;
+    gas_used: string | null;
+    gas_price: string | null;
+    gas_spent: string | null;
+    updated_at: Date;
+  }>;
   refundTransfers: Array<{
     refund_id: string;
     tx_hash: string;
@@ -112,7 +122,7 @@ export async function readPaymentTimelineRecords(
       .execute(),
   ]);
   const refundIds = refunds.map((r) => r.id);
-  const [deliveries, refundTransfers] = await Promise.all([
+  const [deliveries, refundTransfers, sweeps] = await Promise.all([
     listDeliveriesAbout(db, merchantId, [payment.id, ...refundIds]),
     refundIds.length === 0
       ? []
@@ -124,6 +134,24 @@ export async function readPaymentTimelineRecords(
           .orderBy(sql`block_number::numeric`)
           .orderBy('log_index')
           .execute(),
+    session?.deposit_address
+      ? db
+          .selectFrom('deposit_sweep_sessions as ss')
+          .innerJoin('deposit_sweeps as w', 'w.id', 'ss.sweep_id')
+          .select([
+            'w.chain_id',
+            'w.tx_hash',
+            'w.status',
+            'w.gas_used',
+            'w.gas_price',
+            'ss.gas_spent',
+            'w.updated_at',
+          ])
+          .where('ss.session_id', '=', session.id)
+          .where('w.status', 'in', ['mined', 'reverted'])
+          .orderBy('w.updated_at')
+          .execute()
+      : [],
   ]);
   const seenTimes = [transfer?.seen_at, submitted?.created_at].filter((t): t is Date => t !== undefined);
   const seenAt = seenTimes.sort((a, b) => a.getTime() - b.getTime())[0];
@@ -134,6 +162,7 @@ export async function readPaymentTimelineRecords(
     unmatched,
     emails: await readEmailClaims(db, payment, refunds, refundTransfers, deliveries),
     refunds,
+    sweeps,
     refundTransfers,
   };
 }

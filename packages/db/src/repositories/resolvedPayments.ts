@@ -4,16 +4,18 @@ import type { CheckoutSessionRow } from '../checkoutSchema.ts';
 import type { Database, ResolvedPaymentRow, ResolvedPaymentsTable } from '../schema.ts';
 import { checkoutSessionTransitions, checkTransition } from '../transitions.ts';
 import { lockSession } from './checkout.ts';
+import { paymentSweepGas } from './depositSweeps.ts';
 import type { WalletScope } from './walletScope.ts';
 
-/** Resolved payments of a product, newest first. */
+/** Resolved payments of a product, newest first, each with its share of its deposit address's sweeps' gas. */
 export async function listResolvedPayments(
   db: Kysely<Database>,
   productId: string,
-): Promise<ResolvedPaymentRow[]> {
+): Promise<Array<ResolvedPaymentRow & { sweep_gas_wei: string | null }>> {
   return db
     .selectFrom('resolved_payments')
     .selectAll()
+    .select(paymentSweepGas.as('sweep_gas_wei'))
     .where('product_id', '=', productId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
