@@ -291,6 +291,9 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
     const payToken = part.pay_url.split('/').pop();
     const page = await service.request('GET', `/api/v1/refund_payments/${payToken}`);
     expect(page.body.refund_payment).toMatchObject({ paid_amount: '2.7', amount_due: '0.07' });
+    expect(page.body.refund_payment.part_payments).toEqual([
+      { tx_hash: first.toLowerCase(), amount: '2.7', seen_at: expect.any(String) },
+    ]);
     const notice = await inbox.waitFor(
       (m) => m.to.includes(mailTo) && m.subject.startsWith('[TEST] Refund paid in part: 2.77 BUSD'),
       { timeoutMs: 30_000 },
@@ -321,6 +324,11 @@ describe.skipIf(databaseUnavailable())('refunds recognised on the chain', () => 
       amount_due: '0',
       overpaid_amount: null,
     });
+    const paidPage = await service.request('GET', `/api/v1/refund_payments/${payToken}`);
+    expect(paidPage.body.refund_payment.part_payments.map((p: { amount: string }) => p.amount)).toEqual([
+      '2.7',
+      '0.07',
+    ]);
     await chain.mine(3);
     await waitFor(
       () => read(part.id),

@@ -38,6 +38,10 @@ const claim = (patch: Partial<RefundClaim> = {}): RefundClaim => ({
     paid_at: '2030-01-01T09:30:00.000Z',
   },
   cancel_reason: null,
+  paid_amount: '0',
+  amount_due: '7.5',
+  overpaid_amount: null,
+  part_payments: [],
   merchant_contact: 'orders@example.com',
   ...patch,
 });
@@ -246,5 +250,42 @@ describe('<refund-claim>', () => {
     expect(root(el).querySelector('[part="pay-button"]')?.textContent).toBe(
       'Enviar meu reembolso para este endereço',
     );
+  });
+  it('shows the customer what the shop sent so far, each transfer, and what is still to come', async () => {
+    const part = { tx_hash: `0x${'ab'.repeat(32)}`, amount: '2.7', seen_at: '2030-01-02T10:00:00.000Z' };
+    const partly = claim({
+      status: 'ready_to_pay',
+      refund_address: customer,
+      paid_amount: '2.7',
+      amount_due: '4.8',
+      part_payments: [part],
+    });
+    vi.stubGlobal('fetch', fakeApi({ [`GET ${path}`]: answer(partly) }).fetch);
+    const el = await mount();
+    const text = shadowText(el);
+    expect(text).toContain('Paid so far');
+    expect(text).toContain('Still due');
+    expect(text).toContain(`The shop has sent 2.7 BUSD to ${customer} so far; 4.8 BUSD is still to come.`);
+    const items = [...root(el).querySelectorAll('[part="part-payments"] li')].map((li) => li.textContent);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toContain('2.7 BUSD');
+    // Paid in full by two transfers: both are listed under the one that completed it.
+    const done = { tx_hash: `0x${'cd'.repeat(32)}`, amount: '4.8', seen_at: '2030-01-02T11:00:00.000Z' };
+    vi.stubGlobal(
+      'fetch',
+      fakeApi({
+        [`GET ${path}`]: answer({
+          ...partly,
+          status: 'sent',
+          paid_amount: '7.5',
+          amount_due: '0',
+          tx_hash: done.tx_hash,
+          part_payments: [part, done],
+        }),
+      }).fetch,
+    );
+    await (el as unknown as { refresh(): Promise<void> }).refresh();
+    await settle(el, () => root(el).querySelectorAll('[part="part-payments"] li').length === 2);
+    expect(shadowText(el)).not.toContain('Still due');
   });
 });

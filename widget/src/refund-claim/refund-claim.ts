@@ -5,6 +5,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
+import { formatToken, toUnits } from '../amount.ts';
 import { CheckoutApiError } from '../api.ts';
 import type { DiscoveredWallet } from '../controllers/wallet-discovery.ts';
 import { renderWallets } from '../crypto-checkout/render-wallets.ts';
@@ -96,12 +97,27 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
         [t.merchant, this.shopName(data, data.merchant_name)],
         [t.order, this.orderText(t, data, data.product_name ?? '')],
         [t.amount, this.amountText(data)],
+        [
+          t.paidSoFar,
+          this.paidSoFar(data) ? formatToken(data.paid_amount, data.token.symbol, this.locale) : null,
+        ],
+        [t.stillDue, this.paidSoFar(data) && data.status === 'ready_to_pay' ? this.dueText(data) : null],
         [t.network, this.chainName(data)],
         [t.reason, data.reason],
         [t.claimBy, data.status === 'awaiting_address' ? this.dateText(data.claim_expires_at) : null],
       ])}
       ${this.otherToken(t, data)} ${this.renderState(t, data)}`,
     );
+  }
+
+  /** Whether the shop has sent part of the refund already. */
+  private paidSoFar(data: RefundClaim): boolean {
+    return toUnits(data.paid_amount, data.token.decimal_count) > 0n;
+  }
+
+  /** What is still to come, in the visitor's words. */
+  private dueText(data: RefundClaim): string {
+    return formatToken(data.amount_due, data.token.symbol, this.locale);
   }
 
   /** A swap paid in another token than the shop's: the refund comes in the shop's token, and says so. */
@@ -118,11 +134,13 @@ export class RefundClaimPage extends RefundPage<RefundClaim> {
       case 'awaiting_address':
         return this.renderClaim(t, data);
       case 'ready_to_pay':
-        return this.message(t.claimReady(amount, to));
+        return this.paidSoFar(data)
+          ? html`${this.message(t.claimPartPaid(formatToken(data.paid_amount, data.token.symbol, this.locale), this.dueText(data), to))}${this.partPayments(data)}`
+          : this.message(t.claimReady(amount, to));
       case 'sent':
-        return html`${this.message(t.claimSent(amount, to))}${this.transaction(data, data.tx_hash)}`;
+        return html`${this.message(t.claimSent(amount, to))}${this.transaction(data, data.tx_hash)}${this.partPayments(data)}`;
       case 'confirmed':
-        return html`${this.message(t.claimConfirmed(amount, to), 'success')}${this.transaction(data, data.tx_hash)}`;
+        return html`${this.message(t.claimConfirmed(amount, to), 'success')}${this.transaction(data, data.tx_hash)}${this.partPayments(data)}`;
       case 'expired':
         return this.message(t.claimExpired(this.dateText(data.claim_expires_at)), 'failure');
       default:

@@ -46,6 +46,7 @@ const payment = (patch: Partial<RefundPayment> = {}): RefundPayment => ({
   },
   tx_hash: null,
   cancel_reason: null,
+  part_payments: [],
   order: {
     shop_name: 'Espresso beans',
     resolved_payment_id: '5b7c1a52-3d2e-4c4f-9b59-6f2a8f0b9e11',

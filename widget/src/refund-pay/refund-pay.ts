@@ -236,11 +236,11 @@ export class RefundPayPage extends RefundPage<RefundPayment> {
           paidOtherwise(data)
             ? this.message(t.partPaid(this.tokenText(data, data.paid_amount), this.dueText(data)))
             : nothing
-        }${this.renderAction(t, data)}`;
+        }${this.partPayments(data)}${this.renderAction(t, data)}`;
       case 'sent':
-        return html`${this.message(t.paySent)}${this.overpaidNote(t, data)}${this.transaction(data, data.tx_hash)}`;
+        return html`${this.message(t.paySent)}${this.overpaidNote(t, data)}${this.transaction(data, data.tx_hash)}${this.partPayments(data)}`;
       case 'confirmed':
-        return html`${this.message(t.payConfirmed, 'success')}${this.overpaidNote(t, data)}${this.transaction(data, data.tx_hash)}`;
+        return html`${this.message(t.payConfirmed, 'success')}${this.overpaidNote(t, data)}${this.transaction(data, data.tx_hash)}${this.partPayments(data)}`;
       case 'expired':
         return this.message(t.payExpired, 'failure');
       default:

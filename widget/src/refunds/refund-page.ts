@@ -19,7 +19,17 @@ import { loadRefundMessages, type RefundMessages } from './refund-texts.ts';
 /** What both pages read of a refund. */
 type RefundShown = Pick<
   RefundPayment,
-  'status' | 'chain_id' | 'token' | 'amount' | 'tx_hash' | 'order' | 'cancel_reason'
+  | 'status'
+  | 'chain_id'
+  | 'token'
+  | 'amount'
+  | 'tx_hash'
+  | 'order'
+  | 'cancel_reason'
+  | 'paid_amount'
+  | 'amount_due'
+  | 'overpaid_amount'
+  | 'part_payments'
 >;
 
 /** Statuses a refund never leaves: the page stops following it. */
@@ -221,6 +231,32 @@ export abstract class RefundPage<T extends RefundShown> extends LitElement {
     if (!value) return '';
     const half = Math.ceil(value.length / 2);
     return html`<code class="address"><span>${value.slice(0, half)}</span><wbr /><span>${value.slice(half)}</span></code>`;
+  }
+
+  /**
+   * The transfers that paid the refund so far, each with its amount and transaction, when it took more than
+   * one or one of another amount is still short of it; nothing otherwise.
+   */
+  protected partPayments(data: T): TemplateResult | typeof nothing {
+    const { t } = this;
+    const parts = data.part_payments;
+    if (!t || parts.length === 0 || (parts.length === 1 && data.status !== 'ready_to_pay')) return nothing;
+    return html`<div part="part-payments">
+      <p>${t.transfersReceived}</p>
+      <ul>
+        ${parts.map((part) => {
+          const explorer = explorerOf(
+            { chain_id: data.chain_id, rpc_url: this.rpcUrl || null },
+            part.tx_hash,
+          );
+          const amount = formatToken(part.amount, data.token.symbol, this.locale);
+          return html`<li>
+            ${amount} · ${this.dateText(part.seen_at)} ·
+            ${explorer ? html`<a href=${explorer.url} target="_blank" rel="noopener noreferrer">${t.viewOn(explorer.name)}</a>` : html`<code>${part.tx_hash}</code>`}
+          </li>`;
+        })}
+      </ul>
+    </div>`;
   }
 
   /** A status line; `tone` colours it. */

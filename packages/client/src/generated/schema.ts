@@ -8797,6 +8797,10 @@ export interface components {
             order: components["schemas"]["RefundedOrder"] | null;
             cancel_reason: string | null;
             merchant_contact: string | null;
+            paid_amount: string;
+            amount_due: string;
+            overpaid_amount: string | null;
+            part_payments: components["schemas"]["RefundPartPayment"][];
         };
         RefundedOrder: {
             shop_name: string | null;
@@ -8809,6 +8813,15 @@ export interface components {
              * @example 2026-11-22T06:25:57.123Z
              */
             paid_at: string;
+        };
+        RefundPartPayment: {
+            tx_hash: string;
+            amount: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:25:57.123Z
+             */
+            seen_at: string;
         };
         RefundPaymentResponse: {
             refund_payment: components["schemas"]["RefundPaymentView"];
@@ -8830,6 +8843,7 @@ export interface components {
             tx_hash: string | null;
             cancel_reason: string | null;
             order: components["schemas"]["RefundedOrder"] | null;
+            part_payments: components["schemas"]["RefundPartPayment"][];
         };
         RefundPaymentRequest: {
             uri: string;

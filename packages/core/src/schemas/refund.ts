@@ -156,6 +156,30 @@ export const RefundQuery = namedObject('RefundQuery', {
   ...timeWindow,
 });
 
+/** A transfer from the receiving wallet to the refund address, as the refund pages list it. */
+const RefundPartPayment = namedObject('RefundPartPayment', {
+  tx_hash: z.string(),
+  /** In token units (a decimal string). */
+  amount: z.string(),
+  /** When the service saw it on the chain. */
+  seen_at: Timestamp,
+});
+
+/** The transfers that paid a refund so far, as both refund pages show them, and what they add up to. */
+const refundPaidSoFar = {
+  /** What the transfers to the refund address add up to so far, in token units ("0" before any). */
+  paid_amount: z.string(),
+  /** What is still to send, in token units ("0" once paid in full). */
+  amount_due: z.string(),
+  /** What was sent above the amount, in token units, when more was sent; null otherwise. */
+  overpaid_amount: z.string().nullable(),
+  /**
+   * Each transfer from the receiving wallet to the refund address recorded against the refund, in chain
+   * order: part payments of another amount, and the transfer that completed it (also its `tx_hash`).
+   */
+  part_payments: z.array(RefundPartPayment),
+};
+
 /** What the customer's claim page shows (GET /api/v1/refund_claims/:token). */
 export const RefundClaim = namedObject('RefundClaim', {
   status: z.enum(refundStatuses),
@@ -176,6 +200,7 @@ export const RefundClaim = namedObject('RefundClaim', {
   cancel_reason: z.string().nullable(),
   /** Where the customer reaches the merchant (the product's e-mail), when known. */
   merchant_contact: z.string().nullable(),
+  ...refundPaidSoFar,
 });
 export type RefundClaim = z.infer<typeof RefundClaim>;
 export const RefundClaimResponse = namedObject('RefundClaimResponse', { refund_claim: RefundClaim });
@@ -214,6 +239,7 @@ export const RefundPaymentView = namedObject('RefundPaymentView', {
   ...RefundPayment.shape,
   /** The order refunded; null when the payment or transfer can no longer be read. */
   order: RefundedOrder.nullable(),
+  part_payments: refundPaidSoFar.part_payments,
 });
 export type RefundPaymentView = z.infer<typeof RefundPaymentView>;
 export const RefundPaymentResponse = namedObject('RefundPaymentResponse', {

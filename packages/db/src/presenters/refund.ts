@@ -105,12 +105,27 @@ export function presentRefundClaim(row: RefundRow, context: RefundContext): Refu
     order: presentOrder(context),
     cancel_reason: row.cancel_reason,
     merchant_contact: context.product?.email ?? null,
+    ...paidOf(row),
+    part_payments: partPayments(row, context),
   };
 }
 
 /** What the merchant's pay page shows: the payment to make and the order it refunds. */
 export function presentRefundPaymentView(row: RefundRow, context: RefundContext): RefundPaymentView {
-  return { ...presentRefundPayment(row), order: presentOrder(context) };
+  return {
+    ...presentRefundPayment(row),
+    order: presentOrder(context),
+    part_payments: partPayments(row, context),
+  };
+}
+
+/** The transfers recorded against a refund (its part payments and the one that completed it), in chain order. */
+function partPayments(row: RefundRow, context: RefundContext): RefundClaim['part_payments'] {
+  return context.parts.map((part) => ({
+    tx_hash: part.tx_hash,
+    amount: formatUnits(BigInt(part.amount), row.token.decimal_count),
+    seen_at: part.created_at.toISOString(),
+  }));
 }
 
 /** What the transfers recorded against a refund add up to, what is still due and what went above it. */

@@ -311,10 +311,12 @@ export async function recordRefundTransfer(
 export async function listTransfersOfRefund(
   db: Kysely<Database>,
   refundId: string,
-): Promise<Array<{ tx_hash: string; log_index: number; block_number: string; amount: string }>> {
+): Promise<
+  Array<{ tx_hash: string; log_index: number; block_number: string; amount: string; created_at: Date }>
+> {
   return db
     .selectFrom('refund_transfers')
-    .select(['tx_hash', 'log_index', 'block_number', 'amount'])
+    .select(['tx_hash', 'log_index', 'block_number', 'amount', 'created_at'])
     .where('refund_id', '=', refundId)
     .orderBy(sql`block_number::numeric`)
     .orderBy('log_index')
@@ -372,14 +374,16 @@ export interface RefundContext {
     paidTokenSymbol: string;
     paidAt: Date;
   } | null;
+  /** The transfers recorded against the refund (its part payments), in chain order. */
+  parts: Array<{ tx_hash: string; amount: string; created_at: Date }>;
 }
 
 /** The merchant, product and order of a refund, as its pages name them (nulls when unknown). */
 export async function findRefundContext(
   db: Kysely<Database>,
-  row: Pick<RefundRow, 'merchant_id' | 'product_id' | 'resolved_payment_id' | 'unmatched_transfer_id'>,
+  row: Pick<RefundRow, 'id' | 'merchant_id' | 'product_id' | 'resolved_payment_id' | 'unmatched_transfer_id'>,
 ): Promise<RefundContext> {
-  const [merchant, product, payment, transfer] = await Promise.all([
+  const [merchant, product, payment, transfer, parts] = await Promise.all([
     db.selectFrom('merchants').select('name').where('id', '=', row.merchant_id).executeTakeFirst(),
     row.product_id
       ? db
@@ -402,6 +406,7 @@ export async function findRefundContext(
           .where('id', '=', row.unmatched_transfer_id)
           .executeTakeFirst()
       : undefined,
+    listTransfersOfRefund(db, row.id),
   ]);
   const order: RefundContext['order'] = payment
     ? {
@@ -420,5 +425,5 @@ export async function findRefundContext(
           paidAt: transfer.created_at,
         }
       : null;
-  return { merchantName: merchant?.name ?? null, product: product ?? null, order };
+  return { merchantName: merchant?.name ?? null, product: product ?? null, order, parts };
 }

@@ -60,6 +60,9 @@ export const refundMessages = {
   paySent: 'The refund is on the network. Waiting for its confirmations…',
   payConfirmed: 'The refund is confirmed.',
   payExpired: 'The customer did not give an address in time: this refund expired.',
+  transfersReceived: 'Transfers to this address so far:',
+  claimPartPaid: (paid: string, due: string, address: string) =>
+    `The shop has sent ${paid} to ${address} so far; ${due} is still to come.`,
   paidSoFar: 'Paid so far',
   stillDue: 'Still due',
   overpaid: 'Sent above the refund',

@@ -59,6 +59,8 @@ export const refundMessages: RefundMessages = {
   paySent: 'El reembolso está en la red. Esperando sus confirmaciones…',
   payConfirmed: 'El reembolso está confirmado.',
   payExpired: 'El cliente no dio una dirección a tiempo: este reembolso venció.',
+  transfersReceived: 'Transferencias a esta dirección hasta ahora:',
+  claimPartPaid: (paid, due, address) => `El comercio envió ${paid} a ${address} hasta ahora; faltan ${due}.`,
   paidSoFar: 'Pagado hasta ahora',
   stillDue: 'Pendiente',
   overpaid: 'Enviado de más',

@@ -60,6 +60,8 @@ export const refundMessages: RefundMessages = {
   paySent: 'O reembolso está na rede. Aguardando as confirmações…',
   payConfirmed: 'O reembolso está confirmado.',
   payExpired: 'O cliente não informou um endereço a tempo: este reembolso expirou.',
+  transfersReceived: 'Transferências para este endereço até agora:',
+  claimPartPaid: (paid, due, address) => `O lojista enviou ${paid} para ${address} até agora; faltam ${due}.`,
   paidSoFar: 'Pago até agora',
   stillDue: 'Ainda devido',
   overpaid: 'Enviado a mais',
