@@ -2,11 +2,22 @@
  * Signing in to the console with a smart-contract wallet (ERC-1271): the receiving wallet is a contract on the
  * dev chain that accepts its owner key's signatures (or a team member is); the service asks the contract, on the chain the message
  * names, whether the signature is valid. A contract wallet that refuses the signature is refused, and so is a
- * message naming a chain the service does not serve.
+ * message naming a chain the service does not serve. A wallet not deployed yet signs in with its deployment
+ * wrapped around its signature (ERC-6492), and is still not deployed afterwards.
  */
 import { loadArtifact } from '@checkout/chain';
 import { createApiKey } from '@checkout/db';
-import { type Address, createWalletClient, getAddress, http } from 'viem';
+import {
+  type Address,
+  createWalletClient,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  serializeErc6492Signature,
+  toHex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestChain, type TestChain } from '../support/chain.ts';
@@ -103,5 +114,53 @@ describe.skipIf(databaseUnavailable())('console sign-in with a contract wallet',
       },
     ]);
     expect(res.headers.get('set-cookie')).toBeNull();
+  });
+  /** Deploys the factory of counterfactual contract wallets (CREATE2 by owner and salt). */
+  async function deployFactory(): Promise<Address> {
+    const { abi, bytecode } = await loadArtifact('OwnedContractWalletFactory');
+    const deployer = createWalletClient({
+      account: privateKeyToAccount(chain.deployment.shoppers[4]!.privateKey),
+      transport: http(chain.chain.rpcUrl),
+    });
+    const hash = await deployer.deployContract({ abi, bytecode, chain: null });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    return getAddress(receipt.contractAddress!);
+  }
+
+  it('signs in a contract wallet not deployed yet by its ERC-6492 signature, and refuses another key’s', async () => {
+    const { abi } = await loadArtifact('OwnedContractWalletFactory');
+    const factory = await deployFactory();
+    const owner = newAccount();
+    const salt = keccak256(toHex('console sign-in'));
+    const wallet = getAddress(
+      (await chain.publicClient.readContract({
+        address: factory,
+        abi,
+        functionName: 'walletAddress',
+        args: [owner.address, salt],
+      })) as Address,
+    );
+    await createApiKey(service.deps.db.kysely, { address: wallet });
+    const deployment = encodeFunctionData({ abi, functionName: 'deploy', args: [owner.address, salt] });
+    const wrapped = async (signer: ReturnType<typeof newAccount>) => {
+      const signed = await signedMessage(service, signer, { address: wallet, chainId });
+      const signature = serializeErc6492Signature({
+        address: factory,
+        data: deployment,
+        signature: signed.signature as Hex,
+      });
+      return { message: signed.message, signature };
+    };
+    const refused = await postSignIn(service, await wrapped(newAccount()));
+    expect(refused.status, refused.text).toBe(401);
+    expect(refused.body.errors).toEqual([
+      { path: 'signature', message: 'is not a signature of the message by its address' },
+    ]);
+    const res = await postSignIn(service, await wrapped(owner));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ wallet, role: 'owner' });
+    expect(res.headers.get('set-cookie')).toMatch(/^console_session=/);
+    // The check ran the deployment in a call only: nothing was deployed.
+    expect(await chain.publicClient.getCode({ address: wallet })).toBeUndefined();
   });
 });

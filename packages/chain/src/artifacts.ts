@@ -21,6 +21,7 @@ export type DevContractName =
   | 'TestToken'
   | 'NoReturnToken'
   | 'OwnedContractWallet'
+  | 'OwnedContractWalletFactory'
   | 'WETH9'
   | 'UniswapV2Factory'
   | 'UniswapV2Pair'

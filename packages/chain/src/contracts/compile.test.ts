@@ -18,6 +18,7 @@ describe('contract artifacts', () => {
       'DepositForwarder',
       'DepositForwarderFactory',
       'OwnedContractWallet',
+      'OwnedContractWalletFactory',
     ]);
     for (const fresh of compiled) {
       const committed = JSON.parse(

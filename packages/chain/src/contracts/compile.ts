@@ -1,6 +1,6 @@
 /**
  * Offline compilation of the contracts (the dev chain's tokens, the deposit forwarder and its factory, and
- * an ERC-1271 contract wallet for tests) with the `solc` npm package, whose compiler is WebAssembly inside
+ * an ERC-1271 contract wallet with its CREATE2 factory for tests) with the `solc` npm package, whose compiler is WebAssembly inside
  * the package: nothing is downloaded.
  */
 import { readFile } from 'node:fs/promises';
@@ -14,6 +14,7 @@ const contractNames = [
   'DepositForwarder',
   'DepositForwarderFactory',
   'OwnedContractWallet',
+  'OwnedContractWalletFactory',
 ] as const;
 
 /** Sources the contracts import and that compile to nothing of their own: the tokens' base. */
