@@ -351,6 +351,56 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     expect(sequences.map(Number)).toEqual([...sequences.map(Number)].sort((a, b) => a - b));
   });
 
+  it("sends a test event of each account type to the account's endpoint, signed and marked", async () => {
+    const { secret } = (await service.request('GET', '/api/v1/webhook_secret', { headers: merchant.headers }))
+      .body.webhook_secret;
+    const account = { authorization: merchant.headers.authorization! };
+    const none = await service.request('POST', '/webhook_endpoint/test_events', {
+      headers: account,
+      json: { event: 'kyc_update' },
+    });
+    expectError(none, 409, 'conflict');
+    expect(none.body.errors).toEqual([
+      { path: 'webhook_endpoint', message: 'is not set (PUT /webhook_endpoint)' },
+    ]);
+    const put = await service.request('PUT', '/webhook_endpoint', {
+      headers: account,
+      json: { webhook_endpoint: { url: `${endpoint.url}/hooks/account` } },
+    });
+    expect(put.status, put.text).toBe(200);
+    for (const [event, field] of [
+      ['kyc_update', 'user'],
+      ['payment_detail_update', 'payment_detail'],
+    ] as const) {
+      const before = endpoint.requests.length;
+      const res = await service.request('POST', '/webhook_endpoint/test_events', {
+        headers: account,
+        json: { event },
+      });
+      expect(res.status, res.text).toBe(200);
+      const delivery = res.body.webhook_delivery;
+      expect(WebhookDelivery.safeParse(delivery).success).toBe(true);
+      expect(delivery).toMatchObject({ event_type: event, test: true, url: `${endpoint.url}/hooks/account` });
+      expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200 })]);
+      const [request] = (await endpoint.waitFor(before + 1)).slice(before);
+      expect(request!.headers).toMatchObject({
+        'x-webhook-event': event,
+        'x-test-event': 'true',
+        'x-event-id': delivery.event_id,
+      });
+      expect(signatureOf(secret, request!.headers['x-sig'], request!.body)).toBe(true);
+      const body = JSON.parse(request!.body.toString('utf8'));
+      expect(body).toMatchObject({ event, id: delivery.event_id, sequence: delivery.event_sequence });
+      expect(body.payload[field]).toMatchObject({ id: expect.any(String) });
+    }
+    const product = await service.request('POST', '/webhook_endpoint/test_events', {
+      headers: account,
+      json: { event: 'refund.updated' },
+    });
+    expectError(product, 422, 'record_invalid');
+    expect(product.body.errors[0].path).toBe('event');
+  });
+
   it('tells what the receiver answered to a test event, and refuses one without a webhook_url or type', async () => {
     const refusing = await startWebhookEndpoint(() => ({ status: 410, body: '{"error":"gone"}' }));
     try {

@@ -90,6 +90,7 @@ export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
 export { redeliverFailedWebhooks, redeliverWebhook } from './webhookDelivery/redeliver.ts';
 export * from './webhookDelivery/shared.ts';
 export { queueDeliveryStart } from './webhookDelivery/start.ts';
+export { sendAccountTestEvent } from './webhookDelivery/accountTestEvent.ts';
 export { sendProductTestEvent } from './webhookDelivery/testEvent.ts';
 export {
   bundleWorkflows,

@@ -43,3 +43,6 @@ export const productTestEvents = [
   'unmatched_transfer.created',
   'unmatched_transfer.updated',
 ] as const;
+
+/** The events the account's endpoint receives that a test event may imitate: the spec's own two. */
+export const accountTestEvents = ['kyc_update', 'payment_detail_update'] as const;

@@ -69,7 +69,7 @@ export async function sendProductTestEvent(
 }
 
 /** The delivery once its first attempt is recorded, or as it stands when `waitMs` has passed. */
-async function firstAttemptOf(
+export async function firstAttemptOf(
   db: Kysely<Database>,
   deliveryId: string,
   waitMs: number,

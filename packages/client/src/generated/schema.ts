@@ -6595,6 +6595,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook_endpoint/test_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a sample kyc_update or payment_detail_update to the account's endpoint, signed like real ones and marked X-Test-Event: true; answers the delivery with its first attempt (status code and the answer's first 1 KB) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Replays the stored response of a retried POST (1–255 visible ASCII characters; empty counts as none) */
+                    "Idempotency-Key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AccountWebhookTestEventRequest"];
+                };
+            };
+            responses: {
+                /** @description The test delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                    };
+                };
+                /** @description Missing parameter, malformed JSON or header */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description X-ADDRESS is not a wallet of this API key, or the key lacks the scope the operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large (the limit is in `message`) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not JSON, not UTF-8, or in an unknown encoding */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Validation failed; `errors` names every field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{id}/onramps": {
         parameters: {
             query?: never;
@@ -8567,6 +8673,10 @@ export interface components {
                 /** Format: uri */
                 url: string;
             };
+        };
+        AccountWebhookTestEventRequest: {
+            /** @enum {string} */
+            event: "kyc_update" | "payment_detail_update";
         };
         OnrampCreateBody: {
             onramp: {

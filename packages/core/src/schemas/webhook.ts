@@ -1,6 +1,6 @@
 /** Webhook secret and delivery log responses of the merchant API. */
 import { z } from 'zod';
-import { productTestEvents } from '../webhookEvents.ts';
+import { accountTestEvents, productTestEvents } from '../webhookEvents.ts';
 import { namedObject, Timestamp, Uuid } from './common.ts';
 
 /** The merchant's signing secret; shown by its own endpoints only. */
@@ -71,4 +71,9 @@ export const RedeliverFailedWebhooksResponse = namedObject('RedeliverFailedWebho
 /** Send a sample event, signed like real ones and marked as a test, to the product's `webhook_url`. */
 export const WebhookTestEventRequest = namedObject('WebhookTestEventRequest', {
   event: z.enum(productTestEvents),
+});
+
+/** Body of POST /webhook_endpoint/test_events (Area B): the account event to imitate. */
+export const AccountWebhookTestEventRequest = namedObject('AccountWebhookTestEventRequest', {
+  event: z.enum(accountTestEvents),
 });
