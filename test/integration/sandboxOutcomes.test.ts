@@ -3,7 +3,8 @@
  * Temporal: each checkout outcome (paid, underpaid, overpaid, expired, paid late, paid twice, unmatched,
  * failed, reversed) and each refund outcome (claimed, paid, expired) happens with real transactions, and its
  * consequences are the service's own: the session's status, the resolved payment and its exception, the
- * webhooks, the e-mails, the reorganisation. One chain and one service for the file.
+ * webhooks (one payment's numbered in order across its whole life), the e-mails, the reorganisation. One
+ * chain and one service for the file.
  */
 import type { ResolvedPayment } from '@checkout/core';
 import type { DevInbox } from '@checkout/mail';
@@ -318,6 +319,83 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     // Expired: it takes no address any more.
     const late = await simulateRefund(merchant, second, { outcome: 'claimed', refund_address: customer });
     expect(late.status).toBe(409);
+  });
+
+  it("numbers a payment's events in order across its life: created, updated by a refund, reversed; a redelivery keeps its id", async () => {
+    const merchant = await service.createMerchant();
+    const order = await shopOrder(merchant, '4.00');
+    const rpc = chain.publicClient.request as (args: {
+      method: string;
+      params: unknown[];
+    }) => Promise<unknown>;
+    const base = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+    const snapshot = await rpc({ method: 'evm_snapshot', params: [] });
+    expect((await simulate(merchant, order.sessionId, { outcome: 'paid' })).status).toBe(200);
+    const payment = await paymentWith(merchant, order.productId, () => true);
+    const asked = await service.request('POST', `/api/v1/resolved_payments/${payment.id}/refunds`, {
+      headers: merchant.headers,
+      json: { reason: 'One cup less', amount: '1' },
+    });
+    expect(asked.status, asked.text).toBe(201);
+    const refundId = asked.body.refund.id as string;
+    const customer = chain.deployment.shoppers[1]!.address;
+    expect(
+      (await simulateRefund(merchant, refundId, { outcome: 'claimed', refund_address: customer })).status,
+    ).toBe(200);
+    expect((await simulateRefund(merchant, refundId, { outcome: 'paid' })).status).toBe(200);
+    await waitFor(
+      async () =>
+        hooks('resolved_payment.updated', payment.id).map((h) => JSON.parse(h.body).payment.refunded_amount),
+      (amounts) => amounts.includes('1'),
+      'the refunded amount was never announced',
+    );
+    // The payment's block, and every one after it, taken off the chain by a longer one without them.
+    const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+    await rpc({ method: 'evm_revert', params: [snapshot] });
+    await chain.mine(Number(head - base) + 1);
+    await hookArrives('resolved_payment.reversed', payment.id);
+    const ofPayment = receiver.received.filter(
+      (h) =>
+        String(h.headers['x-webhook-event']).startsWith('resolved_payment.') && h.body.includes(payment.id),
+    );
+    const events = ofPayment.map((h) => ({
+      event: h.headers['x-webhook-event'],
+      id: h.headers['x-event-id'],
+      sequence: Number(h.headers['x-event-sequence']),
+    }));
+    events.sort((a, b) => a.sequence - b.sequence);
+    expect(events[0]).toMatchObject({ event: 'resolved_payment.created', sequence: 1 });
+    expect(events.at(-1)!.event).toBe('resolved_payment.reversed');
+    expect(events.some((e) => e.event === 'resolved_payment.updated')).toBe(true);
+    // Each event its own id and a sequence above the one before.
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+    expect(new Set(events.map((e) => e.sequence)).size).toBe(events.length);
+    // The refund is a subject of its own: its events count from 1 on their own.
+    const ofRefund = hooks('refund.updated', refundId).map((h) => Number(h.headers['x-event-sequence']));
+    expect(Math.min(...ofRefund)).toBe(1);
+    expect(new Set(ofRefund).size).toBe(ofRefund.length);
+    // A redelivery of the created event carries the same id and sequence, so a shop can tell it is not new.
+    const deliveries = await service.request(
+      'GET',
+      `/api/v1/products/${order.productId}/webhook_deliveries`,
+      {
+        headers: merchant.headers,
+      },
+    );
+    const created = (
+      deliveries.body.webhook_deliveries as Array<{ id: string; event_type: string; event_id: string }>
+    ).find((d) => d.event_type === 'resolved_payment.created')!;
+    const before = receiver.received.length;
+    const again = await service.request('POST', `/api/v1/webhook_deliveries/${created.id}/redeliver`, {
+      headers: merchant.headers,
+    });
+    expect(again.status, again.text).toBe(200);
+    const resent = await waitFor(
+      async () => receiver.received.slice(before).filter((h) => h.headers['x-event-id'] === created.event_id),
+      (l) => l.length > 0,
+      'the redelivery never arrived',
+    );
+    expect(resent[0]!.headers['x-event-sequence']).toBe('1');
   });
 
   it('mines blocks on the dev chain', async () => {
