@@ -142,6 +142,19 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console team
       expect(await memberPage.locator('console-team').getByRole('button').count()).toBe(0);
       await expectAccessible(memberPage);
       await memberPage.screenshot({ path: `${artifacts}console-team-support.png`, fullPage: true });
+      // Its role's limits on the other pages too: support writes no product, webhook or key, so nothing there
+      // offers it (the secret, a test event, a redelivery, a new or rolled key, a product or its activation).
+      for (const [link, tag] of [
+        ['Products', 'console-products'],
+        ['Webhooks', 'console-webhooks'],
+        ['API keys', 'console-keys'],
+      ] as const) {
+        await memberPage.getByRole('navigation').getByRole('link', { name: link }).click();
+        await memberPage.locator(tag).getByRole('heading', { level: 1 }).waitFor();
+        expect(await memberPage.locator(tag).getByRole('button').count()).toBe(0);
+        expect(await memberPage.locator(tag).locator('form').count()).toBe(0);
+        await expectAccessible(memberPage);
+      }
       // Not only hidden: the API refuses the member's write with its own session, naming the scope.
       const refused = await fromPage(memberPage, 'POST', '/api/v1/team_members', {
         address: privateKeyToAddress(generatePrivateKey()),

@@ -1,6 +1,6 @@
 /** Products: create one, activate or deactivate it, its checkout link and a copyable embed snippet. */
 import type { components } from '@checkout/client';
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { data } from '../api.ts';
 import { ConsolePage, formFields } from '../page.ts';
 
@@ -70,7 +70,7 @@ class ProductsPage extends ConsolePage<Product[]> {
       <label>${t.embed}<textarea readonly rows="3" cols="40">${snippet(p)}</textarea></label>
       <div class="row">
         <button type="button" @click=${() => void this.copy(snippet(p))}>${t.copy}</button>
-        <button type="button" @click=${() => this.setActive(p, !p.active)}>${p.active ? t.deactivate : t.activate}</button>
+        ${this.may('products:write') ? html`<button type="button" @click=${() => this.setActive(p, !p.active)}>${p.active ? t.deactivate : t.activate}</button>` : nothing}
       </div>
     </li>`;
   }
@@ -78,7 +78,14 @@ class ProductsPage extends ConsolePage<Product[]> {
   protected view(products: Product[]): TemplateResult {
     const { t } = this.app;
     return html`<h1>${t.products}</h1>
-      <form aria-label=${t.create} @submit=${(e: SubmitEvent) => this.create(e)}>
+      ${this.may('products:write') ? this.createForm() : nothing}
+      ${this.noticeView()}
+      ${products.length === 0 ? html`<p>${t.none}</p>` : html`<ul class="cards">${products.map((p) => this.item(p))}</ul>`}`;
+  }
+
+  private createForm(): TemplateResult {
+    const { t } = this.app;
+    return html`<form aria-label=${t.create} @submit=${(e: SubmitEvent) => this.create(e)}>
         <label>${t.name}<input name="name" required maxlength="200" /></label>
         <label>${t.email}<input name="email" type="email" required /></label>
         <label>${t.blockchain}<select name="blockchain">
@@ -87,9 +94,7 @@ class ProductsPage extends ConsolePage<Product[]> {
         <label>${t.network}<select name="network"><option>mainnet</option><option>testnet</option></select></label>
         <label>${t.tokenAddress}<input name="address" required size="44" /></label>
         <button class="primary" type="submit">${t.create}</button>
-      </form>
-      ${this.noticeView()}
-      ${products.length === 0 ? html`<p>${t.none}</p>` : html`<ul class="cards">${products.map((p) => this.item(p))}</ul>`}`;
+      </form>`;
   }
 }
 
