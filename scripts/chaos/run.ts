@@ -427,7 +427,14 @@ async function main(): Promise<number> {
   for (;;) {
     const resolved = await resolvedOf();
     const unmatched = await unmatchedOf();
-    const mails = (await inbox.list()).length;
+    const inboxed = await inbox.list();
+    const mails = inboxed.length;
+    const messageIds = new Set(inboxed.map((m) => m.messageId));
+    // Every resolved payment's own two e-mails, by Message-ID: other mails (notices of a payment made twice,
+    // grouped unmatched transfers) must not end the wait while one of them is still being sent.
+    const paymentMailsIn = resolved.every((r) =>
+      ['customer', 'merchant'].every((kind) => messageIds.has(`<${r.id}.${kind}@stable-checkout>`)),
+    );
     const hooks = new Set(
       recorder.received
         .filter((r) => r.event === 'resolved_payment.created')
@@ -455,6 +462,7 @@ async function main(): Promise<number> {
       resolved.length >= payments.length &&
       unmatched.length >= strays.length &&
       mails >= payments.length * 2 + strays.length + refundMails &&
+      paymentMailsIn &&
       hooks.size >= payments.length &&
       refundRows.filter((r) => r.status === 'confirmed').length >= requested.length &&
       refundHooksIn >= refundHooks &&

@@ -85,12 +85,12 @@ export {
   presentUnmatched,
 } from './unmatched/actions.step.ts';
 export { unmatchedWorkflowId } from './unmatched/shared.ts';
+export { sendAccountTestEvent } from './webhookDelivery/accountTestEvent.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhookDelivery/activities.ts';
 export { isForbiddenWebhookHost } from './webhookDelivery/addressPolicy.ts';
 export { redeliverFailedWebhooks, redeliverWebhook } from './webhookDelivery/redeliver.ts';
 export * from './webhookDelivery/shared.ts';
 export { queueDeliveryStart } from './webhookDelivery/start.ts';
-export { sendAccountTestEvent } from './webhookDelivery/accountTestEvent.ts';
 export { sendProductTestEvent } from './webhookDelivery/testEvent.ts';
 export {
   bundleWorkflows,

@@ -22,6 +22,7 @@ import { type ChainClient, deployAndSweepData } from '@checkout/chain';
 import {
   claimSweep,
   claimSweepReplacement,
+  type Database,
   type DepositSweepRow,
   findChainWatch,
   listClaimedSweeps,
@@ -30,6 +31,7 @@ import {
   settleSweep,
 } from '@checkout/db';
 import { Context } from '@temporalio/activity';
+import type { Kysely } from 'kysely';
 import {
   getAddress,
   type Hex,
@@ -64,43 +66,48 @@ const maxBroadcasts = 2;
 /** How long a round waits for the receipt of the sweep it sent before leaving it to the next round. */
 const receiptWaitMs = 20_000;
 
+/**
+ * Signs `sweep` again with its nonce at a higher price and claims it before sending it; nothing when that
+ * price is above the chain's ceiling (the sweep waits as it is).
+ */
+async function replaceSweep(
+  db: Kysely<Database>,
+  chain: ChainClient,
+  sweep: DepositSweepRow,
+  account: LocalAccount,
+): Promise<void> {
+  const sent = parseTransaction(sweep.raw_transaction as Hex);
+  const bumped = ((sent.gasPrice ?? 0n) * 9n + 7n) / 8n;
+  const current = await getGasPrice(chain.client);
+  const gasPrice = current > bumped ? current : bumped;
+  if (chain.sweepMaxGasPriceWei !== undefined && gasPrice > chain.sweepMaxGasPriceWei) {
+    Context.current().log.warn('a pending sweep cannot be replaced under the gas-price ceiling', {
+      sweepId: sweep.id,
+      gasPrice: gasPrice.toString(),
+    });
+    return;
+  }
+  const raw = await account.signTransaction({
+    chainId: sweep.chain_id,
+    type: 'legacy',
+    to: sent.to!,
+    data: sent.data!,
+    nonce: Number(sweep.nonce),
+    gas: sent.gas!,
+    gasPrice,
+  });
+  const id = crypto.randomUUID();
+  await claimSweepReplacement(db, { id, replaces: sweep, txHash: keccak256(raw), rawTransaction: raw });
+  await noteSweepBroadcast(db, id);
+  await sendRawTransaction(chain.client, { serializedTransaction: raw }).catch((error: unknown) => {
+    // The next round reads the outcome of both claims of the nonce.
+    Context.current().log.warn('a sweep replacement could not be sent', { error: String(error) });
+  });
+}
+
 /** Builds the sweeper's activities. */
 export function createDepositSweepActivities(deps: DepositSweepActivityDeps) {
   const db = deps.db.kysely;
-
-  /**
-   * Signs `sweep` again with its nonce at a higher price and claims it before sending it; nothing when that
-   * price is above the chain's ceiling (the sweep waits as it is).
-   */
-  async function replaceSweep(chain: ChainClient, sweep: DepositSweepRow, account: LocalAccount) {
-    const sent = parseTransaction(sweep.raw_transaction as Hex);
-    const bumped = ((sent.gasPrice ?? 0n) * 9n + 7n) / 8n;
-    const current = await getGasPrice(chain.client);
-    const gasPrice = current > bumped ? current : bumped;
-    if (chain.sweepMaxGasPriceWei !== undefined && gasPrice > chain.sweepMaxGasPriceWei) {
-      Context.current().log.warn('a pending sweep cannot be replaced under the gas-price ceiling', {
-        sweepId: sweep.id,
-        gasPrice: gasPrice.toString(),
-      });
-      return;
-    }
-    const raw = await account.signTransaction({
-      chainId: sweep.chain_id,
-      type: 'legacy',
-      to: sent.to!,
-      data: sent.data!,
-      nonce: Number(sweep.nonce),
-      gas: sent.gas!,
-      gasPrice,
-    });
-    const id = crypto.randomUUID();
-    await claimSweepReplacement(db, { id, replaces: sweep, txHash: keccak256(raw), rawTransaction: raw });
-    await noteSweepBroadcast(db, id);
-    await sendRawTransaction(chain.client, { serializedTransaction: raw }).catch((error: unknown) => {
-      // The next round reads the outcome of both claims of the nonce.
-      Context.current().log.warn('a sweep replacement could not be sent', { error: String(error) });
-    });
-  }
 
   /**
    * Settles a claimed sweep from what the chain shows; whether its outcome is known now. Only the newest
@@ -151,7 +158,7 @@ export function createDepositSweepActivities(deps: DepositSweepActivityDeps) {
         },
       );
     } else if (Date.now() - sweep.updated_at.getTime() >= deps.checkout.sweepReplaceAfterMs) {
-      await replaceSweep(chain, sweep, account);
+      await replaceSweep(db, chain, sweep, account);
     }
     return false;
   }

@@ -7,10 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type accountTestEvents, type PaymentDetail, type User } from '@checkout/core';
 import {
-  createWebhookDelivery,
   type Database,
   findAccountWebhookEndpoint,
-  inTransaction,
   type SecretBox,
   testEventSubject,
   type WebhookDeliveryWithAttempts,
@@ -18,8 +16,7 @@ import {
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 import type { WorkflowCallDispatcher } from '../handOver/dispatcher.ts';
-import { queueDeliveryStart } from './start.ts';
-import { firstAttemptOf } from './testEvent.ts';
+import { sendTestDelivery } from './testEvent.ts';
 
 /** An account event a test event imitates. */
 type AccountTestEvent = (typeof accountTestEvents)[number];
@@ -47,19 +44,13 @@ export async function sendAccountTestEvent(
   }
   const subject = randomUUID();
   const payload = accountTestPayload(event, subject, randomUUID());
-  const { delivery, call } = await inTransaction(db, async (trx) => {
-    const row = await createWebhookDelivery(trx, secrets, {
-      merchantId,
-      eventType: event,
-      subjectId: `${testEventSubject}:${subject}`,
-      url: endpoint.url,
-      payload: (stamp) => webhookEnvelope(event, stamp, payload),
-    });
-    return { delivery: row, call: await queueDeliveryStart(trx, row.id, row) };
+  return sendTestDelivery(db, secrets, input, {
+    merchantId,
+    eventType: event,
+    subjectId: `${testEventSubject}:${subject}`,
+    url: endpoint.url,
+    payload: (stamp) => webhookEnvelope(event, stamp, payload),
   });
-  // A call Temporal does not take now is left to the hand-over's sweep, like any other.
-  await input.dispatcher.dispatch([call]).catch(() => undefined);
-  return firstAttemptOf(db, delivery.id, input.waitMs);
 }
 
 /** The body of a sample account event: a user or a payment detail as real ones show them, made up. */

@@ -11,6 +11,7 @@ import {
   type Database,
   findWebhookDeliveryWithAttempts,
   inTransaction,
+  type NewWebhookDelivery,
   type ProductWithAddress,
   type SecretBox,
   testEventSubject,
@@ -51,25 +52,38 @@ export async function sendProductTestEvent(
   }
   const ids = { subject: randomUUID(), other: randomUUID() };
   const payload = testEventPayload(event, product, ids, new Date());
-  const { delivery, call } = await inTransaction(db, async (trx) => {
-    const row = await createWebhookDelivery(trx, secrets, {
-      merchantId: product.merchant_id,
-      eventType: event,
-      subjectId: `${testEventSubject}:${ids.subject}`,
-      productId: product.id,
-      url,
-      payload: (stamp) =>
-        bareEvents.includes(event) ? JSON.stringify(payload) : webhookEnvelope(event, stamp, payload),
-    });
-    return { delivery: row, call: await queueDeliveryStart(trx, row.id, row) };
+  return sendTestDelivery(db, secrets, input, {
+    merchantId: product.merchant_id,
+    eventType: event,
+    subjectId: `${testEventSubject}:${ids.subject}`,
+    productId: product.id,
+    url,
+    payload: (stamp) =>
+      bareEvents.includes(event) ? JSON.stringify(payload) : webhookEnvelope(event, stamp, payload),
+  });
+}
+
+/**
+ * Records a test event's delivery and its workflow's start, hands it to Temporal at once and waits, at most
+ * `waitMs`, for its first attempt (the product's and the account's test events alike).
+ */
+export async function sendTestDelivery(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  input: { waitMs: number; dispatcher: Pick<WorkflowCallDispatcher, 'dispatch'> },
+  delivery: NewWebhookDelivery,
+): Promise<WebhookDeliveryWithAttempts> {
+  const { row, call } = await inTransaction(db, async (trx) => {
+    const created = await createWebhookDelivery(trx, secrets, delivery);
+    return { row: created, call: await queueDeliveryStart(trx, created.id, created) };
   });
   // A call Temporal does not take now is left to the hand-over's sweep, like any other.
   await input.dispatcher.dispatch([call]).catch(() => undefined);
-  return firstAttemptOf(db, delivery.id, input.waitMs);
+  return firstAttemptOf(db, row.id, input.waitMs);
 }
 
 /** The delivery once its first attempt is recorded, or as it stands when `waitMs` has passed. */
-export async function firstAttemptOf(
+async function firstAttemptOf(
   db: Kysely<Database>,
   deliveryId: string,
   waitMs: number,

@@ -55,6 +55,19 @@ export const RefundPaymentRequest = namedObject('RefundPaymentRequest', {
 });
 export type RefundPaymentRequest = z.infer<typeof RefundPaymentRequest>;
 
+/** What the transfers recorded against a refund add up to, what is still due and what went above it. */
+const refundPaid = {
+  /**
+   * What the transfers from the receiving wallet to the refund address add up to so far, in token units: a
+   * transfer of another amount is recorded against the refund too ("0" before any).
+   */
+  paid_amount: z.string(),
+  /** What is still to send, in token units ("0" once paid in full): a part payment leaves the rest due. */
+  amount_due: z.string(),
+  /** What was sent above the amount, in token units, when more was sent; null otherwise. */
+  overpaid_amount: z.string().nullable(),
+};
+
 /** A refund of a resolved payment or of an unmatched transfer. */
 export const Refund = namedObject('Refund', {
   id: Uuid,
@@ -84,15 +97,7 @@ export const Refund = namedObject('Refund', {
   claim_expires_at: Timestamp,
   /** The hosted page where the merchant pays it, once its address is known. */
   pay_url: z.string().nullable(),
-  /**
-   * What the transfers from the receiving wallet to the refund address add up to so far, in token units: a
-   * transfer of another amount is recorded against the refund too ("0" before any).
-   */
-  paid_amount: z.string(),
-  /** What is still to send, in token units ("0" once paid in full): a part payment leaves the rest due. */
-  amount_due: z.string(),
-  /** What was sent above the amount, in token units, when more was sent; null otherwise. */
-  overpaid_amount: z.string().nullable(),
+  ...refundPaid,
   /** The exact transfer to make (what is still due), once its address is known. */
   payment_request: RefundPaymentRequest.nullable(),
   /** The transaction that paid it, once seen on the chain. */
@@ -167,12 +172,7 @@ const RefundPartPayment = namedObject('RefundPartPayment', {
 
 /** The transfers that paid a refund so far, as both refund pages show them, and what they add up to. */
 const refundPaidSoFar = {
-  /** What the transfers to the refund address add up to so far, in token units ("0" before any). */
-  paid_amount: z.string(),
-  /** What is still to send, in token units ("0" once paid in full). */
-  amount_due: z.string(),
-  /** What was sent above the amount, in token units, when more was sent; null otherwise. */
-  overpaid_amount: z.string().nullable(),
+  ...refundPaid,
   /**
    * Each transfer from the receiving wallet to the refund address recorded against the refund, in chain
    * order: part payments of another amount, and the transfer that completed it (also its `tx_hash`).
@@ -218,15 +218,7 @@ export const RefundPayment = namedObject('RefundPayment', {
   reason: z.string(),
   from_address: z.string(),
   refund_address: z.string().nullable(),
-  /**
-   * What the transfers from the receiving wallet to the refund address add up to so far, in token units: a
-   * transfer of another amount is recorded against the refund too ("0" before any).
-   */
-  paid_amount: z.string(),
-  /** What is still to send, in token units ("0" once paid in full): a part payment leaves the rest due. */
-  amount_due: z.string(),
-  /** What was sent above the amount, in token units, when more was sent; null otherwise. */
-  overpaid_amount: z.string().nullable(),
+  ...refundPaid,
   payment_request: RefundPaymentRequest.nullable(),
   tx_hash: z.string().nullable(),
   /** Why the merchant canceled it, when they said. */

@@ -75,6 +75,27 @@ export async function listClaimedSweeps(db: Kysely<Database>, chainId: number): 
     .execute();
 }
 
+/** A sweep's claim row: its signed transaction and nonce, `claimed` until the chain shows its outcome. */
+async function insertClaim(
+  trx: Kysely<Database>,
+  input: { id: string; chainId: number; txHash: string; rawTransaction: string; nonce: string },
+): Promise<void> {
+  const now = new Date();
+  await trx
+    .insertInto('deposit_sweeps')
+    .values({
+      id: input.id,
+      chain_id: input.chainId,
+      status: 'claimed',
+      tx_hash: input.txHash.toLowerCase(),
+      raw_transaction: input.rawTransaction,
+      nonce: input.nonce,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
 /** Claims a sweep before it is sent: its signed transaction and the sessions it covers, in one transaction. */
 export async function claimSweep(
   db: Kysely<Database>,
@@ -88,20 +109,7 @@ export async function claimSweep(
   },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const now = new Date();
-    await trx
-      .insertInto('deposit_sweeps')
-      .values({
-        id: input.id,
-        chain_id: input.chainId,
-        status: 'claimed',
-        tx_hash: input.txHash.toLowerCase(),
-        raw_transaction: input.rawTransaction,
-        nonce: String(input.nonce),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertClaim(trx, { ...input, nonce: String(input.nonce) });
     await trx
       .insertInto('deposit_sweep_sessions')
       .values(
@@ -125,20 +133,7 @@ export async function claimSweepReplacement(
   input: { id: string; replaces: DepositSweepRow; txHash: string; rawTransaction: string },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const now = new Date();
-    await trx
-      .insertInto('deposit_sweeps')
-      .values({
-        id: input.id,
-        chain_id: input.replaces.chain_id,
-        status: 'claimed',
-        tx_hash: input.txHash.toLowerCase(),
-        raw_transaction: input.rawTransaction,
-        nonce: input.replaces.nonce,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertClaim(trx, { ...input, chainId: input.replaces.chain_id, nonce: input.replaces.nonce });
     await trx
       .insertInto('deposit_sweep_sessions')
       .columns(['sweep_id', 'session_id', 'through_block'])
