@@ -1,8 +1,10 @@
 /**
  * What every console page shares: the app it runs in (client, session, texts, navigation), its load with
- * the loading and failure states, and the words it shows for a failed action.
+ * the loading and failure states, what the signed-in member's role may change, and the words it shows for a
+ * failed action.
  */
 import type { CheckoutClient } from '@checkout/client';
+import { grants, type Role, roleScopes, type Scope } from '@checkout/core/access';
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiFailure, type ConsoleSession } from './api.ts';
@@ -28,6 +30,11 @@ export abstract class ConsolePage<T> extends LitElement {
   @state() protected notice: { text: string; error: boolean } | undefined;
 
   protected abstract load(): Promise<T>;
+
+  /** Whether the signed-in member's role holds `scope`: a page shows its write controls only then (the API refuses the others all the same). */
+  protected may(scope: Scope): boolean {
+    return grants(roleScopes[this.app.session.role as Role] ?? [], scope);
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();

@@ -78,7 +78,9 @@ class InboxPage extends ConsolePage<Transfer[]> {
         <dt>${t.transaction}</dt><dd>${txLink(tr.chain_id, tr.tx_hash)}</dd>
         ${tr.resolved_payment_id ? html`<dt>${t.payment}</dt><dd><a href=${`/console/payment/${tr.resolved_payment_id}`}>${tr.resolved_payment_id}</a></dd>` : nothing}
       </dl>
-      <form aria-label=${named(t.attach)} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
+      ${
+        this.may('transfers:write')
+          ? html`<form aria-label=${named(t.attach)} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
         ${field('to', t.attachTo)}<button type="submit">${t.attach}</button>
       </form>
       <form aria-label=${named(t.refund)} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
@@ -86,7 +88,9 @@ class InboxPage extends ConsolePage<Transfer[]> {
       </form>
       <form aria-label=${named(t.dismiss)} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
         ${field('note', t.note)}<button type="submit">${t.dismiss}</button>
-      </form>
+      </form>`
+          : nothing
+      }
     </li>`;
   }
 

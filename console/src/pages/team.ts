@@ -4,7 +4,6 @@
  * are shown only to a role holding `team:write`; the API refuses the others all the same.
  */
 import type { components } from '@checkout/client';
-import { grants, type Role, roleScopes } from '@checkout/core/access';
 import { html, nothing, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { ApiFailure, data } from '../api.ts';
@@ -28,7 +27,7 @@ class TeamPage extends ConsolePage<Member[]> {
   }
 
   private get manages(): boolean {
-    return grants(roleScopes[this.app.session.role as Role] ?? [], 'team:write');
+    return this.may('team:write');
   }
 
   private async add(event: SubmitEvent): Promise<void> {
