@@ -288,7 +288,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console’s 
     try {
       const nav = page.getByRole('navigation');
       const card = page.locator('console-products li').filter({ hasText: 'Tea leaves' });
-      await card.getByRole('button', { name: 'Preview' }).waitFor();
+      await card.getByRole('button', { name: 'Copy' }).waitFor();
       expect(await page.getByRole('form', { name: 'Create' }).count()).toBe(0);
       expect(await card.getByRole('button', { name: /Activate|Deactivate/ }).count()).toBe(0);
       await expectAccessible(page);
