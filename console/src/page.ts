@@ -1,6 +1,7 @@
 /**
  * What every console page shares: the app it runs in (client, session, texts, navigation), its load with
- * the loading and failure states, and the words it shows for a failed action.
+ * the loading and failure states, what the signed-in member's role may change, and the words it shows for a
+ * failed action.
  */
 import type { CheckoutClient } from '@checkout/client';
 import { grants, type Role, roleScopes, type Scope } from '@checkout/core/access';
@@ -30,10 +31,7 @@ export abstract class ConsolePage<T> extends LitElement {
 
   protected abstract load(): Promise<T>;
 
-  /**
-   * Whether the signed-in member's role grants `scope`: a page shows the buttons and forms of a write only to
-   * a role that may make it (the API refuses the others all the same).
-   */
+  /** Whether the signed-in member's role holds `scope`: a page shows its write controls only then (the API refuses the others all the same). */
   protected may(scope: Scope): boolean {
     return grants(roleScopes[this.app.session.role as Role] ?? [], scope);
   }

@@ -4,7 +4,9 @@
  * after the click: an unmatched transfer attached to the order it was meant for (whose checkout then records
  * it) and another dismissed with a note; a test event sent to the product's endpoint, its delivery listed with
  * its attempt; an API key rolled with an overlap, the old and new keys both listed, the old one with the
- * time it stops — and both working until then.
+ * time it stops — and both working until then; a product deactivated and activated again from its card, and
+ * its element previewed beside the snippet, loaded from the service. A `viewer` signed in with its own wallet
+ * sees none of the write controls on any page.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createApiKey } from '@checkout/db';
 import type { Page } from 'playwright-core';
 import { type Hex, parseUnits } from 'viem';
-import { privateKeyToAddress } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
 import { waitFor, waitForSession } from '../support/waitFor.ts';
@@ -76,13 +78,13 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console’s 
     await h?.stop();
   });
 
-  /** A console page at `path`, signed in with the merchant's wallet. */
-  async function signedIn(path: string): Promise<Page> {
+  /** A console page at `path`, signed in with the merchant's wallet (or another member's). */
+  async function signedIn(path: string, privateKey: Hex = merchantKey): Promise<Page> {
     await h.browser.context.clearCookies();
     const page = await h.browser.context.newPage();
-    await installTestWallet(page, { privateKey: merchantKey, rpcUrl: h.chain.chain.rpcUrl, chainId: 97 });
+    await installTestWallet(page, { privateKey, rpcUrl: h.chain.chain.rpcUrl, chainId: 97 });
     await page.goto(`${h.service.url}${path}`);
-    await signIn(page, merchantAddress);
+    await signIn(page, privateKeyToAddress(privateKey));
     return page;
   }
 
@@ -233,6 +235,91 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('the console’s 
         });
         expect(read.status, read.text).toBe(200);
       }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('deactivates and activates a product from its card and previews its element from the service', async () => {
+    const active = async () => {
+      const res = await h.service.request('GET', '/api/v1/products', { headers });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.products as Array<{ id: string; active: boolean }>).find((p) => p.id === product.id)
+        ?.active;
+    };
+    const page = await signedIn('/console/products');
+    try {
+      const card = page.locator('console-products li').filter({ hasText: 'Tea leaves' });
+      await card.getByRole('button', { name: 'Deactivate' }).click();
+      await card.getByRole('button', { name: 'Activate' }).waitFor();
+      expect(await active()).toBe(false);
+      await card.getByRole('button', { name: 'Activate' }).click();
+      await card.getByRole('button', { name: 'Deactivate' }).waitFor();
+      expect(await active()).toBe(true);
+
+      const scripts: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      });
+      await card.getByRole('button', { name: 'Preview' }).click();
+      const preview = card.getByRole('region', { name: 'Preview of Tea leaves' });
+      // The product's own view, fetched by the element: its name (a product has no price of its own; an
+      // order's expected payment brings one).
+      await preview.getByRole('heading', { name: 'Tea leaves' }).waitFor();
+      expect(scripts).toContain('/widget/crypto-checkout.js');
+      expect(await card.getByRole('button', { name: 'Preview' }).getAttribute('aria-expanded')).toBe('true');
+      await expectAccessible(page);
+      await page.screenshot({ path: `${artifacts}console-product-preview.png`, fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows a viewer none of the write controls, page by page', async () => {
+    const viewerKey = generatePrivateKey();
+    const added = await h.service.request('POST', '/api/v1/team_members', {
+      headers,
+      json: { address: privateKeyToAddress(viewerKey), role: 'viewer' },
+    });
+    expect(added.status, added.text).toBe(200);
+    const payments = await h.service.request('GET', '/api/v1/resolved_payments', { headers });
+    const paymentId = (payments.body.resolved_payments as Array<{ id: string }>)[0]!.id;
+    const page = await signedIn('/console/products', viewerKey);
+    try {
+      const nav = page.getByRole('navigation');
+      const card = page.locator('console-products li').filter({ hasText: 'Tea leaves' });
+      await card.getByRole('button', { name: 'Copy' }).waitFor();
+      expect(await page.getByRole('form', { name: 'Create' }).count()).toBe(0);
+      expect(await card.getByRole('button', { name: /Activate|Deactivate/ }).count()).toBe(0);
+      await expectAccessible(page);
+
+      await nav.getByRole('link', { name: 'Webhooks' }).click();
+      const row = page.locator('console-webhooks tbody tr').filter({ hasText: 'refund.updated' });
+      await row.waitFor();
+      expect(await page.locator('console-webhooks').getByRole('button').count()).toBe(0);
+      expect(await page.getByRole('form', { name: 'Send a test event' }).count()).toBe(0);
+      await expectAccessible(page);
+
+      await nav.getByRole('link', { name: 'API keys' }).click();
+      await page.locator('console-keys li').filter({ hasText: 'Shop server' }).first().waitFor();
+      expect(await page.locator('console-keys').getByRole('button').count()).toBe(0);
+      expect(await page.locator('console-keys').getByRole('form').count()).toBe(0);
+      await expectAccessible(page);
+
+      for (const [link, tag] of [
+        ['Refunds', 'console-refunds'],
+        ['Unmatched transfers', 'console-inbox'],
+      ] as const) {
+        await nav.getByRole('link', { name: link }).click();
+        await page.locator(tag).getByRole('heading', { level: 1 }).waitFor();
+        expect(await page.locator(tag).getByRole('button').count()).toBe(0);
+      }
+
+      await page.goto(`${h.service.url}/console/payment/${paymentId}`);
+      await page.locator('console-payment').getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.locator('console-payment').getByRole('form').count()).toBe(0);
+      expect(await page.locator('console-payment').getByRole('button').count()).toBe(0);
+      await expectAccessible(page);
     } finally {
       await page.close();
     }

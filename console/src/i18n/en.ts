@@ -171,6 +171,8 @@ export const messages = {
   checkoutLink: 'Checkout link',
   embed: 'Embed snippet',
   copy: 'Copy',
+  preview: 'Preview',
+  previewOf: (name: string) => `Preview of ${name}`,
   copied: 'Copied.',
   secret: 'Signing secret',
   show: 'Show',

@@ -169,6 +169,8 @@ export const messages: Messages = {
   checkoutLink: 'Enlace de pago',
   embed: 'Código para insertar',
   copy: 'Copiar',
+  preview: 'Vista previa',
+  previewOf: (name: string) => `Vista previa de ${name}`,
   copied: 'Copiado.',
   secret: 'Secreto de firma',
   show: 'Mostrar',

@@ -169,6 +169,8 @@ export const messages: Messages = {
   checkoutLink: 'Link de pagamento',
   embed: 'Código para incorporar',
   copy: 'Copiar',
+  preview: 'Pré-visualizar',
+  previewOf: (name: string) => `Pré-visualização de ${name}`,
   copied: 'Copiado.',
   secret: 'Segredo de assinatura',
   show: 'Mostrar',

@@ -81,14 +81,14 @@ class InboxPage extends ConsolePage<Transfer[]> {
       ${
         this.may('transfers:write')
           ? html`<form aria-label=${named(t.attach)} @submit=${(e: SubmitEvent) => this.attach(tr, e)}>
-              ${field('to', t.attachTo)}<button type="submit">${t.attach}</button>
-            </form>
-            <form aria-label=${named(t.refund)} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
-              ${field('reason', t.reason)}<button type="submit">${t.refund}</button>
-            </form>
-            <form aria-label=${named(t.dismiss)} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
-              ${field('note', t.note)}<button type="submit">${t.dismiss}</button>
-            </form>`
+        ${field('to', t.attachTo)}<button type="submit">${t.attach}</button>
+      </form>
+      <form aria-label=${named(t.refund)} @submit=${(e: SubmitEvent) => this.refund(tr, e)}>
+        ${field('reason', t.reason)}<button type="submit">${t.refund}</button>
+      </form>
+      <form aria-label=${named(t.dismiss)} @submit=${(e: SubmitEvent) => this.dismiss(tr, e)}>
+        ${field('note', t.note)}<button type="submit">${t.dismiss}</button>
+      </form>`
           : nothing
       }
     </li>`;

@@ -63,10 +63,10 @@ class KeysPage extends ConsolePage<ApiKey[]> {
       ${
         this.may('keys:write')
           ? html`<form aria-label=${`${t.roll} ${key.name ? `${key.name} ` : ''}${key.prefix}`} @submit=${(e: SubmitEvent) => this.roll(key, e)}>
-              <label>${t.overlap}<input name="overlap" type="number" min="0" max="43200" value="60" /></label>
-              <button type="submit">${t.roll}</button>
-            </form>
-            <button type="button" @click=${() => this.revoke(key)}>${t.revoke}</button>`
+        <label>${t.overlap}<input name="overlap" type="number" min="0" max="43200" value="60" /></label>
+        <button type="submit">${t.roll}</button>
+      </form>
+      <button type="button" @click=${() => this.revoke(key)}>${t.revoke}</button>`
           : nothing
       }
     </li>`;
@@ -75,15 +75,9 @@ class KeysPage extends ConsolePage<ApiKey[]> {
   protected view(keys: ApiKey[]): TemplateResult {
     const { t } = this.app;
     return html`<h1>${t.keys}</h1>
-      ${this.may('keys:write') ? this.createForm() : nothing}
-      ${this.noticeView()}
-      ${this.secret ? html`<p role="status">${t.newKey} <code>${this.secret}</code></p>` : nothing}
-      ${keys.length === 0 ? html`<p>${t.none}</p>` : html`<ul class="cards">${keys.map((k) => this.item(k))}</ul>`}`;
-  }
-
-  private createForm(): TemplateResult {
-    const { t } = this.app;
-    return html`<form aria-label=${t.create} @submit=${(e: SubmitEvent) => this.create(e)}>
+      ${
+        this.may('keys:write')
+          ? html`<form aria-label=${t.create} @submit=${(e: SubmitEvent) => this.create(e)}>
         <label>${t.name}<input name="name" required maxlength="100" /></label>
         <fieldset>
           <legend>${t.scopes}</legend>
@@ -92,7 +86,12 @@ class KeysPage extends ConsolePage<ApiKey[]> {
           </div>
         </fieldset>
         <button class="primary" type="submit">${t.create}</button>
-      </form>`;
+      </form>`
+          : nothing
+      }
+      ${this.noticeView()}
+      ${this.secret ? html`<p role="status">${t.newKey} <code>${this.secret}</code></p>` : nothing}
+      ${keys.length === 0 ? html`<p>${t.none}</p>` : html`<ul class="cards">${keys.map((k) => this.item(k))}</ul>`}`;
   }
 }
 

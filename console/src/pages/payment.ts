@@ -126,20 +126,19 @@ class PaymentPage extends ConsolePage<Loaded> {
       <p><a href="/console/refunds">${t.refunds}</a></p>
       <h2>${t.timeline.title}</h2>
       ${timelineView(timeline, t, locale)}
-      ${this.may('refunds:write') ? this.refundForm() : nothing}
-      ${this.noticeView()}`;
-  }
-
-  private refundForm(): TemplateResult {
-    const { t } = this.app;
-    return html`<h2>${t.requestRefund}</h2>
+      ${
+        this.may('refunds:write')
+          ? html`<h2>${t.requestRefund}</h2>
       <form @submit=${(e: SubmitEvent) => this.requestRefund(e)}>
         <label>${t.refundAmount}<input name="amount" inputmode="decimal" pattern="\\d+(\\.\\d+)?" /></label>
         <label class="row"><input name="overpaid" type="checkbox" /> ${t.refundOverpaid}</label>
         <label>${t.reason}<input name="reason" required maxlength="500" /></label>
         <label>${t.refundAddress}<input name="refund_address" size="44" /></label>
         <button class="primary" type="submit">${t.request}</button>
-      </form>`;
+      </form>`
+          : nothing
+      }
+      ${this.noticeView()}`;
   }
 }
 

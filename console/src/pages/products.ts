@@ -1,10 +1,19 @@
-/** Products: create one, activate or deactivate it, its checkout link and a copyable embed snippet. */
+/**
+ * Products: create one, activate or deactivate it (the one field `PATCH /api/v1/products/:id` takes), its
+ * checkout link, a copyable embed snippet and a live preview of the element the snippet shows, its script
+ * fetched from the service the first time a preview is opened. Creating and activating are shown only to a
+ * role holding `products:write`.
+ */
 import type { components } from '@checkout/client';
 import { html, nothing, type TemplateResult } from 'lit';
+import { state } from 'lit/decorators.js';
 import { data } from '../api.ts';
 import { ConsolePage, formFields } from '../page.ts';
 
 type Product = components['schemas']['Product'];
+
+/** The element's ES module loader on this service (docs/widget.md, "ES module"): the snippet's element. */
+const elementScript = '/widget/crypto-checkout.js';
 
 /** The tags a merchant's page carries to show the product's checkout (docs/widget.md). */
 function snippet(product: Product): string {
@@ -12,6 +21,9 @@ function snippet(product: Product): string {
 }
 
 class ProductsPage extends ConsolePage<Product[]> {
+  /** The ids of the products whose preview is open. */
+  @state() private previews = new Set<string>();
+
   protected async load() {
     return data(await this.app.client.GET('/api/v1/products')).products;
   }
@@ -51,6 +63,21 @@ class ProductsPage extends ConsolePage<Product[]> {
     );
   }
 
+  /** Opens or closes a product's preview; the element's script is fetched before the first one opens. */
+  private async togglePreview(product: Product): Promise<void> {
+    const open = new Set(this.previews);
+    if (open.delete(product.id)) {
+      this.previews = open;
+      return;
+    }
+    try {
+      await import(/* @vite-ignore */ elementScript);
+      this.previews = open.add(product.id);
+    } catch {
+      this.notice = { text: this.app.t.failed, error: true };
+    }
+  }
+
   private async copy(text: string): Promise<void> {
     try {
       await navigator.clipboard.writeText(text);
@@ -70,22 +97,28 @@ class ProductsPage extends ConsolePage<Product[]> {
       <label>${t.embed}<textarea readonly rows="3" cols="40">${snippet(p)}</textarea></label>
       <div class="row">
         <button type="button" @click=${() => void this.copy(snippet(p))}>${t.copy}</button>
-        ${this.may('products:write') ? html`<button type="button" @click=${() => this.setActive(p, !p.active)}>${p.active ? t.deactivate : t.activate}</button>` : nothing}
+        <button type="button" aria-expanded=${this.previews.has(p.id) ? 'true' : 'false'}
+          @click=${() => void this.togglePreview(p)}>${t.preview}</button>
+        ${
+          this.may('products:write')
+            ? html`<button type="button" @click=${() => this.setActive(p, !p.active)}>${p.active ? t.deactivate : t.activate}</button>`
+            : nothing
+        }
       </div>
+      ${
+        this.previews.has(p.id)
+          ? html`<section class="preview" aria-label=${t.previewOf(p.name)}><crypto-checkout slug=${p.slug}></crypto-checkout></section>`
+          : nothing
+      }
     </li>`;
   }
 
   protected view(products: Product[]): TemplateResult {
     const { t } = this.app;
     return html`<h1>${t.products}</h1>
-      ${this.may('products:write') ? this.createForm() : nothing}
-      ${this.noticeView()}
-      ${products.length === 0 ? html`<p>${t.none}</p>` : html`<ul class="cards">${products.map((p) => this.item(p))}</ul>`}`;
-  }
-
-  private createForm(): TemplateResult {
-    const { t } = this.app;
-    return html`<form aria-label=${t.create} @submit=${(e: SubmitEvent) => this.create(e)}>
+      ${
+        this.may('products:write')
+          ? html`<form aria-label=${t.create} @submit=${(e: SubmitEvent) => this.create(e)}>
         <label>${t.name}<input name="name" required maxlength="200" /></label>
         <label>${t.email}<input name="email" type="email" required /></label>
         <label>${t.blockchain}<select name="blockchain">
@@ -94,7 +127,11 @@ class ProductsPage extends ConsolePage<Product[]> {
         <label>${t.network}<select name="network"><option>mainnet</option><option>testnet</option></select></label>
         <label>${t.tokenAddress}<input name="address" required size="44" /></label>
         <button class="primary" type="submit">${t.create}</button>
-      </form>`;
+      </form>`
+          : nothing
+      }
+      ${this.noticeView()}
+      ${products.length === 0 ? html`<p>${t.none}</p>` : html`<ul class="cards">${products.map((p) => this.item(p))}</ul>`}`;
   }
 }
 

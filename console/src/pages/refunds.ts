@@ -77,20 +77,14 @@ class RefundsPage extends ConsolePage<Refund[]> {
               <td>${r.reason}${r.resolved_payment_id ? html` <a href=${`/console/payment/${r.resolved_payment_id}`}>${short(r.resolved_payment_id)}</a>` : nothing}</td>
               <td>${txLink(r.chain_id, r.tx_hash)}</td>
               <td class="row">
-                ${this.may('refunds:write') ? this.actions(r) : nothing}
+                ${this.may('refunds:write') && r.status === 'ready_to_pay' && r.pay_url ? html`<button class="primary" type="button" @click=${() => void this.pay(r)}>${t.pay}</button>` : nothing}
+                ${this.may('refunds:write') && (r.status === 'ready_to_pay' || r.status === 'awaiting_address') ? html`<button type="button" @click=${() => this.cancel(r)}>${t.cancel}</button>` : nothing}
                 ${r.status === 'awaiting_address' && r.claim_url ? html`<a href=${r.claim_url} target="_blank" rel="noopener noreferrer">${t.claimLink}</a>` : nothing}
               </td>
             </tr>`,
           )}</tbody>
         </table></div>`
       }`;
-  }
-
-  /** Pay and cancel, for a refund that can still take them. */
-  private actions(r: Refund): TemplateResult {
-    const { t } = this.app;
-    return html`${r.status === 'ready_to_pay' && r.pay_url ? html`<button class="primary" type="button" @click=${() => void this.pay(r)}>${t.pay}</button>` : nothing}
-      ${r.status === 'ready_to_pay' || r.status === 'awaiting_address' ? html`<button type="button" @click=${() => this.cancel(r)}>${t.cancel}</button>` : nothing}`;
   }
 }
 

@@ -81,23 +81,26 @@ class WebhooksPage extends ConsolePage<{ products: Product[]; deliveries: Delive
     )}</ol>`;
   }
 
+  /** The signing secret, shown and rotated only by a role holding `webhooks:write` (which reading it needs too). */
+  private secretView(): TemplateResult {
+    const { t } = this.app;
+    return html`<h2>${t.secret}</h2>
+      <p class="row">
+        ${this.secret ? html`<code>${this.secret}</code>` : nothing}
+        <button type="button" @click=${() => void this.showSecret(false)}>${t.show}</button>
+        <button type="button" @click=${() => void this.showSecret(true)}>${t.rotate}</button>
+      </p>`;
+  }
+
   protected view({ products, deliveries }: { products: Product[]; deliveries: Delivery[] }): TemplateResult {
     const { t, locale } = this.app;
+    const writes = this.may('webhooks:write');
     return html`<h1>${t.webhooks}</h1>
-      ${
-        this.may('webhooks:write')
-          ? html`<h2>${t.secret}</h2>
-            <p class="row">
-              ${this.secret ? html`<code>${this.secret}</code>` : nothing}
-              <button type="button" @click=${() => void this.showSecret(false)}>${t.show}</button>
-              <button type="button" @click=${() => void this.showSecret(true)}>${t.rotate}</button>
-            </p>`
-          : nothing
-      }
+      ${writes ? this.secretView() : nothing}
       ${this.noticeView()}
       <h2>${t.deliveries}</h2>
       ${
-        this.productId && this.may('webhooks:write')
+        writes && this.productId
           ? html`<form aria-label=${t.testEvent} @submit=${(e: SubmitEvent) => this.sendTest(e)}>
             <label>${t.testEvent}<select name="event">${testEvents.map((e) => html`<option>${e}</option>`)}</select></label>
             <button type="submit">${t.send}</button>
@@ -120,7 +123,7 @@ class WebhooksPage extends ConsolePage<{ products: Product[]; deliveries: Delive
               <td><code>${d.event_type}</code>${d.test ? html` <span class="muted">(${t.testMark})</span>` : nothing}</td>
               <td>${d.status}${d.last_status_code ? ` (${d.last_status_code})` : ''}</td>
               <td>${this.attempts(d)}</td>
-              <td>${this.may('webhooks:write') ? html`<button type="button" @click=${() => this.redeliver(d)}>${t.redeliver}</button>` : nothing}</td>
+              <td>${writes ? html`<button type="button" @click=${() => this.redeliver(d)}>${t.redeliver}</button>` : nothing}</td>
             </tr>`,
           )}</tbody>
         </table></div>`
