@@ -33,7 +33,8 @@
  * every 4th payment is refunded, 0 for none), CHAOS_REFUND_CLAIM_EVERY (2: every 2nd refund is claimed by the
  * customer), CHAOS_DEPOSIT_EVERY (3: every 3rd payment is a phone payment to a deposit address, 0 for
  * none), CHAOS_ONRAMPS (10), CHAOS_MIN_KILLS (20), CHAOS_DURATION_SECONDS (90: how long the payments are
- * spread over), CHAOS_SETTLE_SECONDS (240), CHAOS_POSTGRES_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
+ * spread over), CHAOS_SETTLE_SECONDS (240), CHAOS_POSTGRES_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), CHAOS_DATABASE_URL
+ * (a database of your own, kept after the run to look into; else a throw-away one on the admin URL).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,7 +88,7 @@ async function main(): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), 'checkout-chaos-'));
   cleanups.push(async () => rmSync(workDir, { recursive: true, force: true }));
 
-  const postgres = await preparePostgres(undefined, settings.adminUrl);
+  const postgres = await preparePostgres(process.env.CHAOS_DATABASE_URL || undefined, settings.adminUrl);
   if (!postgres.available) throw new Error(`PostgreSQL is needed: ${postgres.reason}`);
   cleanups.push(() => postgres.drop());
 
