@@ -223,9 +223,22 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
       const card = page
         .locator('console-products li')
         .filter({ has: page.getByRole('heading', { name: 'Tea', exact: true }) });
-      await card.getByRole('button', { name: 'Activate' }).click();
-      await page.getByRole('status').filter({ hasText: 'products:write' }).waitFor();
+      await card.waitFor();
+      // A viewer is offered no write: the product's card has no Activate button.
+      expect(await card.getByRole('button', { name: 'Activate' }).count()).toBe(0);
       await expectAccessible(page);
+      // Not only hidden: the API refuses the viewer's write with its own session, naming the scope.
+      const refused = await page.evaluate(async () => {
+        const session = (await (await fetch('/api/v1/console/session')).json()) as { csrf_token: string };
+        const res = await fetch('/api/v1/team_members', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
+          body: JSON.stringify({ address: '0x000000000000000000000000000000000000dEaD', role: 'viewer' }),
+        });
+        return { status: res.status, text: await res.text() };
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('team:write');
     } finally {
       await page.close();
     }

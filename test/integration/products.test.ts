@@ -378,6 +378,7 @@ describe.skipIf(databaseUnavailable())('products', () => {
         tx_failure: false,
         swapped: false,
         refunded_amount: '0',
+        sweep_gas_wei: null,
         created_at: '2026-11-22T06:00:00.123Z',
       },
     });

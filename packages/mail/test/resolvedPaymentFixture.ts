@@ -43,6 +43,7 @@ export function resolvedPaymentFixture(overrides: FixtureOverrides = {}): Resolv
       tx_failure: false,
       swapped: false,
       refunded_amount: '0',
+      sweep_gas_wei: null,
       created_at: '2025-03-04T05:06:07.089Z',
       ...payment,
     },
