@@ -17,6 +17,25 @@ export interface ChaosOnramp {
   amount: string;
 }
 
+/** An unmatched transfer as the run reads it, oldest first: its e-mail batch (null until one is reserved). */
+export interface UnmatchedRow {
+  id: string;
+  tx_hash: string;
+  kind: string;
+  mail_batch: string | null;
+}
+
+/**
+ * The Message-ID of the merchant e-mail that tells of `row`: transfers waiting for an e-mail to one recipient
+ * go in one batch, named by its oldest (`emailUnmatchedTransfer`, workflows/src/unmatched/email.ts).
+ */
+export function unmatchedMessageIdOf(row: UnmatchedRow, rows: readonly UnmatchedRow[]): string | null {
+  if (row.mail_batch === null) return null;
+  const batch = rows.filter((r) => r.mail_batch === row.mail_batch);
+  const first = batch[0] ?? row;
+  return `<${first.id}.${batch.length > 1 ? `${batch.length}.` : ''}unmatched@stable-checkout>`;
+}
+
 /** Counts every effect against what the run did; `faults` sums the counts that must be 0. */
 export async function countEffects(input: {
   resolved: ReadonlyArray<{ expected_payment_id: string; id: string; tx_id: string }>;
@@ -25,7 +44,7 @@ export async function countEffects(input: {
   payments: readonly ChaosPayment[];
   /** Hashes of the second payments (each must become one unmatched transfer). */
   strays: readonly string[];
-  unmatched: ReadonlyArray<{ id: string; tx_hash: string; kind: string }>;
+  unmatched: readonly UnmatchedRow[];
   onramps: readonly ChaosOnramp[];
   kills: number;
   requestErrors: number;
@@ -118,13 +137,13 @@ export async function countEffects(input: {
 }
 
 /**
- * Each second payment is one unmatched transfer (a `duplicate` of its order) with one merchant e-mail and one
- * webhook delivery; no other transfer is unmatched.
+ * Each second payment is one unmatched transfer (a `duplicate` of its order), told in one merchant e-mail (its
+ * batch's, once) and one webhook delivery; no other transfer is unmatched.
  */
 function countUnmatched(
   input: {
     strays: readonly string[];
-    unmatched: ReadonlyArray<{ id: string; tx_hash: string; kind: string }>;
+    unmatched: readonly UnmatchedRow[];
     received: readonly Received[];
   },
   counts: {
@@ -148,7 +167,8 @@ function countUnmatched(
     const row = rows[0];
     if (!row) continue;
     if (row.kind !== 'duplicate') counts.unmatchedNotDuplicate += 1;
-    const n = mailCount.get(`<${row.id}.unmatched@stable-checkout>`) ?? 0;
+    const messageId = unmatchedMessageIdOf(row, input.unmatched);
+    const n = messageId ? (mailCount.get(messageId) ?? 0) : 0;
     if (n === 0) counts.missingEmails += 1;
     if (n > 1) counts.duplicatedEmails += n - 1;
     const hooks = input.received.filter(

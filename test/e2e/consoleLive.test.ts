@@ -2,7 +2,7 @@
 /**
  * The console follows what happens without a reload: a payment's page shows its timeline (in English and in
  * Spanish) and a webhook attempt recorded while it is open appears in it; the payments list shows a payment
- * resolved while it is open. Between changes the console's checks are answered 304 (the ETag it holds). The
+ * resolved while it is open, and the inbox a transfer that arrives while it is open. Between changes the console's checks are answered 304 (the ETag it holds). The
  * home page shows the volume per token as exact decimals and the chain watchers. Every view axe-clean.
  */
 import { readFileSync } from 'node:fs';
@@ -42,6 +42,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
   let receiving: string;
   let paymentId: string;
   let deliveryId: string;
+  let merchantId: string;
 
   /** A resolved payment of `units` USDC base units, `minutesAgo` minutes ago. */
   async function pay(n: number, units: string, minutesAgo: number): Promise<string> {
@@ -99,6 +100,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
     browser = await launchBrowser();
     const key = await createApiKey(service.deps.db.kysely, { address: wallet });
     receiving = key.address;
+    merchantId = key.merchantId;
     const product = await service.request('POST', '/api/v1/products', {
       headers: { authorization: `Bearer ${key.key}`, 'x-address': key.address },
       json: { product: { name: 'Tea', email: 'owner@example.com', token: usdc } },
@@ -184,6 +186,40 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
       '3',
     ]);
     await page.getByRole('heading', { name: 'Chain watchers' }).waitFor();
+    await expectAccessible(page);
+  });
+
+  it('shows a transfer that fits no order as it arrives while the inbox is open', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Unmatched transfers' }).click();
+    await page.locator('console-inbox').getByText('Nothing here yet.').waitFor();
+    await service.deps.db.kysely
+      .insertInto('unmatched_transfers')
+      .values({
+        id: crypto.randomUUID(),
+        merchant_id: merchantId,
+        product_id: productId,
+        chain_id: 1,
+        tx_hash: hashOf(9),
+        log_index: 0,
+        block_number: '900',
+        block_hash: null,
+        token_address: usdc.address.toLowerCase(),
+        token: JSON.stringify(token),
+        amount: '4250000',
+        sender_address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+        receiving_address: receiving.toLowerCase(),
+        kind: 'unexpected',
+        status: 'open',
+        resolved_payment_id: null,
+        expected_payment_id: null,
+        note: null,
+        created_at: new Date(),
+        updated_at: new Date(),
+      })
+      .execute();
+    // The tab shown again checks at once (as every 10 s while it stays visible).
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await page.locator('console-inbox li.card').filter({ hasText: '4.25 USDC' }).waitFor();
     await expectAccessible(page);
   });
 });

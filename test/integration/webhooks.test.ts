@@ -371,6 +371,9 @@ describe.skipIf(databaseUnavailable())('webhooks', () => {
     for (const [event, field] of [
       ['kyc_update', 'user'],
       ['payment_detail_update', 'payment_detail'],
+      ['onramp_update', 'onramp'],
+      ['offramp_update', 'offramp'],
+      ['quote_update', 'quote'],
     ] as const) {
       const before = endpoint.requests.length;
       const res = await service.request('POST', '/webhook_endpoint/test_events', {

@@ -6,15 +6,33 @@ import type { CheckoutApiError, components } from '@checkout/client';
 import { html, nothing, type TemplateResult } from 'lit';
 import { data } from '../api.ts';
 import { amount, short, txLink, when } from '../format.ts';
+import { LiveRefresh } from '../live.ts';
 import { ConsolePage, formFields } from '../page.ts';
 
 type Transfer = components['schemas']['UnmatchedTransfer'];
 
 class InboxPage extends ConsolePage<Transfer[]> {
-  protected async load() {
-    const answer = await this.app.client.GET('/api/v1/unmatched_transfers', {
+  /**
+   * A transfer that arrives, or one settled elsewhere, shows here without a reload; not while the merchant
+   * is filling in one of the page's forms.
+   */
+  private readonly live = new LiveRefresh(
+    this,
+    () =>
+      this.data && !this.shadowRoot?.activeElement ? { list: (headers) => this.list(headers) } : undefined,
+    () => this.reload(),
+  );
+
+  private list(headers: Record<string, string> = {}) {
+    return this.app.client.GET('/api/v1/unmatched_transfers', {
       params: { query: { status: 'open' } },
+      headers,
     });
+  }
+
+  protected async load() {
+    const answer = await this.list();
+    this.live.note('list', answer);
     return data(answer).unmatched_transfers;
   }
 

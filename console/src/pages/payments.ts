@@ -20,6 +20,10 @@ type Filters = Omit<Query, 'cursor' | 'limit'>;
 const statuses = ['succeeded', 'failed', 'reversed'] as const;
 const exceptions = paymentExceptionStatuses;
 
+/** The rows of a page the API answers by default, and the most it answers at once. */
+const pageRows = 50;
+const maxRows = 200;
+
 /** A form's date (yyyy-mm-dd) as the start of that day in UTC. */
 const day = (value: string) => `${value}T00:00:00Z`;
 
@@ -27,8 +31,8 @@ class PaymentsPage extends ConsolePage<{ payments: Payment[]; next: string | nul
   @state() private filters: Filters = {};
   @state() private exporting = false;
   /**
-   * A new or changed payment changes the first page: it is loaded again (with the filters shown; pages added
-   * with "Load more" are dropped then).
+   * A new or changed payment changes the first page: the list is loaded again with the filters shown, as
+   * long as it was (the pages added with "Load more" stay, up to the API's {@link maxRows} in one answer).
    */
   private readonly live = new LiveRefresh(
     this,
@@ -36,8 +40,11 @@ class PaymentsPage extends ConsolePage<{ payments: Payment[]; next: string | nul
     () => this.reload(),
   );
 
+  /** The first page; as many rows as are shown now when "Load more" added some. */
   private firstPage(headers: Record<string, string> = {}) {
-    return this.app.client.GET('/api/v1/resolved_payments', { params: { query: this.filters }, headers });
+    const shown = this.data?.payments.length ?? 0;
+    const query = shown > pageRows ? { ...this.filters, limit: Math.min(shown, maxRows) } : this.filters;
+    return this.app.client.GET('/api/v1/resolved_payments', { params: { query }, headers });
   }
 
   protected async load() {

@@ -9,6 +9,7 @@ import { state } from 'lit/decorators.js';
 import { data } from '../api.ts';
 import { consoleConfig } from '../config.ts';
 import { amount, short, txLink, when } from '../format.ts';
+import { LiveRefresh } from '../live.ts';
 import { ConsolePage } from '../page.ts';
 
 type Refund = components['schemas']['Refund'];
@@ -20,8 +21,21 @@ class RefundsPage extends ConsolePage<Refund[]> {
   /** The refund being paid, with the element's tag ready. */
   @state() private paying: Refund | undefined;
 
+  /** A refund claimed, paid, confirmed or expired elsewhere shows here without a reload; not while one is paid here. */
+  private readonly live = new LiveRefresh(
+    this,
+    () => (this.data && !this.paying ? { list: (headers) => this.list(headers) } : undefined),
+    () => this.reload(),
+  );
+
+  private list(headers: Record<string, string> = {}) {
+    return this.app.client.GET('/api/v1/refunds', { headers });
+  }
+
   protected async load() {
-    return data(await this.app.client.GET('/api/v1/refunds')).refunds;
+    const answer = await this.list();
+    this.live.note('list', answer);
+    return data(answer).refunds;
   }
 
   private async pay(refund: Refund): Promise<void> {

@@ -44,5 +44,11 @@ export const productTestEvents = [
   'unmatched_transfer.updated',
 ] as const;
 
-/** The events the account's endpoint receives that a test event may imitate: the spec's own two. */
-export const accountTestEvents = ['kyc_update', 'payment_detail_update'] as const;
+/** The events the account's endpoint receives, which a test event may imitate. */
+export const accountTestEvents = [
+  'kyc_update',
+  'payment_detail_update',
+  'onramp_update',
+  'offramp_update',
+  'quote_update',
+] as const;

@@ -116,7 +116,7 @@ export function refundRoutes(router: Routes, deps: AppDeps): void {
     areaA('refunds:read', {
       summary: "The wallet's refunds, newest first (filter by status, time)",
       requestParams: { header: walletHeader, query: RefundQuery },
-      responses: { ...ok('Refunds', RefundListResponse), ...errors(400, 401, 403, 422) },
+      responses: { ...ok('Refunds', RefundListResponse), ...notModified, ...errors(400, 401, 403, 422) },
     }),
     async (ctx) => {
       const { query } = ctx.state;

@@ -16,7 +16,7 @@ import {
 import type { AppDeps, AppState } from '../context.ts';
 import { audited } from './audited.ts';
 import { type Routes, withBody } from './declare.ts';
-import { areaA, errors, merchantHeaders, ok, unmatchedPath, walletHeader } from './docs.ts';
+import { areaA, errors, merchantHeaders, notModified, ok, unmatchedPath, walletHeader } from './docs.ts';
 import { unmatchedTransferOfRequest, walletScope } from './loaders.ts';
 
 /** The request's wallet, as the unmatched-transfer steps take it. */
@@ -37,6 +37,7 @@ export function unmatchedTransferRoutes(router: Routes, deps: AppDeps): void {
       requestParams: { header: walletHeader, query: UnmatchedTransferQuery },
       responses: {
         ...ok('Unmatched transfers', UnmatchedTransferListResponse),
+        ...notModified,
         ...errors(400, 401, 403, 422),
       },
     }),

@@ -69,7 +69,7 @@ export function webhookEndpointRoutes(router: Routes, deps: AppDeps): void {
     '/webhook_endpoint/test_events',
     areaB('webhooks:write', {
       summary:
-        "Send a sample kyc_update or payment_detail_update to the account's endpoint, signed like real ones and marked X-Test-Event: true; answers the delivery with its first attempt (status code and the answer's first 1 KB)",
+        "Send a sample kyc_update, payment_detail_update, onramp_update, offramp_update or quote_update to the account's endpoint, signed like real ones and marked X-Test-Event: true; answers the delivery with its first attempt (status code and the answer's first 1 KB)",
       // The delivery is committed before the answer waits for its first attempt (middleware/idempotency.ts).
       'x-idempotency': 'claim_first',
       responses: { ...ok('The test delivery', WebhookDeliveryResponse), ...errors(400, 401, 403, 409, 422) },

@@ -12,10 +12,8 @@ import {
   condition,
   continueAsNew,
   log,
-  ParentClosePolicy,
   proxyActivities,
   setHandler,
-  startChild,
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
@@ -24,8 +22,7 @@ import { unlessFinal } from '../finalFailure.ts';
 import { AccountId, KycStatus, UserId } from '../shared.ts';
 import { ownMemo, showStatus } from '../showStatus.workflow.ts';
 import { kycStatus } from '../summaries.ts';
-import { webhookWorkflowId } from '../webhookDelivery/shared.ts';
-import { webhookDelivery } from '../webhookDelivery/workflow.ts';
+import { startDeliveryChild } from '../webhookDelivery/child.workflow.ts';
 import {
   applyKycEvent,
   isKycSessionOpen,
@@ -132,13 +129,7 @@ async function applyEvent(userId: string, state: LoadedKyc, event: KycEvent): Pr
     }
   }
   showKyc(recorded.kyc);
-  if (recorded.webhookDeliveryId) {
-    await startChild(webhookDelivery, {
-      workflowId: webhookWorkflowId(recorded.webhookDeliveryId),
-      args: [{ deliveryId: recorded.webhookDeliveryId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
-  }
+  await startDeliveryChild(recorded.webhookDeliveryId);
   return { kyc: recorded.kyc, version: recorded.version };
 }
 

@@ -1,6 +1,6 @@
 /**
- * An account test event: a sample `kyc_update` or `payment_detail_update` sent to the account's webhook
- * endpoint (`PUT /webhook_endpoint`) on the merchant's request, signed like real ones and marked
+ * An account test event: a sample `kyc_update`, `payment_detail_update`, `onramp_update`, `offramp_update`
+ * or `quote_update` sent to the account's webhook endpoint (`PUT /webhook_endpoint`) on the merchant's request, signed like real ones and marked
  * `X-Test-Event: true`. Like a product's test event (testEvent.ts), it is an ordinary delivery, handed to
  * Temporal at once, and the caller waits for its first attempt.
  */
@@ -9,6 +9,9 @@ import { ApiError, type accountTestEvents, type PaymentDetail, type User } from 
 import {
   type Database,
   findAccountWebhookEndpoint,
+  type OfframpView,
+  type OnrampView,
+  type presentQuote,
   type SecretBox,
   testEventSubject,
   type WebhookDeliveryWithAttempts,
@@ -53,10 +56,93 @@ export async function sendAccountTestEvent(
   });
 }
 
-/** The body of a sample account event: a user or a payment detail as real ones show them, made up. */
+/** The body of a sample account event: the record as real events of its type show it, made up. */
 function accountTestPayload(event: AccountTestEvent, id: string, userId: string): unknown {
-  if (event === 'kyc_update') return { user: sampleUser(id) };
-  return { payment_detail: samplePaymentDetail(id, userId) };
+  switch (event) {
+    case 'kyc_update':
+      return { user: sampleUser(id) };
+    case 'payment_detail_update':
+      return { payment_detail: samplePaymentDetail(id, userId) };
+    case 'onramp_update':
+      return { onramp: sampleOnramp(id, userId) };
+    case 'offramp_update':
+      return { offramp: sampleOfframp(id, userId, randomUUID()) };
+    case 'quote_update':
+      return sampleQuote(id, userId);
+  }
+}
+
+/** A sample address: no key holds it. */
+const sampleAddress = '0x000000000000000000000000000000000000dEaD';
+
+function sampleOnramp(id: string, userId: string): OnrampView {
+  return {
+    id,
+    user_id: userId,
+    status: 'crypto_sent',
+    status_message: null,
+    crypto_currency: 'usdc',
+    crypto_rails: 'polygon',
+    destination_amount: 1000,
+    fee: 4,
+    destination_address: sampleAddress,
+    fiat_currency: 'usd',
+    fiat_rails: 'ach_push',
+    deposit_amount: 1004,
+    received_amount: 1004,
+    tx_id: `0x${'ab'.repeat(32)}`,
+    refunds: [],
+  };
+}
+
+function sampleOfframp(id: string, userId: string, quoteId: string): OfframpView {
+  return {
+    id,
+    user_id: userId,
+    payment_detail_id: randomUUID(),
+    quote_id: quoteId,
+    status: 'fiat_sent',
+    status_message: null,
+    destination_amount: 920,
+    destination_currency: 'eur',
+    reference: 'TEST-PAYOUT',
+    rails: 'sepa',
+    rate: 0.92,
+    fee: 2,
+    supporting_document: null,
+    metadata: null,
+    refund: null,
+  };
+}
+
+function sampleQuote(id: string, userId: string): ReturnType<typeof presentQuote> {
+  const offramp = sampleOfframp(randomUUID(), userId, id);
+  return {
+    quote: {
+      id,
+      user_id: userId,
+      deposit_token: 'usdc',
+      deposit_token_chain: 'ethereum',
+      deposit_token_amount: 1002,
+      fees: 2,
+      expiry: 1_800_000_000,
+      executed: true,
+      rates: { eur: 0.92 },
+      refunds: [
+        {
+          reason: 'excess',
+          status: 'sent',
+          address: sampleAddress,
+          amount: 5,
+          deposit_tx_id: `0x${'cd'.repeat(32)}`,
+          tx_id: `0x${'ef'.repeat(32)}`,
+        },
+      ],
+    },
+    deposit_address: { adddress: sampleAddress, blockchain: 'ethereum' },
+    crypto_transfer: { tx_id: `0x${'cd'.repeat(32)}`, blockchain: 'ethereum', network: 'mainnet' },
+    offramps: [offramp],
+  };
 }
 
 function sampleUser(id: string): User {

@@ -2526,6 +2526,13 @@ export interface paths {
                         "application/json": components["schemas"]["UnmatchedTransferListResponse"];
                     };
                 };
+                /** @description Not modified: If-None-Match names the answer's ETag; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Missing parameter, malformed JSON or header */
                 400: {
                     headers: {
@@ -3436,6 +3443,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["RefundListResponse"];
                     };
+                };
+                /** @description Not modified: If-None-Match names the answer's ETag; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Missing parameter, malformed JSON or header */
                 400: {
@@ -6604,7 +6618,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a sample kyc_update or payment_detail_update to the account's endpoint, signed like real ones and marked X-Test-Event: true; answers the delivery with its first attempt (status code and the answer's first 1 KB) */
+        /** Send a sample kyc_update, payment_detail_update, onramp_update, offramp_update or quote_update to the account's endpoint, signed like real ones and marked X-Test-Event: true; answers the delivery with its first attempt (status code and the answer's first 1 KB) */
         post: {
             parameters: {
                 query?: never;
@@ -8676,7 +8690,7 @@ export interface components {
         };
         AccountWebhookTestEventRequest: {
             /** @enum {string} */
-            event: "kyc_update" | "payment_detail_update";
+            event: "kyc_update" | "payment_detail_update" | "onramp_update" | "offramp_update" | "quote_update";
         };
         OnrampCreateBody: {
             onramp: {
