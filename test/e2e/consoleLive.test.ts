@@ -27,6 +27,11 @@ const usdc = {
 const token = { symbol: 'USDC', name: 'USD Coin', decimal_count: 6, ...usdc };
 const hashOf = (n: number) => `0x${n.toString(16).padStart(64, 'd')}`;
 
+/** The console checks for changes every 10 s while visible, and at once when its tab is shown again: now. */
+async function checkNow(page: Page): Promise<void> {
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+}
+
 async function expectAccessible(page: Page): Promise<void> {
   await page.evaluate(axeSource);
   expect(await axeViolations(page)).toEqual([]);
@@ -151,8 +156,13 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
     await expectAccessible(page);
 
     // While nothing changes the console's check is answered 304; a new attempt shows without a reload.
-    await page.waitForResponse((r) => r.url().includes(`/${paymentId}/timeline`) && r.status() === 304);
+    const unchanged = page.waitForResponse(
+      (r) => r.url().includes(`/${paymentId}/timeline`) && r.status() === 304,
+    );
+    await checkNow(page);
+    await unchanged;
     await attempt(2, 200, 'ok');
+    await checkNow(page);
     await attempts.filter({ hasText: 'attempt 2: HTTP 200' }).waitFor();
     await page.screenshot({ path: `${artifacts}console-timeline.png`, fullPage: true });
 
@@ -168,10 +178,13 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
     const rows = page.locator('console-payments tbody tr');
     await rows.filter({ hasText: 'shopper2@example.com' }).waitFor();
     expect(await rows.count()).toBe(2);
-    await page.waitForResponse(
+    const unchanged = page.waitForResponse(
       (r) => /\/api\/v1\/resolved_payments(\?|$)/.test(r.url()) && r.status() === 304,
     );
+    await checkNow(page);
+    await unchanged;
     await pay(3, '300000', 0);
+    await checkNow(page);
     await rows.filter({ hasText: 'shopper3@example.com' }).waitFor();
     expect(await rows.count()).toBe(3);
     await expectAccessible(page);
@@ -217,8 +230,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
         updated_at: new Date(),
       })
       .execute();
-    // The tab shown again checks at once (as every 10 s while it stays visible).
-    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await checkNow(page);
     await page.locator('console-inbox li.card').filter({ hasText: '4.25 USDC' }).waitFor();
     await expectAccessible(page);
   });
