@@ -18,8 +18,7 @@ import {
   webhookEnvelope,
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
-import type { WorkflowCallDispatcher } from '../handOver/dispatcher.ts';
-import { sendTestDelivery } from './testEvent.ts';
+import { sendTestDelivery, type TestEventRequest } from './testEvent.ts';
 
 /** An account event a test event imitates. */
 type AccountTestEvent = (typeof accountTestEvents)[number];
@@ -31,12 +30,7 @@ type AccountTestEvent = (typeof accountTestEvents)[number];
 export async function sendAccountTestEvent(
   db: Kysely<Database>,
   secrets: SecretBox,
-  input: {
-    merchantId: string;
-    event: AccountTestEvent;
-    waitMs: number;
-    dispatcher: Pick<WorkflowCallDispatcher, 'dispatch'>;
-  },
+  input: TestEventRequest<AccountTestEvent> & { merchantId: string },
 ): Promise<WebhookDeliveryWithAttempts> {
   const { merchantId, event } = input;
   const endpoint = await findAccountWebhookEndpoint(db, merchantId);

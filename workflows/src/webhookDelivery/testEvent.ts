@@ -29,6 +29,13 @@ const bareEvents: readonly string[] = [
   webhookEvents.resolvedPaymentReversed,
 ];
 
+/** A request for a test event: which, how long to wait for its first attempt, and who hands it to Temporal. */
+export interface TestEventRequest<E extends string> {
+  event: E;
+  waitMs: number;
+  dispatcher: Pick<WorkflowCallDispatcher, 'dispatch'>;
+}
+
 /**
  * Queues a sample `event` for `product` and waits, at most `waitMs`, for its first attempt; answers the
  * delivery as it then stands (with no attempt when the receiver had not answered yet).
@@ -36,12 +43,7 @@ const bareEvents: readonly string[] = [
 export async function sendProductTestEvent(
   db: Kysely<Database>,
   secrets: SecretBox,
-  input: {
-    product: ProductWithAddress;
-    event: ProductTestEvent;
-    waitMs: number;
-    dispatcher: Pick<WorkflowCallDispatcher, 'dispatch'>;
-  },
+  input: TestEventRequest<ProductTestEvent> & { product: ProductWithAddress },
 ): Promise<WebhookDeliveryWithAttempts> {
   const { product, event } = input;
   const url = product.webhook_url;
