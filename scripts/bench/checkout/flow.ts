@@ -1,5 +1,5 @@
 /** One payment through the public API exactly as the widget makes it: session → transfer → submit hash. */
-import type { Address } from 'viem';
+import { type Address, parseUnits } from 'viem';
 import type { CheckoutReady } from './protocol.ts';
 import type { BenchReceiver } from './receiver.ts';
 import type { Shoppers } from './shoppers.ts';
@@ -9,8 +9,8 @@ export interface BenchProduct {
   id: string;
   slug: string;
   token: Address;
-  /** Base units paid per payment. */
-  amount: bigint;
+  /** The token's decimals: a payment sends the session's `expected_token_amount` in base units. */
+  decimals: number;
   dollarAmount: string;
 }
 
@@ -79,7 +79,7 @@ export async function createBenchProduct(
     true,
   );
   const product = body.product as { id: string; slug: string };
-  return { id: product.id, slug: product.slug, token, amount: 10n ** BigInt(decimals), dollarAmount: '1.00' };
+  return { id: product.id, slug: product.slug, token, decimals, dollarAmount: '1.00' };
 }
 
 /** Pays one expected payment with shopper `shopper` and waits (bounded) for its webhook. */
@@ -116,7 +116,7 @@ export async function payOnce(options: {
       },
       false,
     )
-  ).session as { id: string; reference: string };
+  ).session as { id: string; reference: string; expected_token_amount: string };
   // Listening starts before the transfer: the workflow's chain scan may find it before the hash arrives.
   const webhook = receiver.waitFor(expected.id, options.webhookTimeoutMs);
   webhook.catch(() => {});
@@ -124,7 +124,7 @@ export async function payOnce(options: {
     shopper,
     product.token,
     ready.merchant.address as Address,
-    product.amount,
+    parseUnits(session.expected_token_amount, product.decimals),
     session.reference,
   );
   let submitError: string | undefined;
