@@ -18,10 +18,15 @@ class InboxPage extends ConsolePage<Transfer[]> {
    */
   private readonly live = new LiveRefresh(
     this,
-    () =>
-      this.data && !this.shadowRoot?.activeElement ? { list: (headers) => this.list(headers) } : undefined,
+    () => (this.data && !this.filling() ? { list: (headers) => this.list(headers) } : undefined),
     () => this.reload(),
   );
+
+  /** Whether one of the cards' fields has focus or holds text the merchant typed. */
+  private filling(): boolean {
+    const active = this.shadowRoot?.activeElement;
+    return [...this.renderRoot.querySelectorAll('input')].some((i) => i === active || i.value !== '');
+  }
 
   private list(headers: Record<string, string> = {}) {
     return this.app.client.GET('/api/v1/unmatched_transfers', {

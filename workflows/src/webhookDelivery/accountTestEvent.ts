@@ -1,7 +1,7 @@
 /**
  * An account test event: a sample `kyc_update`, `payment_detail_update`, `onramp_update`, `offramp_update`
- * or `quote_update` sent to the account's webhook endpoint (`PUT /webhook_endpoint`) on the merchant's request, signed like real ones and marked
- * `X-Test-Event: true`. Like a product's test event (testEvent.ts), it is an ordinary delivery, handed to
+ * or `quote_update` sent to the account's webhook endpoint (`PUT /webhook_endpoint`) on the merchant's
+ * request, signed like real ones and marked `X-Test-Event: true`. Like a product's test event (testEvent.ts), it is an ordinary delivery, handed to
  * Temporal at once, and the caller waits for its first attempt.
  */
 import { randomUUID } from 'node:crypto';
@@ -51,7 +51,7 @@ export async function sendAccountTestEvent(
 }
 
 /** The body of a sample account event: the record as real events of its type show it, made up. */
-function accountTestPayload(event: AccountTestEvent, id: string, userId: string): unknown {
+export function accountTestPayload(event: AccountTestEvent, id: string, userId: string): unknown {
   switch (event) {
     case 'kyc_update':
       return { user: sampleUser(id) };

@@ -1,6 +1,18 @@
-import { productTestEvents, Refund, ResolvedPayment, UnmatchedTransfer } from '@checkout/core';
+import {
+  accountTestEvents,
+  OfframpResponse,
+  OnrampResponse,
+  PaymentDetailResponse,
+  productTestEvents,
+  QuoteResponse,
+  Refund,
+  ResolvedPayment,
+  UnmatchedTransfer,
+  UserResponse,
+} from '@checkout/core';
 import type { ProductWithAddress } from '@checkout/db';
 import { describe, expect, it } from 'vitest';
+import { accountTestPayload } from './accountTestEvent.ts';
 import { testEventPayload } from './testEventSamples.ts';
 
 const product = {
@@ -34,5 +46,20 @@ describe('test event samples', () => {
     const parsed = schema.safeParse(body);
     expect(parsed.error).toBeUndefined();
     expect(body).toMatchObject({ is_test: true, id: ids.subject, product_id: product.id });
+  });
+
+  const accountSchemas = {
+    kyc_update: UserResponse,
+    payment_detail_update: PaymentDetailResponse,
+    onramp_update: OnrampResponse,
+    offramp_update: OfframpResponse,
+    quote_update: QuoteResponse,
+  } as const;
+
+  it.each(accountTestEvents)('%s carries a record of the real event’s shape', (event) => {
+    const payload = accountTestPayload(event, ids.subject, ids.other);
+    const parsed = accountSchemas[event].safeParse(payload);
+    expect(parsed.error).toBeUndefined();
+    expect(JSON.stringify(payload)).toContain(ids.subject);
   });
 });
