@@ -12,8 +12,7 @@ import {
 } from '@checkout/core';
 import type { ProductWithAddress } from '@checkout/db';
 import { describe, expect, it } from 'vitest';
-import { accountTestPayload } from './accountTestEvent.ts';
-import { testEventPayload } from './testEventSamples.ts';
+import { accountTestPayload, testEventPayload } from './testEventSamples.ts';
 
 const product = {
   id: '7d4c1d44-4f55-4f0e-9d0b-0d5e2b3b7a11',
