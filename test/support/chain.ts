@@ -1,6 +1,5 @@
 /** A local dev chain with test tokens and pools, and shopper helpers, for one test file. */
 import {
-  bootstrapDevChain,
   broadcastSignedTransaction,
   type DevChain,
   type DevDeployment,
@@ -9,7 +8,6 @@ import {
   erc20NoReturnAbi,
   prepareTokenTransfer,
   quoteExactOutput,
-  startDevChain,
   swapTokensForExactTokens,
   withSlippage,
 } from '@checkout/chain';
@@ -24,6 +22,8 @@ import {
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { inject } from 'vitest';
+import type { LentChain } from '../setup/chains.ts';
 
 /** A started, bootstrapped chain. */
 export interface TestChain {
@@ -61,16 +61,37 @@ export interface TestChain {
   ): Promise<Hash>;
   /** Mines `blocks` empty blocks. */
   mine(blocks: number): Promise<void>;
+  /** Gives the chain back to the lender, which lends it again as it was right after its bootstrap. */
   stop(): Promise<void>;
 }
 
+/** Borrows a bootstrapped chain of `chainId` from the run's lender (`test/setup/chains.ts`). */
+async function borrowDevChain(chainId: number): Promise<{ chain: DevChain; deployment: DevDeployment }> {
+  const lender = inject('chainLenderUrl');
+  if (!lender)
+    throw new Error("no dev-chain lender: add 'test/setup/chains.ts' to the project's globalSetup");
+  const response = await fetch(`${lender}/lend?chain_id=${chainId}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`no dev chain of id ${chainId}: ${await response.text()}`);
+  const lent = (await response.json()) as LentChain;
+  let returned: Promise<void> | undefined;
+  const chain: DevChain = {
+    rpcUrl: lent.rpcUrl,
+    chainId: lent.chainId,
+    pid: lent.pid,
+    stop: () =>
+      (returned ??= fetch(`${lender}/return?pid=${lent.pid}`, { method: 'POST' }).then(async (r) => {
+        await r.body?.cancel();
+      })),
+  };
+  return { chain, deployment: lent.deployment };
+}
+
 /**
- * Starts a chain as a test network (BNB Smart Chain's, id 97, unless another id is given) and deploys the
- * test tokens and pools.
+ * A chain as a test network (BNB Smart Chain's, id 97, unless another id is given) with the test tokens and
+ * pools deployed, borrowed for one test file.
  */
 export async function startTestChain(chainId = 97): Promise<TestChain> {
-  const chain = await startDevChain({ chainId });
-  const deployment = await bootstrapDevChain({ rpcUrl: chain.rpcUrl });
+  const { chain, deployment } = await borrowDevChain(chainId);
   const viemChain = defineDevChain({ chainId, rpcUrl: chain.rpcUrl });
   const publicClient = createPublicClient({
     chain: viemChain,
