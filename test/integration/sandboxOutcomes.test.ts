@@ -28,6 +28,8 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     setup = await startChainService({
       CHECKOUT_SHORT_PAYMENT_WAIT_SECONDS: '0',
       CHECKOUT_SCAN_INTERVAL_MS: '200',
+      // Each unmatched transfer e-mailed at once, not in a batch every 5 minutes.
+      UNMATCHED_EMAIL_INTERVAL_SECONDS: '0',
     });
     ({ chain, service, inbox, receiver, busd } = setup);
   });
@@ -44,6 +46,9 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
           name: 'Tea',
           email: emailOf(merchant),
           active: true,
+          // The shopper's receipt too, beside the merchant's notice.
+          send_email: true,
+          email_body: 'Thank you for your order.',
           send_webhook: true,
           webhook_url: receiver.url,
           token: { blockchain: 'binance-smart-chain', network: 'testnet', address: busd },
@@ -113,6 +118,19 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     ).then((l) => l[0]!);
   const hooks = (event: string, id: string) =>
     receiver.received.filter((h) => h.headers['x-webhook-event'] === event && h.body.includes(id));
+  /** The e-mail to `to` whose subject starts with `subject` (the sandbox's is a test's: `[TEST] `) and whose text names `names`. */
+  const mailArrives = async (to: string, subject: string, names: string) => {
+    try {
+      return await inbox.waitFor(
+        (m) => m.to.includes(to) && m.subject.startsWith(subject) && m.text.includes(names),
+        { timeoutMs: 30_000 },
+      );
+    } catch {
+      const seen = (await inbox.list()).filter((m) => m.to.includes(to)).map((m) => m.subject);
+      throw new Error(`no e-mail to ${to} "${subject}…" naming ${names}; it has: ${seen.join(' | ')}`);
+    }
+  };
+  const shopper = 'shopper@example.com';
   const hookArrives = (event: string, id: string) =>
     waitFor(
       async () => hooks(event, id),
@@ -135,6 +153,10 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     expect(payment.payment).toMatchObject({ exception_status: null, tx_success: true });
     expect(payment.payment.tx_id).toBe(res.body.transactions[0].tx_hash);
     await hookArrives('resolved_payment.created', payment.id);
+    await mailArrives(emailOf(merchant), '[TEST] Payment received: Tea — 2.00 USD', payment.id);
+    const receipt = await mailArrives(shopper, '[TEST] ', payment.id);
+    expect(receipt.subject).toContain('Your receipt for Tea');
+    expect(receipt.text).toContain(payment.payment.tx_id);
     // Paid now: another paying outcome is refused, naming why.
     const again = await simulate(merchant, order.sessionId, { outcome: 'paid' });
     expect(again.status).toBe(409);
@@ -154,6 +176,7 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     expect(shortPayment.payment.exception_status).toBe('paid_partially');
     expect(shortPayment.payment.received_token_amount).toBe('4.9');
     expect((await sessionOf(short.sessionId)).status).toBe('resolved');
+    await mailArrives(emailOf(merchant), '[TEST] Underpayment (paid_partially): Tea', shortPayment.id);
 
     const merchant2 = await service.createMerchant();
     const over = await shopOrder(merchant2, '5.00');
@@ -163,6 +186,7 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     expect(overPayment.payment.exception_status).toBe('paid_over');
     expect(overPayment.payment.received_token_amount).toBe('5.5');
     await hookArrives('resolved_payment.created', overPayment.id);
+    await mailArrives(emailOf(merchant2), '[TEST] Overpayment (paid_over): Tea', overPayment.id);
   });
 
   it('expired now, through its workflow; then paid late, within the grace', async () => {
@@ -186,6 +210,12 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     const payment = await paymentWith(merchant, order.productId, () => true);
     expect(payment.payment.exception_status).toBe('paid_late');
     await hookArrives('resolved_payment.created', payment.id);
+    const notice = await mailArrives(
+      emailOf(merchant),
+      '[TEST] Payment received (paid_late): Tea',
+      payment.id,
+    );
+    expect(notice.text).toMatch(/Exception status: +paid_late/);
   });
 
   it('paid late from a checkout awaiting its payment: it expires first', async () => {
@@ -213,6 +243,12 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     const [created] = await hookArrives('resolved_payment.created', payment.id);
     expect([created!.headers['x-event-sequence'], updated!.headers['x-event-sequence']]).toEqual(['1', '2']);
     expect(created!.headers['x-event-id']).not.toBe(updated!.headers['x-event-id']);
+    // The merchant hears of the second transfer, to refund it.
+    await mailArrives(
+      emailOf(merchant),
+      '[TEST] Unmatched transfer (duplicate)',
+      res.body.transactions[1].tx_hash,
+    );
   });
 
   it('unmatched: a transfer into the receiving address that fits no order', async () => {
@@ -230,6 +266,7 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     );
     expect(listed[0]).toMatchObject({ tx_hash: sent.tx_hash, status: 'open' });
     await hookArrives('unmatched_transfer.created', listed[0]!.id);
+    await mailArrives(emailOf(merchant), '[TEST] Unmatched transfer', sent.tx_hash);
     // The order itself still awaits its payment.
     expect((await sessionOf(order.sessionId)).status).toBe('awaiting_payment');
   });
@@ -247,6 +284,10 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
       tx_success: false,
       received_token_amount: '0',
     });
+    const notice = await mailArrives(emailOf(merchant), '[TEST] Payment failed: Tea', payment.id);
+    expect(notice.text).toContain('Do not fulfil');
+    const receipt = await mailArrives(shopper, '[TEST] ', payment.id);
+    expect(receipt.text).toContain(res.body.transactions[0].tx_hash);
   });
 
   it('reversed: the payment is reorganised away after its resolution, announced by webhook and e-mail', async () => {
@@ -291,6 +332,9 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
       return res.body.refund.id as string;
     };
     const first = await refund();
+    // The customer is asked for an address by e-mail.
+    const asked = await mailArrives(shopper, '[TEST] ', first);
+    expect(asked.subject).toContain('is waiting for you');
     const customer = chain.deployment.shoppers[1]!.address;
     const claimed = await simulateRefund(merchant, first, { outcome: 'claimed', refund_address: customer });
     expect(claimed.status, claimed.text).toBe(200);
@@ -306,6 +350,13 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
       (s) => s.includes('confirmed'),
       'the refund was never announced confirmed',
     );
+    await mailArrives(emailOf(merchant), '[TEST] Refund ready to pay: 1 BUSD', first);
+    await mailArrives(emailOf(merchant), '[TEST] Refund confirmed: 1 BUSD', first);
+    const arrived = await inbox.waitFor(
+      (m) => m.to.includes(shopper) && m.text.includes(first) && m.subject.includes('has arrived'),
+      { timeoutMs: 30_000 },
+    );
+    expect(arrived.text).toContain(paid.body.transactions[0].tx_hash);
 
     const second = await refund();
     const expired = await simulateRefund(merchant, second, { outcome: 'expired' });
@@ -315,6 +366,11 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
       async () => hooks('refund.updated', second).map((h) => JSON.parse(h.body).payload.refund.status),
       (s) => s.includes('expired'),
       'the expiry was never announced',
+    );
+    await mailArrives(emailOf(merchant), '[TEST] Refund expired unclaimed: 1 BUSD', second);
+    await inbox.waitFor(
+      (m) => m.to.includes(shopper) && m.text.includes(second) && m.subject.includes('expired unclaimed'),
+      { timeoutMs: 30_000 },
     );
     // Expired: it takes no address any more.
     const late = await simulateRefund(merchant, second, { outcome: 'claimed', refund_address: customer });
