@@ -2,7 +2,7 @@
 /**
  * The console follows what happens without a reload: a payment's page shows its timeline (in English and in
  * Spanish) and a webhook attempt recorded while it is open appears in it; the payments list shows a payment
- * resolved while it is open, and the inbox a transfer that arrives while it is open. Between changes the
+ * resolved while it is open, the inbox a transfer that arrives while it is open, and the refunds page a refund asked for and canceled elsewhere. Between changes the
  * console's checks are answered 304 (the ETag it holds): the first one made by its 10 s timer, the others
  * asked for at once (a tab shown again). The home page shows the volume per token as exact decimals and the chain watchers. Every view axe-clean.
  */
@@ -49,6 +49,7 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
   let paymentId: string;
   let deliveryId: string;
   let merchantId: string;
+  let keyHeaders: Record<string, string>;
 
   /** A resolved payment of `units` USDC base units, `minutesAgo` minutes ago. */
   async function pay(n: number, units: string, minutesAgo: number): Promise<string> {
@@ -107,8 +108,9 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
     const key = await createApiKey(service.deps.db.kysely, { address: wallet });
     receiving = key.address;
     merchantId = key.merchantId;
+    keyHeaders = { authorization: `Bearer ${key.key}`, 'x-address': key.address };
     const product = await service.request('POST', '/api/v1/products', {
-      headers: { authorization: `Bearer ${key.key}`, 'x-address': key.address },
+      headers: keyHeaders,
       json: { product: { name: 'Tea', email: 'owner@example.com', token: usdc } },
     });
     productId = product.body.product.id;
@@ -230,6 +232,28 @@ describe.skipIf(databaseUnavailable() || browserUnavailable())('merchant console
       .execute();
     await checkNow(page);
     await page.locator('console-inbox li.card').filter({ hasText: '4.25 USDC' }).waitFor();
+    await expectAccessible(page);
+  });
+
+  it('shows a refund asked for and then canceled elsewhere while the refunds page is open', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Refunds' }).click();
+    const refunds = page.locator('console-refunds');
+    await refunds.getByText('Nothing here yet.').waitFor();
+    const asked = await service.request('POST', `/api/v1/resolved_payments/${paymentId}/refunds`, {
+      headers: keyHeaders,
+      json: { reason: 'One cup less', amount: '0.05' },
+    });
+    expect(asked.status, asked.text).toBe(201);
+    await checkNow(page);
+    const row = refunds.locator('tbody tr').filter({ hasText: '0.05 USDC' });
+    await row.filter({ hasText: 'Awaiting address' }).waitFor();
+    const canceled = await service.request('POST', `/api/v1/refunds/${asked.body.refund.id}/cancel`, {
+      headers: keyHeaders,
+      json: {},
+    });
+    expect(canceled.status, canceled.text).toBe(200);
+    await checkNow(page);
+    await row.filter({ hasText: 'Canceled' }).waitFor();
     await expectAccessible(page);
   });
 });
