@@ -1,5 +1,7 @@
 /** Names and types of the `unmatchedTransfer` workflow (safe in the workflow sandbox). */
-import { formatUnits, webhookEvents } from '@checkout/core';
+// By their own paths: the package's index holds every schema, which each workflow run would evaluate again.
+import { formatUnits } from '@checkout/core/amount';
+import { webhookEvents } from '@checkout/core/webhookEvents';
 import { defineSignal } from '@temporalio/workflow';
 import type { WorkflowSummary } from '../shared.ts';
 
