@@ -1,6 +1,16 @@
 // Type-aware rules only; formatting and everything else is Biome's job.
 import tseslint from 'typescript-eslint';
 
+/**
+ * The core package's index in the workflow bundle: every schema (zod) and viem, evaluated again at each
+ * workflow run. Sandbox code takes what it needs by the package's own paths (`@checkout/core/amount`…).
+ */
+const coreIndexInSandbox = {
+  name: '@checkout/core',
+  allowTypeImports: true,
+  message: "The sandbox evaluates every module again at each run: import by the package's own paths.",
+};
+
 /** The files that run in Temporal's workflow sandbox. */
 const sandboxFiles = ['workflows/src/**/workflow.ts', 'workflows/src/**/*.workflow.ts'];
 
@@ -42,6 +52,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [coreIndexInSandbox],
           patterns: [
             {
               group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'child_process'],
@@ -63,6 +74,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // A family's `shared.ts` is imported by its workflow: the same bundle, evaluated again at each run.
+    files: ['workflows/src/**/shared.ts'],
+    // The sandbox family (`sandbox/`, the test networks' outcome moves) runs in the API, not in the bundle.
+    ignores: ['workflows/src/sandbox/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [coreIndexInSandbox] }] },
   },
   {
     // Only sandbox files run workflow code; a `shared.ts` may define a family's signals, queries and updates.
