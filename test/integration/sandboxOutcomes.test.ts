@@ -8,7 +8,7 @@
  */
 import type { ResolvedPayment } from '@checkout/core';
 import type { DevInbox } from '@checkout/mail';
-import type { Address } from 'viem';
+import { type Address, erc20Abi, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestChain } from '../support/chain.ts';
 import { type ChainService, startChainService } from '../support/chainService.ts';
@@ -30,6 +30,8 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
       CHECKOUT_SCAN_INTERVAL_MS: '200',
       // Each unmatched transfer e-mailed at once, not in a batch every 5 minutes.
       UNMATCHED_EMAIL_INTERVAL_SECONDS: '0',
+      // A session without a payer gets an address of its own, as under `npm start`.
+      PHONE_PAYMENT_MODE_BINANCE_SMART_CHAIN_TESTNET: 'deposit_address',
     });
     ({ chain, service, inbox, receiver, busd } = setup);
   });
@@ -38,7 +40,7 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
   const emailOf = (merchant: TestMerchant) => `m-${merchant.merchantId}@example.com`;
 
   /** A product paying into the merchant's wallet, an expected payment of `dollars`, and its session. */
-  const shopOrder = async (merchant: TestMerchant, dollars: string) => {
+  const shopOrder = async (merchant: TestMerchant, dollars: string, options: { payer?: boolean } = {}) => {
     const product = await service.request('POST', '/api/v1/products', {
       headers: merchant.headers,
       json: {
@@ -66,12 +68,13 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
       json: {
         email: 'shopper@example.com',
         expected_payment_id: expected.body.expected_payment.id,
-        sender_address: chain.deployment.shoppers[0]!.address,
+        ...(options.payer === false ? {} : { sender_address: chain.deployment.shoppers[0]!.address }),
         token_address: busd,
       },
     });
     expect(session.status, session.text).toBe(200);
     return {
+      depositAddress: session.body.session.deposit_address as string | null,
       productId,
       expectedPaymentId: expected.body.expected_payment.id as string,
       sessionId: session.body.session.id as string,
@@ -161,6 +164,38 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     const again = await simulate(merchant, order.sessionId, { outcome: 'paid' });
     expect(again.status).toBe(409);
     expect(again.body.message).toContain('resolved');
+  });
+
+  it("paid and paid twice without a payer: into the session's own deposit address, swept to the merchant", async () => {
+    const merchant = await service.createMerchant();
+    const order = await shopOrder(merchant, '2.00', { payer: false });
+    expect(order.depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const res = await simulate(merchant, order.sessionId, { outcome: 'paid' });
+    expect(res.status, res.text).toBe(200);
+    const sent = await chain.publicClient.getTransactionReceipt({ hash: res.body.transactions[0].tx_hash });
+    expect(sent.logs[0]!.topics[2]!.slice(-40)).toBe(order.depositAddress!.slice(2).toLowerCase());
+    await sessionIn(order.sessionId, ['resolved']);
+    const payment = await paymentWith(merchant, order.productId, () => true);
+    expect(payment.payment).toMatchObject({ exception_status: null, received_token_amount: '2' });
+    await hookArrives('resolved_payment.created', payment.id);
+    await waitFor(
+      () =>
+        chain.publicClient.readContract({
+          address: busd,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [merchant.address as Address],
+        }),
+      (balance) => balance === parseUnits('2', 18),
+      'the deposit was never swept to the merchant',
+    );
+
+    const twice = await shopOrder(merchant, '3.00', { payer: false });
+    const again = await simulate(merchant, twice.sessionId, { outcome: 'paid_twice' });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.transactions).toHaveLength(2);
+    const doubled = await paymentWith(merchant, twice.productId, (p) => p.payment.exception_status !== null);
+    expect(doubled.payment.exception_status).toBe('paid_twice');
   });
 
   it('underpaid by a percentage and overpaid by an amount: resolved short and over', async () => {

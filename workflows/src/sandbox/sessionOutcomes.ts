@@ -58,10 +58,13 @@ export async function simulateSessionOutcome(
   const transactions: SandboxTransaction[] = [];
   let removedBlocks: string[] = [];
 
-  /** Sends the session's transaction for `amount` (the price by default), its reference appended. */
+  /**
+   * Sends the session's transaction for `amount` (the price by default), its reference appended: into its own
+   * deposit address when it has one (a session without a payer), as its `transaction` says.
+   */
   const pay = async (amount = price, gas?: bigint) => {
     const data = referencedTransferData({
-      to: session.receiving_address,
+      to: session.deposit_address ?? session.receiving_address,
       amount,
       reference: session.reference,
     });
