@@ -166,7 +166,7 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     expect(again.body.message).toContain('resolved');
   });
 
-  it("paid and paid twice without a payer: into the session's own deposit address, swept to the merchant", async () => {
+  it("paid, paid twice and reversed without a payer: into the session's own deposit address, swept to the merchant", async () => {
     const merchant = await service.createMerchant();
     const order = await shopOrder(merchant, '2.00', { payer: false });
     expect(order.depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -196,6 +196,17 @@ describe.skipIf(databaseUnavailable())('the sandbox makes each outcome happen', 
     expect(again.body.transactions).toHaveLength(2);
     const doubled = await paymentWith(merchant, twice.productId, (p) => p.payment.exception_status !== null);
     expect(doubled.payment.exception_status).toBe('paid_twice');
+
+    const gone = await shopOrder(merchant, '4.00', { payer: false });
+    const reversed = await simulate(merchant, gone.sessionId, { outcome: 'reversed' });
+    expect(reversed.status, reversed.text).toBe(200);
+    expect(reversed.body.removed_blocks).toContain(reversed.body.transactions[0].block_hash);
+    const payment2 = await paymentWith(
+      merchant,
+      gone.productId,
+      (p) => p.payment.exception_status === 'reversed',
+    );
+    await hookArrives('resolved_payment.reversed', payment2.id);
   });
 
   it('underpaid by a percentage and overpaid by an amount: resolved short and over', async () => {

@@ -177,7 +177,7 @@ async function reverse(
     () =>
       listTransfersOfTransactions(deps.db, {
         chainId: session.chain_id,
-        to: session.receiving_address,
+        to: session.deposit_address ?? session.receiving_address,
         txHashes: [sent.tx_hash],
       }),
     (rows) => rows.length > 0,
