@@ -46,8 +46,8 @@ export default defineConfig({
   test: {
     reporters: ['default'],
     // Two test files at a time, whatever the machine: most of a file's time is spent waiting on chains,
-    // timers and workflows. On a 2-core machine the suite took 894 s so (1,410 s before the service files
-    // shared their worker's process), against 1,967 s one at a time.
+    // timers and workflows. On a 2-core machine the suite took 767–814 s so (1,410 s before the service
+    // files shared their worker's process and borrowed their chains), against 1,967 s one at a time.
     maxWorkers: 2,
     projects: [
       {

@@ -16,6 +16,7 @@ import {
 import { type CheckoutSessionRow, findSession, listTransfersOfTransactions } from '@checkout/db';
 import { type Address, encodeFunctionData, erc20Abi, getAddress } from 'viem';
 import { getBlockNumber } from 'viem/actions';
+import { paymentAddressOf } from '../checkout/matching.ts';
 import { viewSession } from '../checkout/sessionView.ts';
 import { submitCheckoutTransaction } from '../checkout/submit.ts';
 import {
@@ -64,7 +65,7 @@ export async function simulateSessionOutcome(
    */
   const pay = async (amount = price, gas?: bigint) => {
     const data = referencedTransferData({
-      to: session.deposit_address ?? session.receiving_address,
+      to: paymentAddressOf(session),
       amount,
       reference: session.reference,
     });
@@ -177,7 +178,7 @@ async function reverse(
     () =>
       listTransfersOfTransactions(deps.db, {
         chainId: session.chain_id,
-        to: session.deposit_address ?? session.receiving_address,
+        to: paymentAddressOf(session),
         txHashes: [sent.tx_hash],
       }),
     (rows) => rows.length > 0,
