@@ -37,6 +37,7 @@ import * as sessionDepositAddresses from './migrations/0033_session_deposit_addr
 import * as consoleSignIn from './migrations/0034_console_sign_in.ts';
 import * as paymentSearch from './migrations/0035_payment_search.ts';
 import * as unmatchedDepositAddress from './migrations/0036_unmatched_deposit_address.ts';
+import * as apiAccessChanged from './migrations/0037_api_access_changed.ts';
 
 /** Every migration, keyed by its sortable name. */
 export const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ export const migrations: Record<string, Migration> = {
   '0034_console_sign_in': consoleSignIn,
   '0035_payment_search': paymentSearch,
   '0036_unmatched_deposit_address': unmatchedDepositAddress,
+  '0037_api_access_changed': apiAccessChanged,
 };
 
 /** Brings the schema to the newest version; throws on the first failing migration. */
