@@ -93,11 +93,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Area A, the account's routes and the sandbox take an API key or the console's session cookie (whose CSRF
   // token SECRET_KEY derives); Area B, the account's ramps, API keys only.
   const { secretKey } = deps.config;
-  routers.areaA.use(requireMerchantWallet(secretKey));
-  routers.account.use(requireApiKey(secretKey));
+  const { authCache } = deps;
+  routers.areaA.use(requireMerchantWallet(authCache, secretKey));
+  routers.account.use(requireApiKey(authCache, secretKey));
   // The sandbox's outcome moves act on the wallet's objects, as Area A does.
-  routers.sandbox.use(requireMerchantWallet(secretKey));
-  routers.areaB.use(requireApiKey());
+  routers.sandbox.use(requireMerchantWallet(authCache, secretKey));
+  routers.areaB.use(requireApiKey(authCache));
   const openapi = buildOpenApiDocument(deps);
   declareRoutes(
     deps,

@@ -5,6 +5,7 @@ import type { Database, Db, SecretBox } from '@checkout/db';
 import type { HandOver, RampChains } from '@checkout/workflows';
 import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
+import type { AuthCache } from './authCache.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
@@ -20,6 +21,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Chains with an RPC endpoint: the ones that take payments. */
   chains: ChainClients;
+  /** What authentication verified, kept while this process hears of every change to it. */
+  authCache: AuthCache;
   /** Session changes, pushed to the checkout event streams of this process. */
   sessionEvents: SessionEvents;
   /** The hand-over to Temporal: makes each request's queued workflow calls after it, sweeps the rest. */

@@ -41,6 +41,12 @@ export function createMetrics() {
       'Activity failures no retry can cure (refused data or rule, failed validation), by activity and type',
       ['activity', 'type'],
     ),
+    /** Authentications answered from what this process had verified (hit) or by the database (miss). */
+    apiAuthCache: counter(
+      'api_auth_cache_total',
+      'API key authentications answered from what this process had verified (hit) or by the database (miss)',
+      ['outcome'],
+    ),
     /** Checkout session event streams open in this process. */
     sessionStreams: gauge('checkout_session_streams', 'Open checkout session event streams'),
     /** Session events written to those streams. */

@@ -34,6 +34,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startAdminSocket } from './adminSocket.ts';
 import { createApp, createOpsApp } from './app.ts';
+import { createAuthCache } from './authCache.ts';
 import { type Config, devWalletAddress, type TemporalTls } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { createLogger, type Logger, temporalLogger } from './logger.ts';
@@ -292,6 +293,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       : undefined;
 
     const sessionEvents = createSessionEvents(db, { logger });
+    const authCache = createAuthCache(db, { logger, metrics });
+    cleanups.push(() => authCache.close());
     const handOver = createHandOver({
       db: db.kysely,
       temporal,
@@ -302,6 +305,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       config,
       logger,
       ...shared,
+      authCache,
       sessionEvents,
       handOver,
       ...(temporal ? { temporal } : {}),

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable } from '../support/database.ts';
 import { startTestService, type TestMerchant, type TestService } from '../support/service.ts';
+import { waitFor } from '../support/waitFor.ts';
 
 type Operation = { security?: { apiKey: string[] }[]; 'x-required-scope'?: string };
 type AuditEvent = { action: string; subject_id: string | null; actor: { kind: string; id?: string } };
@@ -204,7 +205,12 @@ describe.skipIf(databaseUnavailable())('API keys with scopes', () => {
       .set({ expires_at: new Date(Date.now() - 1_000) })
       .where('id', '=', old.api_key.id)
       .execute();
-    const stopped = await service.request('GET', '/api/v1/products', { headers: as(old.key) });
+    // Written as another process would, the change reaches this one by its notice (authCache.ts).
+    const stopped = await waitFor(
+      () => service.request('GET', '/api/v1/products', { headers: as(old.key) }),
+      (res) => res.status !== 200,
+      'the expired key refused',
+    );
     expect(stopped.status).toBe(401);
     expect(stopped.body.error_code).toBe('unauthorized');
     expect((await service.request('GET', '/api/v1/products', { headers: as(next) })).status).toBe(200);

@@ -4,14 +4,10 @@
  * every route that declares one: routes/declare.ts).
  */
 import { ApiError, grants, type Scope } from '@checkout/core';
-import {
-  findMerchantByApiKey,
-  findMerchantWalletByApiKey,
-  findWalletOfMerchant,
-  noteApiKeyUse,
-} from '@checkout/db';
-import type { Context, Middleware } from 'koa';
+import { findWalletOfMerchant } from '@checkout/db';
+import type { Context, Middleware, Next } from 'koa';
 import { isAddress } from 'viem';
+import type { AuthCache } from '../authCache.ts';
 import type { AppState } from '../context.ts';
 import { consoleMerchant, usesConsoleSession } from './consoleSession.ts';
 
@@ -33,22 +29,38 @@ function bearerKey(ctx: Context): string {
   return match[1];
 }
 
+/** Methods that change nothing. */
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Runs the rest of the request; when it may have changed something of the caller's merchant, drops what
+ * `cache` kept for it before the answer leaves, so the caller's next request reads the change.
+ */
+async function forgettingWrites(ctx: Context, cache: AuthCache, next: Next): Promise<void> {
+  try {
+    await next();
+  } finally {
+    const merchant = (ctx.state as AppState).merchant;
+    if (merchant && !safeMethods.has(ctx.method)) cache.forget(merchant.merchantId);
+  }
+}
+
 /**
  * Requires `Authorization: Bearer <key>` naming a valid key; sets `ctx.state.merchant`. Given `secretKey`
  * (which derives the CSRF token), a request without that header may use the console's session cookie
- * instead; without it (Area B), only keys are accepted.
+ * instead; without it (Area B), only keys are accepted. Keys are verified through `cache`.
  */
-export function requireApiKey(secretKey?: Buffer): Middleware<AppState> {
+export function requireApiKey(cache: AuthCache, secretKey?: Buffer): Middleware<AppState> {
   return async (ctx, next) => {
     if (secretKey && usesConsoleSession(ctx)) {
       ctx.state.merchant = (await consoleMerchant(ctx, secretKey)).merchant;
-      return next();
+      return forgettingWrites(ctx, cache, next);
     }
-    const merchant = await findMerchantByApiKey(ctx.state.db, bearerKey(ctx));
+    const merchant = await cache.key(ctx.state.db, bearerKey(ctx));
     if (!merchant) throw unauthorized('The API key is not valid');
-    await noteApiKeyUse(ctx.state.db, merchant);
+    await cache.noteUse(ctx.state.db, merchant);
     ctx.state.merchant = keyCaller(merchant);
-    return next();
+    return forgettingWrites(ctx, cache, next);
   };
 }
 
@@ -70,16 +82,17 @@ function walletHeaderError(value: string): ApiError | undefined {
  * the success path; the failure path finds out which of the two is wrong. Sets `merchant` and `address`.
  * Without an Authorization header, a console member acts on the wallet of its merchant X-ADDRESS names.
  */
-export function requireMerchantWallet(secretKey: Buffer): Middleware<AppState> {
+export function requireMerchantWallet(cache: AuthCache, secretKey: Buffer): Middleware<AppState> {
   return async (ctx, next) => {
-    if (usesConsoleSession(ctx)) return memberWallet(ctx, secretKey, next);
+    if (usesConsoleSession(ctx))
+      return memberWallet(ctx, secretKey, () => forgettingWrites(ctx, cache, next));
     const key = bearerKey(ctx);
     const value = ctx.get('x-address').trim();
     const headerError = walletHeaderError(value);
-    const found = headerError ? undefined : await findMerchantWalletByApiKey(ctx.state.db, key, value);
+    const found = headerError ? undefined : await cache.wallet(ctx.state.db, key, value);
     if (!found) {
       // A bad key outranks a bad header: the caller learns nothing about wallets without a valid key.
-      if (!(await findMerchantByApiKey(ctx.state.db, key))) throw unauthorized('The API key is not valid');
+      if (!(await cache.key(ctx.state.db, key))) throw unauthorized('The API key is not valid');
       throw (
         headerError ??
         new ApiError('forbidden', 'X-ADDRESS is not a wallet of this API key', {
@@ -87,7 +100,7 @@ export function requireMerchantWallet(secretKey: Buffer): Middleware<AppState> {
         })
       );
     }
-    await noteApiKeyUse(ctx.state.db, { apiKeyId: found.api_key_id, lastUsedAt: found.api_key_last_used_at });
+    await cache.noteUse(ctx.state.db, { apiKeyId: found.api_key_id, lastUsedAt: found.api_key_last_used_at });
     ctx.state.merchant = keyCaller({
       merchantId: found.merchant_id,
       apiKeyId: found.api_key_id,
@@ -100,7 +113,7 @@ export function requireMerchantWallet(secretKey: Buffer): Middleware<AppState> {
       verified: found.verified,
       productsVersion: found.products_version,
     };
-    return next();
+    return forgettingWrites(ctx, cache, next);
   };
 }
 

@@ -46,7 +46,8 @@ export function productRoutes(router: Routes, deps: AppDeps): void {
   );
 
   // The serialised list per wallet, reused while the wallet's products_version is unchanged: every
-  // product write bumps it in the same transaction, so no instance serves a stale list.
+  // product write bumps it in the same transaction, and the bump's notice drops the kept authentication that
+  // carried the old version (authCache.ts): at once in the process that wrote, on its notice in the others.
   const listCache = new Map<string, { version: number; body: string }>();
   router.get(
     '/products',

@@ -127,21 +127,22 @@ export async function revokeMerchantApiKey(
 
 /**
  * Notes that the key authenticated a request at `now`, unless it was noted less than a minute before: one write
- * per key per minute, however busy the key.
+ * per key per minute, however busy the key. Whether it wrote.
  */
 export async function noteApiKeyUse(
   db: Kysely<Database>,
   key: { apiKeyId: string; lastUsedAt: Date | null },
   now = new Date(),
-): Promise<void> {
+): Promise<boolean> {
   const since = new Date(now.getTime() - lastUsedResolutionMs);
-  if (key.lastUsedAt && key.lastUsedAt > since) return;
+  if (key.lastUsedAt && key.lastUsedAt > since) return false;
   await db
     .updateTable('api_keys')
     .set({ last_used_at: now })
     .where('id', '=', key.apiKeyId)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', since)]))
     .execute();
+  return true;
 }
 
 /** A key as the API lists it: never its secret. */

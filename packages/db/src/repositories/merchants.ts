@@ -88,13 +88,20 @@ export async function ensureApiKey(
   return { created: true, merchantId: created.merchantId };
 }
 
-/** A key as authentication sees it: its merchant, id, mode, scopes, and when it was last used. */
+/**
+ * The channel on which a change of what authenticates a request (a key's validity, mode or scopes; a wallet,
+ * its verification or its products) is announced, with the merchant's id (migration 0037).
+ */
+export const apiAccessChannel = 'api_access_changed';
+
+/** A key as authentication sees it: its merchant, id, mode, scopes, when it was last used and when it stops. */
 export interface AuthenticatedKey {
   merchantId: string;
   apiKeyId: string;
   mode: ApiKeyMode;
   scopes: Scope[];
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
 }
 
 /** Keys that authenticate at `now`: not revoked, and not past the end a roll gave them. */
@@ -113,7 +120,7 @@ export async function findMerchantByApiKey(
   const row = await validAt(
     db
       .selectFrom('api_keys')
-      .select(['id', 'merchant_id', 'mode', 'scopes', 'last_used_at'])
+      .select(['id', 'merchant_id', 'mode', 'scopes', 'last_used_at', 'expires_at'])
       .where('key_hash', '=', hashApiKey(key)),
     now,
   ).executeTakeFirst();
@@ -124,6 +131,7 @@ export async function findMerchantByApiKey(
         mode: row.mode,
         scopes: row.scopes,
         lastUsedAt: row.last_used_at,
+        expiresAt: row.expires_at,
       }
     : undefined;
 }
@@ -140,6 +148,7 @@ export async function findMerchantWalletByApiKey(
       api_key_mode: ApiKeyMode;
       api_key_scopes: Scope[];
       api_key_last_used_at: Date | null;
+      api_key_expires_at: Date | null;
     })
   | undefined
 > {
@@ -153,6 +162,7 @@ export async function findMerchantWalletByApiKey(
         'api_keys.mode as api_key_mode',
         'api_keys.scopes as api_key_scopes',
         'api_keys.last_used_at as api_key_last_used_at',
+        'api_keys.expires_at as api_key_expires_at',
       ])
       .where('api_keys.key_hash', '=', hashApiKey(key))
       .where('merchant_addresses.address', '=', getAddress(address)),
