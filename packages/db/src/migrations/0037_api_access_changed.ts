@@ -8,35 +8,41 @@
  */
 import { type Kysely, sql } from 'kysely';
 
+/** What a change of an authenticating row sends: its merchant (the old row's: on delete there is no new one). */
+const notify = `create function api_access_changed() returns trigger language plpgsql as $$
+  begin
+    perform pg_notify('api_access_changed', old.merchant_id::text);
+    return null;
+  end $$`;
+
+/** Columns of a key that decide what it authenticates; `last_used_at` is not one. */
+const keyColumns = ['revoked_at', 'expires_at', 'scopes', 'mode', 'key_hash', 'merchant_id'];
+
+/** Each trigger: its table, the events it follows and the rows it lets through. */
+const triggers = [
+  {
+    name: 'api_keys_access_changed',
+    table: 'api_keys',
+    on: `update on api_keys for each row when (${keyColumns
+      .map((c) => `old.${c} is distinct from new.${c}`)
+      .join(' or ')})`,
+  },
+  { name: 'api_keys_access_removed', table: 'api_keys', on: 'delete on api_keys for each row' },
+  {
+    name: 'merchant_addresses_access_changed',
+    table: 'merchant_addresses',
+    on: 'update or delete on merchant_addresses for each row',
+  },
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    create function api_access_changed() returns trigger language plpgsql as $$
-    begin
-      perform pg_notify('api_access_changed', old.merchant_id::text);
-      return null;
-    end
-    $$`.execute(db);
-  await sql`
-    create trigger api_keys_access_changed after update on api_keys
-    for each row when (
-      old.revoked_at is distinct from new.revoked_at
-      or old.expires_at is distinct from new.expires_at
-      or old.scopes is distinct from new.scopes
-      or old.mode is distinct from new.mode
-      or old.key_hash is distinct from new.key_hash
-      or old.merchant_id is distinct from new.merchant_id
-    ) execute function api_access_changed()`.execute(db);
-  await sql`
-    create trigger api_keys_access_removed after delete on api_keys
-    for each row execute function api_access_changed()`.execute(db);
-  await sql`
-    create trigger merchant_addresses_access_changed after update or delete on merchant_addresses
-    for each row execute function api_access_changed()`.execute(db);
+  await sql.raw(notify).execute(db);
+  for (const { name, on } of triggers) {
+    await sql.raw(`create trigger ${name} after ${on} execute function api_access_changed()`).execute(db);
+  }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop trigger merchant_addresses_access_changed on merchant_addresses`.execute(db);
-  await sql`drop trigger api_keys_access_removed on api_keys`.execute(db);
-  await sql`drop trigger api_keys_access_changed on api_keys`.execute(db);
-  await sql`drop function api_access_changed()`.execute(db);
+  for (const { name, table } of triggers) await sql.raw(`drop trigger ${name} on ${table}`).execute(db);
+  await sql.raw('drop function api_access_changed()').execute(db);
 }
