@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiKey, Scope } from '@checkout/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeyMode, ApiKeysTable, Database } from '../schema.ts';
-import { generateApiKey, hashApiKey } from './merchants.ts';
+import { generateApiKey, hashApiKey, validAt } from './merchants.ts';
 
 type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -48,12 +48,7 @@ export async function listMerchantApiKeys(
   merchantId: string,
   now = new Date(),
 ): Promise<ApiKeyRow[]> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+  return validAt(db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId), now)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
@@ -69,13 +64,10 @@ export async function findMerchantApiKey(
   id: string,
   now = new Date(),
 ): Promise<ApiKeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+  return validAt(
+    db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id),
+    now,
+  )
     .forUpdate()
     .executeTakeFirst();
 }

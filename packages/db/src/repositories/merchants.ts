@@ -105,7 +105,7 @@ export interface AuthenticatedKey {
 }
 
 /** Keys that authenticate at `now`: not revoked, and not past the end a roll gave them. */
-function validAt<QB extends SelectQueryBuilder<Database, 'api_keys', object>>(qb: QB, now: Date): QB {
+export function validAt<QB extends SelectQueryBuilder<Database, 'api_keys', object>>(qb: QB, now: Date): QB {
   return qb
     .where('api_keys.revoked_at', 'is', null)
     .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', now)])) as QB;
