@@ -1,28 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { minify } from 'rolldown/utils';
+import { minifyEsOutput } from '@checkout/build/minifyEsOutput';
 import { defineConfig, type Plugin } from 'vite';
 import { readManifest, widgetAssets } from './build/assets.ts';
 
 const distDir = fileURLToPath(new URL('./dist/', import.meta.url));
-
-// Vite keeps whitespace in ES library output; this pass minifies those files like the classic script.
-const minifyEsOutput: Plugin = {
-  name: 'minify-es-output',
-  apply: 'build',
-  enforce: 'post',
-  async generateBundle(options, bundle) {
-    if (options.format !== 'es') return;
-    for (const chunk of Object.values(bundle)) {
-      if (chunk.type !== 'chunk') continue;
-      const result = await minify(chunk.fileName, chunk.code, {
-        module: true,
-        compress: true,
-        mangle: { toplevel: true },
-      });
-      chunk.code = result.code;
-    }
-  },
-};
 
 /**
  * The shadow styles ship without indentation and line breaks: whitespace runs become one space, and
@@ -74,7 +55,7 @@ export default defineConfig(({ mode }) => {
     },
     plugins: [
       compactStyles,
-      minifyEsOutput,
+      minifyEsOutput(),
       widgetAssets(iife ? 'iife' : refunds ? 'refunds' : 'es', distDir),
     ],
     build: {

@@ -4,9 +4,8 @@
  * `console-manifest.json` names the entry script and what its first page loads, for the service's HTML
  * shell (server/src/routes/consolePage.ts) and the size check (console/build/size.ts).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { precompress } from '@checkout/build/precompress';
 import type { OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 
@@ -22,21 +21,6 @@ export interface ConsoleManifest {
 
 /** Name of the manifest in `dist/`. */
 const manifestFile = 'console-manifest.json';
-
-/** Brotli (quality 11) and gzip (level 9) forms of one file, each kept only when smaller. */
-function precompress(path: string): void {
-  const bytes = readFileSync(path);
-  const br = brotliCompressSync(bytes, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 11,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-    },
-  });
-  const gz = gzipSync(bytes, { level: 9 });
-  if (br.length < bytes.length) writeFileSync(`${path}.br`, br);
-  if (gz.length < bytes.length) writeFileSync(`${path}.gz`, gz);
-}
 
 /** Writes the manifest and the compressed forms of every script. */
 export function consoleAssets(distDir: string): Plugin {

@@ -4,9 +4,9 @@
  * hashes, `widget-manifest.json` names the hashed entries for the server, and every script is written
  * beside its brotli (`.br`) and gzip (`.gz`) forms so the server never compresses on a request.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { precompress } from '@checkout/build/precompress';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { Plugin } from 'vite';
 
@@ -59,21 +59,6 @@ function classicLoader(target: string): string {
   return `(function(){var s=document.currentScript,e=document.createElement("script");e.fetchPriority="high";e.src=new URL(${JSON.stringify(
     target,
   )},s&&s.src||location.href).href;if(s){if(s.nonce)e.nonce=s.nonce;if(s.crossOrigin!==null)e.crossOrigin=s.crossOrigin}document.head.appendChild(e)})();\n`;
-}
-
-/** Brotli (quality 11) and gzip (level 9) forms of one file, each kept only when smaller. */
-function precompress(path: string): void {
-  const bytes = readFileSync(path);
-  const br = brotliCompressSync(bytes, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 11,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-    },
-  });
-  const gz = gzipSync(bytes, { level: 9 });
-  if (br.length < bytes.length) writeFileSync(`${path}.br`, br);
-  if (gz.length < bytes.length) writeFileSync(`${path}.gz`, gz);
 }
 
 /**
