@@ -24,19 +24,23 @@ export interface TargetStatus {
   detail?: string;
 }
 
-/** The throughput and latency goal for listing products on PostgreSQL. */
+/**
+ * The throughput and latency goal for listing products on PostgreSQL, both against bare Koa in the same run
+ * (the console's lists stay fast under load): a share of its requests a second, and a p99 at most a multiple
+ * of its p99.
+ */
 export const aim = {
   target: 'postgres',
   endpoint: 'list',
-  minRatio: 0.3,
-  maxP99Ms: 20,
+  minRatio: 0.6,
+  maxP99OfBare: 1.5,
   connections: 50,
 } as const;
 
 /** The aim in words. */
 export const aimStatement =
   `GET /api/v1/products on PostgreSQL: ≥ ${aim.minRatio * 100} % of bare Koa's throughput ` +
-  `with p99 < ${aim.maxP99Ms} ms at ${aim.connections} connections (and no non-2xx or errors)`;
+  `with p99 ≤ ${aim.maxP99OfBare}× bare's, in the same run at ${aim.connections} connections (and no non-2xx or errors)`;
 
 /** The aim's verdict for a run. */
 export interface AimVerdict {
@@ -57,13 +61,19 @@ export function evaluateAim(rows: Row[], statuses: TargetStatus[], connections: 
     const status = statuses.find((s) => s.target === aim.target);
     return { verdict: 'SKIPPED', detail: `PostgreSQL not measured (${status?.detail ?? 'not run'})` };
   }
-  if (row.ratioToBare === null) return { verdict: 'SKIPPED', detail: 'bare Koa not measured, no ratio' };
+  const bare = rows.find((r) => r.target === 'bare' && r.endpoint === aim.endpoint);
+  if (row.ratioToBare === null || !bare) {
+    return { verdict: 'SKIPPED', detail: 'bare Koa not measured, no ratio' };
+  }
   const ratioOk = row.ratioToBare >= aim.minRatio;
-  const p99Ok = row.latencyMs.p99 < aim.maxP99Ms;
+  const p99OfBare = row.latencyMs.p99 / bare.latencyMs.p99;
+  const p99Ok = p99OfBare <= aim.maxP99OfBare;
   const clean = row.non2xx === 0 && row.errors === 0;
   const parts = [
     `${percent(row.ratioToBare)} of bare (${ratioOk ? 'ok' : `needs ≥ ${aim.minRatio * 100} %`})`,
-    `p99 ${row.latencyMs.p99.toFixed(2)} ms (${p99Ok ? 'ok' : `needs < ${aim.maxP99Ms} ms`})`,
+    `p99 ${row.latencyMs.p99.toFixed(2)} ms, ${p99OfBare.toFixed(2)}× bare's ${bare.latencyMs.p99.toFixed(2)} ms (${
+      p99Ok ? 'ok' : `needs ≤ ${aim.maxP99OfBare}×`
+    })`,
     clean ? 'no failures' : `${row.non2xx} non-2xx, ${row.errors} errors`,
   ];
   if (connections !== aim.connections)
