@@ -2,6 +2,11 @@
  * The closed-tab look (workflow code): while no hash is known, the checkout looks for its payment among the
  * transfers the chain's watcher records — once when it starts (what was recorded before), then on every
  * sighting, when a short payment's wait for the rest ends, and at the window's end. It reads the database only.
+ *
+ * A session with a payer's wallet reads what was recorded before its run started only at `firstReadAt`
+ * (or on its first sighting): a transfer recorded once the run exists signals it, and the run usually exists
+ * before anyone has the session's reference (it is started before its opening is answered), so its first look
+ * most often finds nothing, while it would hold the workflow task in which the shopper's hash arrives.
  */
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
 import type { PaymentMatch } from './matching.activities.ts';
@@ -27,9 +32,13 @@ export function createLook(input: CheckoutSessionInput, run: CheckoutRun): Look 
   let scope: CancellationScope | undefined;
   let done: Promise<void> = Promise.resolve();
 
-  const lookUntilFound = async (): Promise<Found | null> => {
-    let looked = -1;
-    let retryAt: number | null = null;
+  // Only the run's first look may put off its first read; one started again (after a refused hash) reads at once.
+  let firstReadAt = input.firstReadAt ?? null;
+
+  const lookUntilFound = async (readAt: number | null): Promise<Found | null> => {
+    // How many sightings were read for (-1: it reads at once; 0: on the first sighting, or at `readAt`).
+    let looked = readAt === null ? -1 : 0;
+    let retryAt: number | null = readAt;
     for (;;) {
       const deadline = Math.min(retryAt ?? input.scanUntil, input.scanUntil);
       await condition(() => run.sightings !== looked, Math.max(deadline - Date.now(), 1));
@@ -52,16 +61,20 @@ export function createLook(input: CheckoutSessionInput, run: CheckoutRun): Look 
   return {
     start() {
       found = undefined;
+      const readAt = firstReadAt !== null && firstReadAt > Date.now() ? firstReadAt : null;
+      firstReadAt = null;
       const current = new CancellationScope();
       scope = current;
-      done = current.run(lookUntilFound).then(
-        (payment) => {
-          found = payment;
-        },
-        (error: unknown) => {
-          if (!isCancellation(error)) throw error;
-        },
-      );
+      done = current
+        .run(() => lookUntilFound(readAt))
+        .then(
+          (payment) => {
+            found = payment;
+          },
+          (error: unknown) => {
+            if (!isCancellation(error)) throw error;
+          },
+        );
     },
     async stop() {
       scope?.cancel();

@@ -16,6 +16,11 @@ export interface CheckoutSessionInput {
   scanUntil: number;
   /** Set only by earlier versions: when their look started. New runs look at once. */
   scanStartAt?: number;
+  /**
+   * When the look first reads what was recorded before the run started, unless a sighting comes first (epoch
+   * ms): a session with a payer's wallet, whose element sends the hash. Unset: at once.
+   */
+  firstReadAt?: number;
 }
 
 /** Where the session is, as the workflow sees it. */

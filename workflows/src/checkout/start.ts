@@ -315,6 +315,14 @@ const headWaitMs = 500;
 /** How long opening a session on a chain no watcher has read yet waits for the chain's head. */
 const headLookupTimeoutMs = 3_000;
 
+/**
+ * How long after opening a session with a payer's wallet its look first reads what was recorded before its run
+ * started (workflows/src/checkout/look.workflow.ts): its element sends the hash, and every transfer recorded
+ * once the run exists signals it at once, so that read only finds a payment made while the run was not
+ * started yet (Temporal away). A session paid from another device reads at once.
+ */
+const walletFirstReadDelayMs = 60_000;
+
 /** Queues the start of a new session's `checkoutSession` workflow, in the transaction that opens it. */
 async function queueCheckoutStart(
   trx: Kysely<Database>,
@@ -332,6 +340,9 @@ async function queueCheckoutStart(
     chainId: product.chain_id,
     expiresAt: session.expires_at?.getTime() ?? null,
     scanUntil: scanWindowEnd(windows, session.expires_at, session.created_at),
+    ...(session.sender_address === null
+      ? {}
+      : { firstReadAt: session.created_at.getTime() + walletFirstReadDelayMs }),
   };
   const dollarAmount = normalizeDecimal(expected.dollar_amount, 2);
   const memo = checkoutMemo({ productSlug: product.slug, dollarAmount, productName: product.name });

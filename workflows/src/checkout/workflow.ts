@@ -37,7 +37,8 @@ export async function checkoutSession(input: CheckoutSessionInput): Promise<Chec
     webhookDeliveryId: null,
     late,
   });
-  // Runs started by earlier versions may start their look later (`scanStartAt`); new ones look at once.
+  // Runs started by earlier versions may start their look later (`scanStartAt`); new ones start it at once
+  // (a wallet session's first read of what was recorded before may wait: `firstReadAt`, look.workflow.ts).
   let lookAt: number | null = input.scanStartAt ?? null;
   if (lookAt === null || Date.now() >= lookAt) {
     lookAt = null;
