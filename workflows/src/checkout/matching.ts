@@ -47,10 +47,7 @@ function normalizedInput(input: string): string {
   return (input.startsWith('0x') || input.startsWith('0X') ? input.slice(2) : input).toLowerCase();
 }
 
-/**
- * Whether a transaction's input carries a session's reference, anywhere in it (on a byte boundary).
- * @internal unit-tested on its own
- */
+/** Whether a transaction's input carries a session's reference, anywhere in it (on a byte boundary). */
 export function carriesReference(input: string, reference: string): boolean {
   const hex = normalizedInput(input);
   const ref = normalizedInput(reference);

@@ -32,16 +32,20 @@ import {
   erc20Abi,
   type Hash,
   type Hex,
+  type PublicClient,
   parseEventLogs,
   TransactionNotFoundError,
 } from 'viem';
 import { handHashToCheckout } from './handHash.ts';
 import {
+  carriesReference,
   type HashedTransaction,
   type HashRefusal,
+  type HashTerms,
   hashTermsOf,
   paymentAddressOf,
   refuseHash,
+  type TransferSeen,
 } from './matching.ts';
 import { checkoutRejections } from './shared.ts';
 
@@ -175,22 +179,17 @@ async function refuseKnownHash(
     if (tx.blockNumber === null) {
       return { input: tx.input, blockNumber: null, ...directTransfer(tx, session) };
     }
-    const [block, receipt] = await Promise.all([
+    // What it paid matters only to a transaction that does not carry the reference: only then is its
+    // receipt read (the workflow reads it anyway to record the payment).
+    const [block, paid] = await Promise.all([
       client.getBlock({ blockNumber: tx.blockNumber }),
-      client.getTransactionReceipt({ hash: hash as Hash }),
+      carriesReference(tx.input, terms.reference) ? undefined : paidBy(client, hash, session, terms),
     ]);
-    const paid = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find(
-      (l) =>
-        sameAddress(l.args.to, paymentAddressOf(session)) &&
-        sameAddress(l.address, terms.tokenAddress) &&
-        // Into a deposit address any amount is the session's; into a receiving address only its own.
-        (session.deposit_address !== null || l.args.value === terms.amount),
-    );
     return {
       input: tx.input,
       blockNumber: tx.blockNumber,
       blockTimestamp: Number(block.timestamp) * 1000,
-      paid: paid ? { token: paid.address, amount: paid.args.value } : null,
+      ...(paid === undefined ? {} : { paid }),
     };
   };
   let timer: NodeJS.Timeout | undefined;
@@ -209,6 +208,24 @@ async function refuseKnownHash(
 }
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** What a mined transaction paid the session, from its receipt's `Transfer` logs (null: nothing it takes). */
+async function paidBy(
+  client: PublicClient,
+  hash: string,
+  session: CheckoutSessionRow,
+  terms: HashTerms,
+): Promise<TransferSeen | null> {
+  const receipt = await client.getTransactionReceipt({ hash: hash as Hash });
+  const paid = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find(
+    (l) =>
+      sameAddress(l.args.to, paymentAddressOf(session)) &&
+      sameAddress(l.address, terms.tokenAddress) &&
+      // Into a deposit address any amount is the session's; into a receiving address only its own.
+      (session.deposit_address !== null || l.args.value === terms.amount),
+  );
+  return paid ? { token: paid.address, amount: paid.args.value } : null;
+}
 
 /** What a pending transaction pays the session's address when it is a plain `transfer` call of a token. */
 function directTransfer(
