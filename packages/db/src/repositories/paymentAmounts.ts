@@ -31,11 +31,19 @@ export async function reservePaymentAmount(
     receiving_address: input.receivingAddress.toLowerCase(),
     token_address: input.tokenAddress.toLowerCase(),
   };
+  // The amounts held between the least and the greatest candidate: one range of the key's index rather than
+  // a probe per candidate (a price's tails are a thousand of them); one that is no candidate is never tried.
+  let least = input.candidates[0]!;
+  let greatest = least;
+  for (const amount of input.candidates) {
+    if (amount < least) least = amount;
+    if (amount > greatest) greatest = amount;
+  }
   const held = await db
     .selectFrom('checkout_payment_amounts')
     .select('amount')
     .where((eb) => eb.and(key))
-    .where('amount', '=', sql<string>`any(${sql.val(input.candidates.map(String))}::numeric[])`)
+    .where(sql<boolean>`amount between ${least.toString()}::numeric and ${greatest.toString()}::numeric`)
     .where('reserved_until', '>', now)
     .where('session_id', '!=', input.sessionId)
     .execute();
