@@ -174,25 +174,37 @@ export async function createWebhookDelivery(
     await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_sequence:${sequenceSubject}`}, 0))`.execute(
       trx,
     );
-    const existing = await trx
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('event_type', '=', input.eventType)
-      .where('subject_id', '=', input.subjectId)
-      .where('url', '=', input.url)
-      .where('redelivery_of', 'is', null)
-      .executeTakeFirst();
-    if (existing) return existing;
-    const last = await trx
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.max('event_sequence').as('sequence'))
-      .where('sequence_subject', '=', sequenceSubject)
-      .where('redelivery_of', 'is', null)
-      .executeTakeFirst();
+    // The first delivery of this event to this URL, if any, and the record's last sequence, in one read.
+    const known = await trx
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('event_type', '=', input.eventType)
+          .where('subject_id', '=', input.subjectId)
+          .where('url', '=', input.url)
+          .where('redelivery_of', 'is', null)
+          .limit(1)
+          .as('existing'),
+        eb
+          .selectFrom('webhook_deliveries')
+          .select((e) => e.fn.max('event_sequence').as('sequence'))
+          .where('sequence_subject', '=', sequenceSubject)
+          .where('redelivery_of', 'is', null)
+          .as('sequence'),
+      ])
+      .executeTakeFirstOrThrow();
+    if (known.existing) {
+      return trx
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('id', '=', known.existing)
+        .executeTakeFirstOrThrow();
+    }
     const id = randomUUID();
     const stamp = {
       id: webhookEventId({ id, redelivery_of: null }),
-      sequence: Number(last?.sequence ?? 0) + 1,
+      sequence: Number(known.sequence ?? 0) + 1,
     };
     const now = new Date();
     return trx
