@@ -120,7 +120,7 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
     withBody({ schema: CheckoutSessionCreateBody }, async (ctx, body) => {
       const product = await productBySlug(ctx.params.slug);
       const input = body();
-      const { session, clientSecret } = await openCheckoutSession(
+      const { session, expected, created, clientSecret } = await openCheckoutSession(
         {
           db: deps.db.kysely,
           tokens: deps.tokens,
@@ -133,7 +133,9 @@ export function publicCheckoutRoutes(router: Routes, deps: AppDeps): void {
         input,
         ctx.get('X-Client-Secret') || undefined,
       );
-      ctx.body = { session: await viewSession(deps.db.kysely, session), client_secret: clientSecret };
+      // Its expected payment is at hand, and a session opened just now has no transfer near it yet.
+      const view = await viewSession(deps.db.kysely, session, expected.dollar_amount, { opened: created });
+      ctx.body = { session: view, client_secret: clientSecret };
     }),
   );
 }

@@ -13,15 +13,19 @@ import {
 } from '@checkout/db';
 import type { Kysely } from 'kysely';
 
-/** The session's wire shape; `dollarAmount` saves the read of its expected payment when known. */
+/**
+ * The session's wire shape; `dollarAmount` saves the read of its expected payment when known, and `opened`
+ * (the session was opened by the caller's own request) the read of the transfers near it: none has arrived yet.
+ */
 export async function viewSession(
   db: Kysely<Database>,
   row: CheckoutSessionRow,
   dollarAmount?: string,
+  { opened = false }: { opened?: boolean } = {},
 ): Promise<CheckoutSession> {
   const price =
     dollarAmount ?? (await findExpectedPayment(db, row.expected_payment_id))?.dollar_amount ?? '0';
-  const unmatched = row.amount_tail === null ? [] : await listUnmatchedNearSession(db, row.id);
+  const unmatched = row.amount_tail === null || opened ? [] : await listUnmatchedNearSession(db, row.id);
   return presentSession(
     row,
     price,

@@ -66,6 +66,8 @@ export interface SessionWindows {
 export interface OpenedSession {
   session: CheckoutSessionRow;
   expected: ExpectedPaymentRow;
+  /** The session was opened by this call (not one opened before and reused). */
+  created: boolean;
   /** The opener's secret: new when the session was opened, the one given when it proved the opener; else null. */
   clientSecret: string | null;
 }
@@ -175,7 +177,7 @@ export async function openCheckoutSession(
   const startBlock = await openingBlock(deps.db, chain.client, product);
   const depositFactory = payerless ? chain.depositFactory : undefined;
   // The shopper's expected payment and its session are written together or not at all.
-  const { expected, session, clientSecret } = await inTransaction(deps.db, async (trx) => {
+  const { expected, session, created, clientSecret } = await inTransaction(deps.db, async (trx) => {
     const expected =
       found ??
       (await insertExpectedPayment(trx, {
@@ -259,9 +261,9 @@ export async function openCheckoutSession(
       await queuePayerlessWake(trx, deps.taskQueue, opened.session);
     }
     const clientSecret = opened.created ? newSecret : opened.opener ? (givenSecret ?? null) : null;
-    return { expected, session: opened.session, clientSecret };
+    return { expected, session: opened.session, created: opened.created, clientSecret };
   });
-  return { session, expected, clientSecret };
+  return { session, expected, created, clientSecret };
 }
 
 /**
