@@ -494,6 +494,16 @@ describe.skipIf(databaseUnavailable())('checkout paid to a deposit address (anot
       await rpc({ method: 'evm_mine', params: [] });
       await sent;
       replaced = await waitFor(sweepOf, (rows) => rows.length === 2, 'the pending sweep replaced');
+      // The replacement is claimed before it is sent: the next block is mined once the pool holds it.
+      const replacement = replaced[1]!.tx_hash!.toLowerCase();
+      await waitFor(
+        () => rpc({ method: 'eth_getBlockByNumber', params: ['pending', false] }),
+        (block) =>
+          ((block as { transactions: string[] }).transactions ?? []).some(
+            (hash) => hash.toLowerCase() === replacement,
+          ),
+        'the replacement in the pool',
+      );
     } finally {
       await rpc({ method: 'evm_setAutomine', params: [true] });
     }
