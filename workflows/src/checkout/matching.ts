@@ -228,7 +228,8 @@ export interface HashedTransaction {
   blockTimestamp?: number | null;
   /**
    * What it pays the receiving address: once mined, the transfer found (null: none); while pending, the
-   * direct `transfer` its input calls, when it is one (undefined: not known).
+   * direct `transfer` its input calls, when it is one. Undefined: not known while pending, or not read because
+   * the input carries the reference, which decides alone (`refuseKnownHash`, submit.ts).
    */
   paid?: TransferSeen | null;
 }
